@@ -1,0 +1,109 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "StackLedger",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stackledger", targets: ["stackledger"]),
+        .library(name: "Ledger", targets: ["Ledger"]),
+        .library(name: "SmartStack", targets: ["SmartStack"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(
+            name: "LMDBKit",
+            dependencies: ["CLMDB"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Ledger",
+            dependencies: [
+                "LMDBKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SmartStack",
+            dependencies: ["Ledger"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StackLedgerCLI",
+            dependencies: [
+                "Ledger",
+                "SmartStack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "stackledger",
+            dependencies: ["StackLedgerCLI"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StackLedgerTesting",
+            dependencies: ["SmartStack", "Ledger"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "stackledger-workload",
+            dependencies: [
+                "StackLedgerTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Baselines for the benchmark: a plain C loop over LMDB and one over SQLite.
+        .target(
+            name: "CBaselines",
+            dependencies: ["CLMDB"],
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
+        .executableTarget(
+            name: "StackLedgerBench",
+            dependencies: [
+                "Ledger", "SmartStack", "StackLedgerTesting", "CBaselines",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LMDBKitTests",
+            dependencies: ["LMDBKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: ["Ledger", "LMDBKit", "StackLedgerTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SmartStackTests",
+            dependencies: ["SmartStack", "Ledger", "StackLedgerTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StackLedgerCLITests",
+            dependencies: ["StackLedgerCLI", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+int cbaselines_placeholder(void);

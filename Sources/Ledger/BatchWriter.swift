@@ -1,0 +1,192 @@
+import LMDBKit
+import Crypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Appends records inside one write transaction and seals the batch with its chain link.
+final class BatchWriter {
+    let txn: Transaction
+    let dbs: StoreDatabases
+    let interner: Interner
+    let previousHash: [UInt8]
+    let firstSeq: UInt64
+    let recordedMicros: Int64
+    private(set) var nextSeq: UInt64
+    private var digests = BatchDigests()
+    private var scratch = ByteWriter(capacity: 1024)
+
+    init(ledger: Ledger, txn: Transaction) throws {
+        self.txn = txn
+        self.dbs = ledger.databases
+        self.interner = Interner(snapshot: try ledger.strings(in: txn))
+        let batches = try txn.cursor(dbs.batches)
+        var previous = BatchHeader.genesis
+        var lastRecorded: Int64 = 0
+        if let last = try batches.last() {
+            guard let header = BatchHeader.decode(last.value) else {
+                throw LedgerError(.damaged, "the newest batch header fails its checksum; run `stackledger verify` before writing")
+            }
+            previous = header.hash
+            lastRecorded = header.recordedMicros
+        }
+        let log = try txn.cursor(dbs.log)
+        let lastSeq = try log.last().flatMap { StoreKeys.seqFrom($0.key) } ?? 0
+        self.previousHash = previous
+        self.firstSeq = lastSeq + 1
+        self.nextSeq = lastSeq + 1
+        self.recordedMicros = max(BatchWriter.now(), lastRecorded)
+    }
+
+    static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+
+    /// Stores one event unless an identical one with the same id is stored.
+    /// - Returns: the sequence number, or nil for a duplicate.
+    /// - Throws: `LedgerError.idConflict` when the id is stored with other content.
+    func append(_ event: some LedgerPayload) throws -> UInt64? {
+        scratch.removeAll()
+        RecordCodec.encode(event, interner: interner, into: &scratch)
+        let seq = nextSeq
+        var seqKey = StoreKeys.seq(seq)
+        if let id = event.envelope.id {
+            let idKey = StoreKeys.eventID(id)
+            let existing = try idKey.withUnsafeBytes { k in
+                try withUnsafeBytes(of: &seqKey) { v in try txn.put(dbs.ids, key: k, value: v, flags: .noOverwrite) }
+            }
+            if let existing {
+                return try resolveDuplicate(id: id, existingKey: existing)
+            }
+        }
+        RecordCodec.seal(&scratch, seq: seq)
+        try scratch.bytes.withUnsafeBytes { rec in
+            try withUnsafeBytes(of: &seqKey) { k in _ = try txn.put(dbs.log, key: k, value: rec, flags: .append) }
+            digests.addRecord(seq: seq, bytes: rec)
+        }
+        let env = event.envelope
+        var device = StoreKeys.stringID(interner.id(for: env.device))
+        var timeSeq = StoreKeys.timeSeq(env.time.microseconds, seq)
+        try withUnsafeBytes(of: &device) { k in
+            try withUnsafeBytes(of: &timeSeq) { v in try putIndex(dbs.deviceTime, key: k, value: v) }
+        }
+        for key in event.indexKeys {
+            var keyID = StoreKeys.stringID(interner.id(for: key))
+            try withUnsafeBytes(of: &keyID) { k in
+                try withUnsafeBytes(of: &seqKey) { v in try putIndex(dbs.keys, key: k, value: v) }
+            }
+        }
+        nextSeq += 1
+        return seq
+    }
+
+    /// Appends an index value at the end of its key's values when it sorts last (the
+    /// usual case: times mostly ascend, sequence numbers always), else inserts it.
+    private func putIndex(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+        do {
+            try txn.put(db, key: key, value: value, flags: .appendDuplicate)
+        } catch LMDBError.keyExists {
+            try txn.put(db, key: key, value: value)
+        }
+    }
+
+    private func resolveDuplicate(id: String, existingKey: UnsafeRawBufferPointer) throws -> UInt64? {
+        guard let existingSeq = StoreKeys.seqFrom(existingKey) else {
+            throw LedgerError(.damaged, "the id table entry for \(id) is malformed; run `stackledger verify`")
+        }
+        var key = StoreKeys.seq(existingSeq)
+        guard let stored = try withUnsafeBytes(of: &key, { try txn.get(dbs.log, key: $0) }), stored.count >= 4 else {
+            throw LedgerError(.damaged, "the id \(id) points at sequence number \(existingSeq), which is missing; run `stackledger verify`")
+        }
+        let same = scratch.bytes.withUnsafeBytes { new in
+            new.count == stored.count - 4 && memcmp(new.baseAddress!, stored.baseAddress!, new.count) == 0
+        }
+        if same { return nil }
+        throw LedgerError(.idConflict, "event id \"\(id)\" is already stored as sequence number \(existingSeq) with different content; give the new event another id")
+    }
+
+    /// Whether anything was appended.
+    var isEmpty: Bool { nextSeq == firstSeq }
+
+    /// Writes the new string definitions, the batch header and the chain head.
+    func seal() throws -> BatchHeader? {
+        guard !isEmpty else { return nil }
+        var id = interner.firstNewID
+        for s in interner.added {
+            let rec = StringRecord.encode(s, id: id)
+            var key = StoreKeys.stringID(id)
+            try withUnsafeBytes(of: &key) { k in
+                try rec.withUnsafeBytes { v in
+                    _ = try txn.put(dbs.strings, key: k, value: v, flags: .append)
+                    digests.addString(id: id, bytes: v)
+                }
+            }
+            id += 1
+        }
+        let count = UInt32(nextSeq - firstSeq)
+        let stringCount = UInt32(interner.added.count)
+        let hash = BatchHeader.chainHash(
+            previous: previousHash, firstSeq: firstSeq, count: count, firstStringID: interner.firstNewID,
+            stringCount: stringCount, recordedMicros: recordedMicros,
+            stringsDigest: digests.strings.finalize(), recordsDigest: digests.records.finalize())
+        let header = BatchHeader(firstSeq: firstSeq, count: count, firstStringID: interner.firstNewID,
+                                 stringCount: stringCount, recordedMicros: recordedMicros,
+                                 previousHash: previousHash, hash: hash)
+        var key = StoreKeys.seq(firstSeq)
+        try withUnsafeBytes(of: &key) { k in
+            try header.encoded().withUnsafeBytes { v in _ = try txn.put(dbs.batches, key: k, value: v, flags: .append) }
+        }
+        try txn.put(dbs.meta, key: Array("head".utf8), value: ChainHead(header: header).encoded())
+        return header
+    }
+}
+
+/// The newest link of the hash chain: the last sequence number and the hash after it.
+public struct ChainHead: Equatable, Sendable, CustomStringConvertible {
+    /// The last sequence number covered.
+    public var lastSeq: UInt64
+    /// The first sequence number of the newest batch.
+    public var batchFirstSeq: UInt64
+    /// The chain hash after the newest batch.
+    public var hash: [UInt8]
+
+    init(lastSeq: UInt64, batchFirstSeq: UInt64, hash: [UInt8]) {
+        self.lastSeq = lastSeq
+        self.batchFirstSeq = batchFirstSeq
+        self.hash = hash
+    }
+
+    init(header: BatchHeader) {
+        self.init(lastSeq: header.lastSeq, batchFirstSeq: header.firstSeq, hash: header.hash)
+    }
+
+    /// The hash as lowercase hex.
+    public var hashHex: String { hash.map { String(format2hex: $0) }.joined() }
+
+    public var description: String { "seq \(lastSeq) sha256:\(hashHex)" }
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter(capacity: 48)
+        w.writeFixed(lastSeq)
+        w.writeFixed(batchFirstSeq)
+        w.write(contentsOf: hash)
+        return w.bytes
+    }
+
+    static func decode(_ b: UnsafeRawBufferPointer) -> ChainHead? {
+        guard b.count == 48 else { return nil }
+        var r = ByteReader(b)
+        guard let last = try? r.readFixed(UInt64.self), let first = try? r.readFixed(UInt64.self),
+              let hash = try? r.readBytes(32) else { return nil }
+        return ChainHead(lastSeq: last, batchFirstSeq: first, hash: Array(hash))
+    }
+}
+
+extension String {
+    init(format2hex byte: UInt8) {
+        let digits: [Character] = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}

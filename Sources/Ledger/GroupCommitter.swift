@@ -1,0 +1,55 @@
+import Dispatch
+import Synchronization
+
+/// Lets appenders in one process share commits: the first to arrive becomes the leader
+/// and commits every request queued meanwhile in one write transaction.
+final class GroupCommitter: Sendable {
+    final class Request: Sendable {
+        let work: @Sendable (BatchWriter) throws -> AppendReceipt
+        private let outcome = Mutex<Result<AppendReceipt, LedgerError>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(work: @escaping @Sendable (BatchWriter) throws -> AppendReceipt) { self.work = work }
+
+        func complete(_ result: Result<AppendReceipt, LedgerError>) {
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+
+        func wait() -> Result<AppendReceipt, LedgerError> {
+            done.wait()
+            return outcome.withLock { $0! }
+        }
+    }
+
+    private struct State {
+        var queue: [Request] = []
+        var leaderActive = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Queues `request`; runs `commit` on batches of queued requests if no other thread
+    /// is doing so; returns when `request` is complete.
+    func submit(_ request: Request, commit: ([Request]) -> Void) -> Result<AppendReceipt, LedgerError> {
+        let lead = state.withLock { s -> Bool in
+            s.queue.append(request)
+            if s.leaderActive { return false }
+            s.leaderActive = true
+            return true
+        }
+        if lead {
+            while true {
+                let batch = state.withLock { s -> [Request] in
+                    let b = s.queue
+                    s.queue.removeAll()
+                    if b.isEmpty { s.leaderActive = false }
+                    return b
+                }
+                if batch.isEmpty { break }
+                commit(batch)
+            }
+        }
+        return request.wait()
+    }
+}

@@ -1,0 +1,201 @@
+import LMDBKit
+
+/// One stored record as seen during a read: valid only inside the callback that got it.
+public struct RecordView {
+    /// The record's sequence number.
+    public let seq: UInt64
+    /// When the store committed it, microseconds since 1970 (the batch's time).
+    public let recordedMicros: Int64
+    /// The envelope.
+    public let envelope: Envelope
+    /// The interned index keys the domain gave it.
+    public let indexKeys: [String]
+    let payload: UnsafeRawBufferPointer
+    let strings: StringSnapshot
+
+    /// A reader over the domain payload.
+    public func payloadReader() -> PayloadReader {
+        PayloadReader(bytes: ByteReader(payload), strings: strings)
+    }
+
+    /// The recorded time as a UTC timestamp.
+    public var recordedAt: Timestamp { Timestamp(microseconds: recordedMicros) }
+}
+
+/// Reads a store inside one read transaction. Get one from `Ledger.read`.
+public final class LedgerReader {
+    let ledger: Ledger
+    let txn: Transaction
+    private(set) var strings: StringSnapshot
+
+    init(ledger: Ledger, txn: Transaction) throws {
+        self.ledger = ledger
+        self.txn = txn
+        self.strings = try ledger.strings(in: txn)
+    }
+
+    var dbs: StoreDatabases { ledger.databases }
+
+    /// The newest sequence number, 0 for an empty log.
+    public func lastSeq() throws -> UInt64 {
+        try txn.cursor(dbs.log).last().flatMap { StoreKeys.seqFrom($0.key) } ?? 0
+    }
+
+    /// The stored chain head, nil for an empty store.
+    public func chainHead() throws -> ChainHead? {
+        try txn.get(dbs.meta, key: Array("head".utf8)).flatMap(ChainHead.decode)
+    }
+
+    /// Every batch header, oldest first.
+    public func batches() throws -> [BatchHeader] {
+        var out = [BatchHeader]()
+        let c = try txn.cursor(dbs.batches)
+        var e = try c.first()
+        while let entry = e {
+            guard let h = BatchHeader.decode(entry.value) else {
+                throw LedgerError(.damaged, "a batch header fails its checksum; run `stackledger verify`")
+            }
+            out.append(h)
+            e = try c.next()
+        }
+        return out
+    }
+
+    /// The batch holding `seq`, if any.
+    public func batch(containing seq: UInt64) throws -> BatchHeader? {
+        let c = try txn.cursor(dbs.batches)
+        var key = StoreKeys.seq(seq)
+        var entry = try withUnsafeBytes(of: &key) { try c.seek(atOrAfter: $0) }
+        if let e = entry, StoreKeys.seqFrom(e.key) == seq { return BatchHeader.decode(e.value) }
+        entry = entry == nil ? try c.last() : try c.previous()
+        guard let e = entry, let h = BatchHeader.decode(e.value), h.firstSeq <= seq, seq <= h.lastSeq else { return nil }
+        return h
+    }
+
+    /// Calls `body` for records with sequence numbers in `range`, in order, until it
+    /// returns false.
+    /// - Throws: `LedgerError.damaged` for a record that fails its CRC or cannot be decoded.
+    public func scan(_ range: ClosedRange<UInt64> = 1...UInt64.max, _ body: (RecordView) throws -> Bool) throws {
+        let c = try txn.cursor(dbs.log)
+        var key = StoreKeys.seq(range.lowerBound)
+        var entry = try withUnsafeBytes(of: &key) { try c.seek(atOrAfter: $0) }
+        var batch = try batch(containing: range.lowerBound)
+        let batchCursor = try txn.cursor(dbs.batches)
+        if let b = batch {
+            var k = StoreKeys.seq(b.firstSeq)
+            _ = try withUnsafeBytes(of: &k) { try batchCursor.seek(exactly: $0) }
+        }
+        while let e = entry {
+            guard let seq = StoreKeys.seqFrom(e.key), seq <= range.upperBound else { break }
+            if batch == nil || seq > batch!.lastSeq {
+                if batch == nil {
+                    batch = try batchCursor.first().flatMap { BatchHeader.decode($0.value) }
+                } else {
+                    batch = try batchCursor.next().flatMap { BatchHeader.decode($0.value) }
+                }
+                while let b = batch, b.lastSeq < seq {
+                    batch = try batchCursor.next().flatMap { BatchHeader.decode($0.value) }
+                }
+            }
+            let view = try makeView(seq: seq, bytes: e.value, recordedMicros: batch?.recordedMicros ?? 0)
+            guard try body(view) else { return }
+            entry = try c.next()
+        }
+    }
+
+    /// The record with sequence number `seq`, passed to `body`; nil if there is none.
+    public func withRecord<T>(_ seq: UInt64, _ body: (RecordView) throws -> T) throws -> T? {
+        var key = StoreKeys.seq(seq)
+        guard let bytes = try withUnsafeBytes(of: &key, { try txn.get(dbs.log, key: $0) }) else { return nil }
+        let recorded = try batch(containing: seq)?.recordedMicros ?? 0
+        return try body(try makeView(seq: seq, bytes: bytes, recordedMicros: recorded))
+    }
+
+    func makeView(seq: UInt64, bytes: UnsafeRawBufferPointer, recordedMicros: Int64) throws -> RecordView {
+        guard RecordCodec.isIntact(bytes, seq: seq) else {
+            throw LedgerError(.damaged, "record \(seq) fails its checksum; run `stackledger verify`")
+        }
+        let header: RecordCodec.Header
+        do {
+            header = try RecordCodec.decodeHeader(bytes, strings: strings)
+        } catch {
+            strings = try ledger.strings(in: txn)
+            do {
+                header = try RecordCodec.decodeHeader(bytes, strings: strings)
+            } catch {
+                throw LedgerError(.damaged, "record \(seq) cannot be decoded: \(error)")
+            }
+        }
+        return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: header.envelope,
+                          indexKeys: header.indexKeyIDs.map { strings.strings[Int($0)] },
+                          payload: header.payload, strings: strings)
+    }
+
+    /// Every device that has events, in first-seen order of its name's definition.
+    public func devices() throws -> [String] {
+        var out = [String]()
+        let c = try txn.cursor(dbs.deviceTime)
+        var e = try c.first()
+        while let entry = e {
+            let id = UInt32(bigEndian: entry.key.loadUnaligned(as: UInt32.self))
+            if let s = strings.string(UInt64(id)) { out.append(s) }
+            e = try c.nextKey()
+        }
+        return out
+    }
+
+    /// Sequence numbers of `device`'s events with event time in `[from, to)` (microseconds),
+    /// in (time, seq) order.
+    public func seqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [UInt64] {
+        guard let id = strings.ids[device] else { return [] }
+        var out = [UInt64]()
+        let c = try txn.cursor(dbs.deviceTime)
+        var key = StoreKeys.stringID(id)
+        var start = StoreKeys.timeSeq(fromMicros, 0)
+        var entry = try withUnsafeBytes(of: &key) { k in
+            try withUnsafeBytes(of: &start) { v in try c.seek(key: k, valueAtOrAfter: v) }
+        }
+        while let e = entry, let (t, seq) = StoreKeys.decodeTimeSeq(e.value), t < toMicros {
+            out.append(seq)
+            entry = try c.nextDuplicate()
+        }
+        return out
+    }
+
+    /// Sequence numbers of events indexed under a domain key, ascending.
+    public func seqs(indexKey: String) throws -> [UInt64] {
+        guard let id = strings.ids[indexKey] else { return [] }
+        var out = [UInt64]()
+        let c = try txn.cursor(dbs.keys)
+        var key = StoreKeys.stringID(id)
+        var entry = try withUnsafeBytes(of: &key) { try c.seek(exactly: $0) }
+        while let e = entry, e.value.count == 8 {
+            out.append(UInt64(bigEndian: e.value.loadUnaligned(as: UInt64.self)))
+            entry = try c.nextDuplicate()
+        }
+        return out
+    }
+
+    /// Whether any event is indexed under a domain key.
+    public func hasIndexKey(_ indexKey: String) throws -> Bool {
+        guard let id = strings.ids[indexKey] else { return false }
+        var key = StoreKeys.stringID(id)
+        return try withUnsafeBytes(of: &key) { try txn.get(dbs.keys, key: $0) } != nil
+    }
+
+    /// The sequence number stored for an event id, if any.
+    public func seq(forEventID id: String) throws -> UInt64? {
+        try txn.get(dbs.ids, key: StoreKeys.eventID(id)).flatMap(StoreKeys.seqFrom)
+    }
+}
+
+extension Ledger {
+    /// Runs `body` with a reader over one consistent snapshot of the store.
+    public func read<T>(_ body: (LedgerReader) throws -> T) throws -> T {
+        do {
+            return try environment.read { txn in try body(try LedgerReader(ledger: self, txn: txn)) }
+        } catch let e as LMDBError {
+            throw Ledger.describe(e, path: path)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// An event the ledger can store: an envelope, the opaque index keys the domain wants
+/// (for example `"app:com.example.cards"`), and a payload the domain encodes.
+public protocol LedgerPayload {
+    /// The envelope fields.
+    var envelope: Envelope { get }
+    /// Keys under which the event is indexed besides (device, time). Interned.
+    var indexKeys: [String] { get }
+    /// Writes the domain payload. Strings written with `writeInterned` share storage.
+    func encodePayload(into writer: inout PayloadWriter)
+}
+
+/// Writes a payload, interning the strings the domain marks as vocabulary.
+public struct PayloadWriter {
+    /// The bytes written so far.
+    public var bytes: ByteWriter
+    let interner: Interner
+
+    init(bytes: ByteWriter, interner: Interner) {
+        self.bytes = bytes
+        self.interner = interner
+    }
+
+    /// Writes a string as a reference to the store's string table.
+    @inlinable public mutating func writeInterned(_ string: String) {
+        bytes.writeVarint(UInt64(internID(string)))
+    }
+
+    @usableFromInline func internID(_ string: String) -> UInt32 { interner.id(for: string) }
+}
+
+/// Reads a payload, resolving interned strings.
+public struct PayloadReader {
+    /// The underlying reader, for plain values.
+    public var bytes: ByteReader
+    let strings: StringSnapshot
+
+    init(bytes: ByteReader, strings: StringSnapshot) {
+        self.bytes = bytes
+        self.strings = strings
+    }
+
+    /// Reads a string written with `writeInterned`.
+    public mutating func readInterned() throws(ByteReader.Error) -> String {
+        let offset = bytes.offset
+        let id = try bytes.readVarint()
+        guard let s = strings.string(UInt64(id)) else {
+            throw ByteReader.Error(offset: offset, expected: "a defined string id (got \(id))")
+        }
+        return s
+    }
+}

@@ -1,0 +1,142 @@
+/// The binary layout of one stored event, format version 1:
+///
+/// ```
+/// u8  format version (1)
+/// u8  flags: 1 app, 2 id, 4 source
+/// i64 event time, microseconds since 1970 (little-endian)
+/// i16 UTC offset in minutes
+/// varint device string id, varint type string id
+/// [varint app string id] [string id] [source: 5 optional strings behind a presence byte]
+/// varint index key count, then that many string ids
+/// payload (the domain's bytes, to the end)
+/// u32 CRC-32C over the record's sequence number (u64 LE) and every byte above
+/// ```
+/// The sequence number is the record's key, not part of its bytes; folding it into the
+/// CRC makes a record moved to another key fail its check.
+enum RecordCodec {
+    static let version: UInt8 = 1
+    static let flagApp: UInt8 = 1, flagID: UInt8 = 2, flagSource: UInt8 = 4
+
+    /// Encodes everything but the CRC into `writer`.
+    static func encode(_ event: some LedgerPayload, interner: Interner, into writer: inout ByteWriter) {
+        let env = event.envelope
+        var flags: UInt8 = 0
+        if env.app != nil { flags |= flagApp }
+        if env.id != nil { flags |= flagID }
+        if env.source != nil { flags |= flagSource }
+        writer.write(version)
+        writer.write(flags)
+        writer.writeFixed(env.time.microseconds)
+        writer.writeFixed(env.time.offsetMinutes)
+        writer.writeVarint(UInt64(interner.id(for: env.device)))
+        writer.writeVarint(UInt64(interner.id(for: env.type)))
+        if let app = env.app { writer.writeVarint(UInt64(interner.id(for: app))) }
+        if let id = env.id { writer.writeString(id) }
+        if let source = env.source {
+            let parts = [source.artifact, source.path, source.stream, source.locatorJSON, source.extraJSON]
+            var presence: UInt8 = 0
+            for (i, p) in parts.enumerated() where p != nil { presence |= 1 << UInt8(i) }
+            writer.write(presence)
+            if let a = source.artifact { writer.writeString(a) }
+            if let p = source.path { writer.writeVarint(UInt64(interner.id(for: p))) }
+            if let s = source.stream { writer.writeVarint(UInt64(interner.id(for: s))) }
+            if let l = source.locatorJSON { writer.writeString(l) }
+            if let x = source.extraJSON { writer.writeString(x) }
+        }
+        let keys = event.indexKeys
+        writer.writeVarint(UInt64(keys.count))
+        for k in keys { writer.writeVarint(UInt64(interner.id(for: k))) }
+        var payload = PayloadWriter(bytes: writer, interner: interner)
+        writer = ByteWriter(capacity: 0)
+        event.encodePayload(into: &payload)
+        writer = payload.bytes
+    }
+
+    /// Appends the CRC of `seq` and the bytes written so far.
+    static func seal(_ writer: inout ByteWriter, seq: UInt64) {
+        let crc = checksum(seq: seq, body: writer.bytes)
+        writer.writeFixed(crc)
+    }
+
+    static func checksum(seq: UInt64, body: [UInt8]) -> UInt32 {
+        body.withUnsafeBytes { checksum(seq: seq, body: $0) }
+    }
+
+    static func checksum(seq: UInt64, body: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = withUnsafeBytes(of: seq.littleEndian) { CRC32C.update(0, $0) }
+        crc = CRC32C.update(crc, body)
+        return crc
+    }
+
+    /// Whether the stored bytes of record `seq` pass their CRC.
+    static func isIntact(_ bytes: UnsafeRawBufferPointer, seq: UInt64) -> Bool {
+        guard bytes.count >= 5 else { return false }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4])
+        let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
+        return checksum(seq: seq, body: body) == stored
+    }
+
+    /// The decoded header of a record; `payload` points into the stored bytes.
+    struct Header {
+        var envelope: Envelope
+        var indexKeyIDs: [UInt32]
+        var payload: UnsafeRawBufferPointer
+    }
+
+    /// Decodes a record's envelope and locates its payload. Does not check the CRC.
+    static func decodeHeader(_ bytes: UnsafeRawBufferPointer, strings: StringSnapshot) throws(ByteReader.Error) -> Header {
+        guard bytes.count >= 4 else { throw ByteReader.Error(offset: 0, expected: "a record") }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4])
+        var r = ByteReader(body)
+        let version = try r.readByte()
+        guard version == RecordCodec.version else {
+            throw ByteReader.Error(offset: 0, expected: "record format version \(RecordCodec.version) (found \(version))")
+        }
+        let flags = try r.readByte()
+        let micros = try r.readFixed(Int64.self)
+        let offset = try r.readFixed(Int16.self)
+        func str(_ r: inout ByteReader) throws(ByteReader.Error) -> String {
+            let at = r.offset
+            let id = try r.readVarint()
+            guard let s = strings.string(id) else { throw ByteReader.Error(offset: at, expected: "a defined string id (got \(id))") }
+            return s
+        }
+        let device = try str(&r)
+        let type = try str(&r)
+        let app = flags & flagApp != 0 ? try str(&r) : nil
+        let id = flags & flagID != 0 ? try r.readString() : nil
+        var source: Provenance?
+        if flags & flagSource != 0 {
+            let presence = try r.readByte()
+            var p = Provenance()
+            if presence & 1 != 0 { p.artifact = try r.readString() }
+            if presence & 2 != 0 { p.path = try str(&r) }
+            if presence & 4 != 0 { p.stream = try str(&r) }
+            if presence & 8 != 0 { p.locatorJSON = try r.readString() }
+            if presence & 16 != 0 { p.extraJSON = try r.readString() }
+            source = p
+        }
+        let keyCount = try r.readLength()
+        var keys = [UInt32]()
+        keys.reserveCapacity(keyCount)
+        for _ in 0..<keyCount {
+            let at = r.offset
+            let k = try r.readVarint()
+            guard k > 0, k < UInt64(strings.strings.count) else { throw ByteReader.Error(offset: at, expected: "a defined index key id") }
+            keys.append(UInt32(k))
+        }
+        let envelope = Envelope(type: type, time: Timestamp(microseconds: micros, offsetMinutes: offset),
+                                device: device, app: app, id: id, source: source)
+        return Header(envelope: envelope, indexKeyIDs: keys,
+                      payload: UnsafeRawBufferPointer(rebasing: body[r.offset...]))
+    }
+
+    /// The event time and device id of a record, read without decoding the rest.
+    static func timeAndDevice(_ bytes: UnsafeRawBufferPointer) throws(ByteReader.Error) -> (Int64, UInt32) {
+        var r = ByteReader(bytes, offset: 2)
+        let micros = try r.readFixed(Int64.self)
+        _ = try r.readFixed(Int16.self)
+        let device = try r.readVarint()
+        return (micros, UInt32(truncatingIfNeeded: device))
+    }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// The interned strings of a store as one process last saw them: id 0 is unused,
+/// ids count up from 1 in the order strings were defined.
+struct StringSnapshot: Sendable {
+    var strings: [String] = [""]
+    var ids: [String: UInt32] = [:]
+
+    var count: Int { strings.count - 1 }
+
+    @inline(__always) func string(_ id: UInt64) -> String? {
+        id > 0 && id < UInt64(strings.count) ? strings[Int(id)] : nil
+    }
+
+    mutating func append(_ s: String) -> UInt32 {
+        let id = UInt32(strings.count)
+        strings.append(s)
+        ids[s] = id
+        return id
+    }
+}
+
+/// The process-wide cache of the string table, refreshed from the store when a
+/// transaction sees more strings than it holds.
+final class StringTable: Sendable {
+    private let state = Mutex(StringSnapshot())
+
+    func snapshot() -> StringSnapshot { state.withLock { $0 } }
+
+    /// Keeps `newer` if it knows more strings than the cache.
+    func publish(_ newer: StringSnapshot) {
+        state.withLock { if newer.strings.count > $0.strings.count { $0 = newer } }
+    }
+}
+
+/// Assigns ids within one write transaction; new strings become chained definitions.
+final class Interner {
+    var snapshot: StringSnapshot
+    let firstNewID: UInt32
+    private(set) var added: [String] = []
+
+    init(snapshot: StringSnapshot) {
+        self.snapshot = snapshot
+        self.firstNewID = UInt32(snapshot.strings.count)
+    }
+
+    func id(for string: String) -> UInt32 {
+        if let id = snapshot.ids[string] { return id }
+        added.append(string)
+        return snapshot.append(string)
+    }
+}
