@@ -64,7 +64,7 @@ public final class Environment: @unchecked Sendable {
         return Int(dead)
     }
 
-    /// Runs `body` in a read-only transaction, which is aborted when `body` returns.
+    /// Runs `body` in a read-only transaction, which ends when `body` returns.
     ///
     /// The body is synchronous: never hold a transaction across an `await`.
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
@@ -72,7 +72,10 @@ public final class Environment: @unchecked Sendable {
         defer { resizeLock.unlockShared() }
         let txn = try beginRetryingResize(readOnly: true)
         defer { txn.abortIfOpen() }
-        return try body(txn)
+        let result = try body(txn)
+        // Committing (rather than aborting) keeps databases opened in this transaction.
+        try txn.commit()
+        return result
     }
 
     /// Runs `body` in a write transaction: commits when it returns, aborts when it throws.

@@ -1,1 +1,3 @@
-print("")
+import StackLedgerCLI
+
+StackLedgerCommand.runFromCommandLine()

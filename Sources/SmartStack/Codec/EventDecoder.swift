@@ -1,0 +1,132 @@
+import Ledger
+
+/// Parses NDJSON lines of the event contract into validated events, reusing its
+/// buffers from line to line.
+public struct EventDecoder {
+    private var tape = JSONTape()
+
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes one line (without its `\n`; a trailing `\r` is tolerated).
+    /// - Throws: `FieldError` naming the byte offset, the field and the problem.
+    public mutating func decode(line: UnsafeRawBufferPointer) throws(FieldError) -> Event {
+        var text = line
+        if let last = text.last, last == 0x0D { text = UnsafeRawBufferPointer(rebasing: text[0..<text.count - 1]) }
+        guard text.count <= ContractLimits.lineBytes else {
+            throw FieldError(offset: 0, field: "", message: "the line is \(text.count) bytes; the limit is 8 MiB")
+        }
+        do {
+            try tape.parse(text)
+        } catch {
+            throw FieldError(offset: error.offset, field: "", message: "not JSON: \(error.message)")
+        }
+        let r = TapeReader(tape: tape, text: text)
+        guard tape.tokens[0].kind == .object else {
+            throw FieldError(offset: 0, field: "", message: "the line is JSON but not an object; each line must be one event object")
+        }
+        var f = try ObjectFields(r, 0, path: "")
+        guard let typeToken = f.take("type") else { throw f.error("type", "is required but missing") }
+        let typeName = try f.stringValue(typeToken, "type")
+        guard let type = EventType(rawValue: typeName) else {
+            throw f.error("type", "\"\(typeName)\" is not an event type of the contract (see spec/events.md)", at: typeToken)
+        }
+        let time = try f.time("time")
+        let device = try f.has("device") ? f.string("device") : Envelope.defaultDevice
+        var app: String? = try f.has("app") ? f.string("app") : nil
+        if type.requiresApp && app == nil { throw f.error("app", "is required for \(typeName)") }
+        let id: String? = try f.has("id") ? f.string("id") : nil
+        var source: Provenance?
+        if let s = f.take("source") {
+            source = try EventDecoder.provenance(try f.object(s, path: "source"))
+        }
+        let body = try type.decodeBody(&f)
+        switch body {
+        case .widgetViewed(let e), .widgetTapped(let e):
+            if e.instance == nil && (app == nil || e.kind == nil) {
+                throw f.error("instance", "\(typeName) names its widget by instance, or by app and kind")
+            }
+        case .stackObserved(let o):
+            if o.instance == nil && (app == nil || o.kind == nil) {
+                throw f.error("instance", "stack.observed names its widget by instance, or by app and kind")
+            }
+        default: break
+        }
+        if app?.isEmpty == true { app = nil }
+        let extras = try f.extras()
+        return Event(time: time, device: device, app: app, id: id, source: source, body: body, extras: extras)
+    }
+
+    static func provenance(_ o: ObjectFields) throws(FieldError) -> Provenance {
+        var f = o
+        var p = Provenance()
+        p.artifact = try f.optionalString("artifact")
+        p.path = try f.optionalString("path")
+        p.stream = try f.optionalString("stream")
+        if let t = f.take("locator") {
+            guard let v = f.r.value(t), v.isScalar, v != .null else {
+                throw f.error("locator", "must be a record offset (number) or row id (string)", at: t)
+            }
+            p.locatorJSON = CanonicalWriter.text(of: v)
+        }
+        let extra = try f.extras()
+        if !extra.isEmpty {
+            var w = CanonicalWriter()
+            w.beginObject(); w.members(extra); w.endObject()
+            let text = w.text
+            p.extraJSON = String(text.dropFirst().dropLast())
+        }
+        return p
+    }
+
+    /// Decodes one line given as a string.
+    public mutating func decode(_ line: String) throws(FieldError) -> Event {
+        var s = line
+        let result = s.withUTF8 { (u: UnsafeBufferPointer<UInt8>) -> Result<Event, FieldError> in
+            do throws(FieldError) { return .success(try decode(line: UnsafeRawBufferPointer(u))) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
+
+extension Event {
+    /// The event's canonical NDJSON line (without the newline), as `export events` writes it.
+    public var canonicalJSON: String {
+        var w = CanonicalWriter()
+        writeCanonical(&w)
+        return w.text
+    }
+
+    /// Writes the canonical object: envelope keys first, then the type's fields in
+    /// contract order, then unknown keys in input order.
+    public func writeCanonical(_ w: inout CanonicalWriter, extraMembers: (inout CanonicalWriter) -> Void = { _ in }) {
+        w.beginObject()
+        w.key("type"); w.string(envelope.type)
+        w.key("time"); w.time(envelope.time)
+        if envelope.device != Envelope.defaultDevice { w.key("device"); w.string(envelope.device) }
+        if let app = envelope.app { w.key("app"); w.string(app) }
+        if let id = envelope.id { w.key("id"); w.string(id) }
+        if let s = envelope.source {
+            w.key("source"); w.beginObject()
+            if let a = s.artifact { w.key("artifact"); w.string(a) }
+            if let p = s.path { w.key("path"); w.string(p) }
+            if let st = s.stream { w.key("stream"); w.string(st) }
+            if let l = s.locatorJSON { w.key("locator"); w.raw(l) }
+            if let x = s.extraJSON { w.rawMembers(x) }
+            w.endObject()
+        }
+        body.shape.writeMembers(&w)
+        w.members(extras)
+        extraMembers(&w)
+        w.endObject()
+    }
+}
+
+extension EventBody {
+    /// Writes the type's fields as one canonical JSON object, for display.
+    public func writeFieldsForDisplay(_ w: inout CanonicalWriter) {
+        w.beginObject()
+        shape.writeMembers(&w)
+        w.endObject()
+    }
+}

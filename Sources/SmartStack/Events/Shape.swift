@@ -1,0 +1,81 @@
+/// A JSON object shape of the event contract: decoded from a tape with validation,
+/// written in canonical form, and stored in the compact binary form.
+protocol Shape: Hashable, Sendable {
+    /// Decodes and validates the object; unknown keys are kept.
+    init(fields: inout ObjectFields) throws(FieldError)
+    /// Writes the members (in canonical order) into an open object.
+    func writeMembers(_ w: inout CanonicalWriter)
+    /// Writes the binary form.
+    func encode(_ out: inout BinaryOut)
+    /// Reads the binary form.
+    init(binary: inout BinaryIn) throws(ByteReader.Error)
+}
+
+import Ledger
+
+extension Shape {
+    /// Decodes the object at `token`.
+    static func decode(_ r: TapeReader, _ token: Int, path: String) throws(FieldError) -> Self {
+        var f = try ObjectFields(r, token, path: path)
+        return try Self(fields: &f)
+    }
+
+    /// Writes the whole object.
+    func write(_ w: inout CanonicalWriter) {
+        w.beginObject()
+        writeMembers(&w)
+        w.endObject()
+    }
+}
+
+extension ObjectFields {
+    /// Decodes a nested shape under `name` (required).
+    mutating func shape<S: Shape>(_ name: String, _: S.Type = S.self) throws(FieldError) -> S {
+        let t = try require(name)
+        return try S.decode(r, t, path: sub(name))
+    }
+
+    /// Decodes a nested shape that may be absent or null.
+    mutating func nullableShape<S: Shape>(_ name: String, _: S.Type = S.self) throws(FieldError) -> S? {
+        guard let t = take(name), !isNull(t) else { return nil }
+        return try S.decode(r, t, path: sub(name))
+    }
+
+    /// Decodes an array of shapes.
+    mutating func shapes<S: Shape>(_ name: String, limit: Int, _: S.Type = S.self) throws(FieldError) -> [S] {
+        let items = try array(name, limit: limit) ?? []
+        var out = [S]()
+        out.reserveCapacity(items.count)
+        for (i, t) in items.enumerated() {
+            out.append(try S.decode(r, t, path: "\(sub(name))[\(i)]"))
+        }
+        return out
+    }
+}
+
+extension BinaryOut {
+    mutating func shape(_ s: some Shape) { s.encode(&self) }
+    mutating func shapes(_ list: [some Shape]) {
+        count(list.count)
+        for s in list { s.encode(&self) }
+    }
+}
+
+extension BinaryIn {
+    mutating func shape<S: Shape>(_: S.Type = S.self) throws(ByteReader.Error) -> S { try S(binary: &self) }
+    mutating func shapes<S: Shape>(_: S.Type = S.self) throws(ByteReader.Error) -> [S] {
+        let n = try count()
+        var out = [S]()
+        out.reserveCapacity(min(n, 10_000))
+        for _ in 0..<n { out.append(try S(binary: &self)) }
+        return out
+    }
+}
+
+/// The contract's limits on collections.
+enum ContractLimits {
+    static let timelineEntries = 10_000
+    static let setMembers = 1_000
+    static let intentParameters = 64
+    static let lineBytes = 8 << 20
+}

@@ -1,0 +1,259 @@
+import Ledger
+
+/// `stack.created`: a Smart Stack exists.
+public struct StackCreated: Shape {
+    public var stack: String
+    /// `iOS`, `iPadOS` or `watchOS`.
+    public var platform: String
+    public var family: String
+    public var smartRotate = true
+    public var widgetSuggestions = true
+
+    static let platforms = ["iOS", "iPadOS", "watchOS"]
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.string("stack")
+        platform = try f.enumeration("platform", Self.platforms)
+        family = try f.string("family")
+        smartRotate = try f.optionalBool("smartRotate") ?? true
+        widgetSuggestions = try f.optionalBool("widgetSuggestions") ?? true
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("stack"); w.string(stack)
+        w.key("platform"); w.string(platform)
+        w.key("family"); w.string(family)
+        if !smartRotate { w.key("smartRotate"); w.bool(false) }
+        if !widgetSuggestions { w.key("widgetSuggestions"); w.bool(false) }
+    }
+
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack); out.interned(platform); out.interned(family)
+        out.byte((smartRotate ? 1 : 0) | (widgetSuggestions ? 2 : 0))
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.interned(); platform = try b.interned(); family = try b.interned()
+        let flags = try b.byte()
+        smartRotate = flags & 1 != 0
+        widgetSuggestions = flags & 2 != 0
+    }
+}
+
+/// `stack.settingsChanged`: toggles changed.
+public struct StackSettingsChanged: Shape {
+    public var stack: String
+    public var smartRotate: Bool?
+    public var widgetSuggestions: Bool?
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.string("stack")
+        smartRotate = try f.optionalBool("smartRotate")
+        widgetSuggestions = try f.optionalBool("widgetSuggestions")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("stack"); w.string(stack)
+        if let smartRotate { w.key("smartRotate"); w.bool(smartRotate) }
+        if let widgetSuggestions { w.key("widgetSuggestions"); w.bool(widgetSuggestions) }
+    }
+
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack)
+        out.byte(UInt8(smartRotate.map { $0 ? 2 : 1 } ?? 0) | UInt8(widgetSuggestions.map { $0 ? 8 : 4 } ?? 0))
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.interned()
+        let f = try b.byte()
+        smartRotate = f & 3 == 0 ? nil : f & 2 != 0
+        widgetSuggestions = f & 12 == 0 ? nil : f & 8 != 0
+    }
+}
+
+/// `stack.widgetAdded`: the person added a widget.
+public struct WidgetAdded: Shape {
+    public var stack: String
+    public var widget: WidgetRef
+    /// 0 = top; nil = after the last.
+    public var position: Int?
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.string("stack")
+        widget = try f.shape("widget")
+        position = try f.optionalPosition("position")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("stack"); w.string(stack)
+        w.key("widget"); widget.write(&w)
+        if let position { w.key("position"); w.integer(position) }
+    }
+
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack); out.shape(widget); out.count(position.map { $0 + 1 } ?? 0)
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.interned(); widget = try b.shape()
+        let p = try b.count()
+        position = p == 0 ? nil : p - 1
+    }
+}
+
+/// A stack and one of its widget instances: `stack.widgetRemoved`, `stack.widgetPinned`,
+/// `stack.widgetUnpinned`, `stack.scrolled`.
+public struct StackInstance: Shape {
+    public var stack: String
+    public var instance: String
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.string("stack")
+        instance = try f.string("instance")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("stack"); w.string(stack)
+        w.key("instance"); w.string(instance)
+    }
+
+    func encode(_ out: inout BinaryOut) { out.interned(stack); out.interned(instance) }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.interned(); instance = try b.interned()
+    }
+}
+
+/// `stack.widgetMoved`: the person reordered.
+public struct WidgetMoved: Shape {
+    public var stack: String
+    public var instance: String
+    public var position: Int
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.string("stack")
+        instance = try f.string("instance")
+        guard let p = try f.optionalPosition("position") else { throw f.error("position", "is required but missing") }
+        position = p
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("stack"); w.string(stack)
+        w.key("instance"); w.string(instance)
+        w.key("position"); w.integer(position)
+    }
+
+    func encode(_ out: inout BinaryOut) { out.interned(stack); out.interned(instance); out.count(position) }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.interned(); instance = try b.interned(); position = try b.count()
+    }
+}
+
+/// `suggestion.kept` / `suggestion.dismissed`: the person's answer to a suggestion.
+public struct SuggestionAnswer: Shape {
+    public var stack: String
+    public var instance: String
+    public var kind: String
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.string("stack")
+        instance = try f.string("instance")
+        kind = try f.string("kind")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("stack"); w.string(stack)
+        w.key("instance"); w.string(instance)
+        w.key("kind"); w.string(kind)
+    }
+
+    func encode(_ out: inout BinaryOut) { out.interned(stack); out.interned(instance); out.interned(kind) }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.interned(); instance = try b.interned(); kind = try b.interned()
+    }
+}
+
+/// `widget.viewed` / `widget.tapped`: engagement with a widget, named by instance or by
+/// (app, kind).
+public struct Engagement: Shape {
+    public var instance: String?
+    public var kind: String?
+    public var duration: Double?
+    public var stack: String?
+    public var inStack: Bool?
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        instance = try f.has("instance") ? f.string("instance") : nil
+        kind = try f.has("kind") ? f.string("kind") : nil
+        duration = try f.optionalDuration("duration")
+        stack = try f.has("stack") ? f.string("stack") : nil
+        inStack = try f.optionalBool("inStack")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        if let instance { w.key("instance"); w.string(instance) }
+        if let kind { w.key("kind"); w.string(kind) }
+        if let duration { w.key("duration"); w.number(duration) }
+        if let stack { w.key("stack"); w.string(stack) }
+        if let inStack { w.key("inStack"); w.bool(inStack) }
+    }
+
+    func encode(_ out: inout BinaryOut) {
+        out.optional(instance) { $0.interned($1) }
+        out.optional(kind) { $0.interned($1) }
+        out.optional(duration) { $0.number($1) }
+        out.optional(stack) { $0.interned($1) }
+        out.optional(inStack) { $0.bool($1) }
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        instance = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+        kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+        duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
+        stack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+        inStack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.bool() }
+    }
+}
+
+/// `stack.observed`: what the device itself recorded on screen (ground truth).
+public struct StackObserved: Shape {
+    public var stack: String?
+    public var instance: String?
+    public var kind: String?
+    public var onScreen: Bool
+    public var duration: Double?
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.has("stack") ? f.string("stack") : nil
+        instance = try f.has("instance") ? f.string("instance") : nil
+        kind = try f.has("kind") ? f.string("kind") : nil
+        onScreen = try f.bool("onScreen")
+        duration = try f.optionalDuration("duration")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        if let stack { w.key("stack"); w.string(stack) }
+        if let instance { w.key("instance"); w.string(instance) }
+        if let kind { w.key("kind"); w.string(kind) }
+        w.key("onScreen"); w.bool(onScreen)
+        if let duration { w.key("duration"); w.number(duration) }
+    }
+
+    func encode(_ out: inout BinaryOut) {
+        out.optional(stack) { $0.interned($1) }
+        out.optional(instance) { $0.interned($1) }
+        out.optional(kind) { $0.interned($1) }
+        out.bool(onScreen)
+        out.optional(duration) { $0.number($1) }
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        stack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+        instance = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+        kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+        onScreen = try b.bool()
+        duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
+    }
+}

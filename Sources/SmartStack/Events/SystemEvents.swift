@@ -1,0 +1,162 @@
+import Ledger
+
+/// `context.changed`: the person's context started or stopped matching.
+public struct ContextChanged: Shape {
+    public var context: RelevantContext
+    public var active: Bool
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        context = try f.shape("context")
+        active = try f.bool("active")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("context"); context.write(&w)
+        w.key("active"); w.bool(active)
+    }
+
+    func encode(_ out: inout BinaryOut) { out.shape(context); out.bool(active) }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        context = try b.shape(); active = try b.bool()
+    }
+}
+
+/// `permission.changed`: an authorisation that gates clues.
+public struct PermissionChanged: Shape {
+    /// `locationForWidgets`, `sleep`, `workout` or `activityRings`.
+    public var permission: String
+    public var granted: Bool
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        permission = try f.enumeration("permission", ["locationForWidgets", "sleep", "workout", "activityRings"])
+        granted = try f.bool("granted")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("permission"); w.string(permission)
+        w.key("granted"); w.bool(granted)
+    }
+
+    func encode(_ out: inout BinaryOut) { out.interned(permission); out.bool(granted) }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        permission = try b.interned(); granted = try b.bool()
+    }
+}
+
+/// `device.info`: the OS version and the device's time zone.
+public struct DeviceInfo: Shape {
+    public var platform: String
+    public var osVersion: String
+    /// An IANA time zone name.
+    public var timeZone: String?
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        platform = try f.enumeration("platform", StackCreated.platforms)
+        osVersion = try f.string("osVersion")
+        timeZone = try f.has("timeZone") ? f.string("timeZone") : nil
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("platform"); w.string(platform)
+        w.key("osVersion"); w.string(osVersion)
+        if let timeZone { w.key("timeZone"); w.string(timeZone) }
+    }
+
+    func encode(_ out: inout BinaryOut) {
+        out.interned(platform); out.interned(osVersion); out.optional(timeZone) { $0.interned($1) }
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        platform = try b.interned(); osVersion = try b.interned()
+        timeZone = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
+    }
+}
+
+/// `app.foreground`: the person used the app.
+public struct AppForeground: Shape {
+    public var duration: Double?
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        duration = try f.optionalDuration("duration")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        if let duration { w.key("duration"); w.number(duration) }
+    }
+
+    func encode(_ out: inout BinaryOut) { out.optional(duration) { $0.number($1) } }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
+    }
+}
+
+/// `system.developerMode`: WidgetKit Developer Mode on or off.
+public struct DeveloperMode: Shape {
+    public var enabled: Bool
+
+    init(fields f: inout ObjectFields) throws(FieldError) { enabled = try f.bool("enabled") }
+    func writeMembers(_ w: inout CanonicalWriter) { w.key("enabled"); w.bool(enabled) }
+    func encode(_ out: inout BinaryOut) { out.bool(enabled) }
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) { enabled = try b.bool() }
+}
+
+/// `shortcuts.relevantSet`: replaces the app's whole set of relevant shortcuts.
+public struct RelevantShortcutsSet: Shape {
+    public var shortcuts: [RelevantShortcut]
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        shortcuts = try f.shapes("shortcuts", limit: ContractLimits.setMembers)
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("shortcuts"); w.beginArray()
+        for s in shortcuts { s.write(&w) }
+        w.endArray()
+    }
+
+    func encode(_ out: inout BinaryOut) { out.shapes(shortcuts) }
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) { shortcuts = try b.shapes() }
+}
+
+/// `intents.relevantSet`: replaces the app's whole set of relevant intents.
+public struct RelevantIntentsSet: Shape {
+    public var intents: [RelevantIntentEntry]
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        intents = try f.shapes("intents", limit: ContractLimits.setMembers)
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("intents"); w.beginArray()
+        for s in intents { s.write(&w) }
+        w.endArray()
+    }
+
+    func encode(_ out: inout BinaryOut) { out.shapes(intents) }
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) { intents = try b.shapes() }
+}
+
+/// `widget.relevance`: a watchOS timeline provider's relevance() answer.
+public struct WidgetRelevanceSet: Shape {
+    public var kind: String
+    /// In priority order.
+    public var attributes: [RelevanceAttribute]
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        kind = try f.string("kind")
+        attributes = try f.shapes("attributes", limit: ContractLimits.setMembers)
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("kind"); w.string(kind)
+        w.key("attributes"); w.beginArray()
+        for a in attributes { a.write(&w) }
+        w.endArray()
+    }
+
+    func encode(_ out: inout BinaryOut) { out.interned(kind); out.shapes(attributes) }
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) { kind = try b.interned(); attributes = try b.shapes() }
+}

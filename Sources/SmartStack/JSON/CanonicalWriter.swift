@@ -1,0 +1,182 @@
+public import Ledger
+
+/// Writes canonical JSON: no insignificant whitespace, numbers in shortest round-trip
+/// form (integral ones without a decimal point), strings with minimal escapes.
+public struct CanonicalWriter {
+    /// The bytes written so far.
+    public var bytes: [UInt8]
+    private var needsComma: [Bool] = []
+
+    /// Creates a writer.
+    public init(capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    private mutating func separate() {
+        if pendingKey {
+            pendingKey = false
+            return
+        }
+        if let last = needsComma.last {
+            if last { bytes.append(UInt8(ascii: ",")) }
+            needsComma[needsComma.count - 1] = true
+        }
+    }
+
+    /// Opens an object (as a value).
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+
+    /// Closes an object.
+    public mutating func endObject() {
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Opens an array (as a value).
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+
+    /// Closes an array.
+    public mutating func endArray() {
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes a key; the next call writes its value.
+    public mutating func key(_ k: String) {
+        separate()
+        appendQuoted(k)
+        bytes.append(UInt8(ascii: ":"))
+        pendingKey = true
+    }
+
+    private var pendingKey = false
+
+    private mutating func valueStart() { separate() }
+
+    /// Writes a string value.
+    public mutating func string(_ s: String) {
+        valueStart()
+        appendQuoted(s)
+    }
+
+    /// Writes a number value in canonical form.
+    public mutating func number(_ d: Double) {
+        valueStart()
+        CanonicalWriter.appendNumber(d, to: &bytes)
+    }
+
+    /// Writes an integer value.
+    public mutating func integer(_ v: Int) {
+        valueStart()
+        bytes.append(contentsOf: Array(String(v).utf8))
+    }
+
+    /// Writes true or false.
+    public mutating func bool(_ b: Bool) {
+        valueStart()
+        bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    /// Writes null.
+    public mutating func null() {
+        valueStart()
+        bytes.append(contentsOf: Array("null".utf8))
+    }
+
+    /// Writes a time as an RFC 3339 string with its own offset.
+    public mutating func time(_ t: Timestamp) {
+        valueStart()
+        bytes.append(UInt8(ascii: "\""))
+        t.appendRFC3339(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes JSON text that is already canonical, as a value.
+    public mutating func raw(_ json: String) {
+        valueStart()
+        bytes.append(contentsOf: Array(json.utf8))
+    }
+
+    /// Writes canonical members text (`"k":v,...`) into the open object.
+    public mutating func rawMembers(_ members: String) {
+        guard !members.isEmpty else { return }
+        separate()
+        bytes.append(contentsOf: Array(members.utf8))
+    }
+
+    /// Writes a `JSONValue`, keeping object key order.
+    public mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let d): number(d)
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items { value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for m in members { key(m.key); value(m.value) }
+            endObject()
+        }
+    }
+
+    /// Writes members of an open object.
+    public mutating func members(_ ms: [JSONMember]) {
+        for m in ms { key(m.key); value(m.value) }
+    }
+
+    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func appendQuoted(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(0x5C)
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(0x5C); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
+            case 0..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(CanonicalWriter.hex[Int(c >> 4)])
+                bytes.append(CanonicalWriter.hex[Int(c & 15)])
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a number in canonical form: integral values below 2^53 as integers,
+    /// others in Swift's shortest round-trip form.
+    static func appendNumber(_ d: Double, to out: inout [UInt8]) {
+        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
+            if d == 0 { out.append(UInt8(ascii: "0")); return }
+            out.append(contentsOf: Array(String(Int64(d)).utf8))
+        } else {
+            out.append(contentsOf: Array(d.description.utf8))
+        }
+    }
+
+    /// A value's canonical JSON text.
+    public static func text(of v: JSONValue) -> String {
+        var w = CanonicalWriter(capacity: 64)
+        w.value(v)
+        return w.text
+    }
+}

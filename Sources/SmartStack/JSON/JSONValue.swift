@@ -1,0 +1,32 @@
+/// A JSON value kept as written, for fields the contract does not name and for
+/// intent parameter values. Objects keep their key order.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+
+    /// Whether this is a scalar (null, bool, number or string).
+    public var isScalar: Bool {
+        switch self {
+        case .array, .object: return false
+        default: return true
+        }
+    }
+}
+
+/// One key and value of a JSON object.
+public struct JSONMember: Hashable, Sendable {
+    /// The key.
+    public var key: String
+    /// The value.
+    public var value: JSONValue
+
+    /// Creates a member.
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}

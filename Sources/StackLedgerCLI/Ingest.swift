@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import SmartStack
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Ingest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate NDJSON events, then append them to the store.",
+        discussion: """
+        The whole input is validated before anything is stored: one invalid line rejects \
+        the run (exit 65) and the store is left unchanged. Storing commits whole batches; \
+        each commit is reported on standard error. Events with an id already stored are \
+        skipped when identical.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "NDJSON files; '-' or none reads standard input.")
+    var files: [String] = []
+
+    @Flag(help: "Store the valid lines, list the rejected ones, and exit 65 if any were rejected.")
+    var skipInvalid = false
+
+    @Option(help: "Events per commit.")
+    var batchSize = 4096
+
+    @Option(help: "Milliseconds after which a partial batch is committed.")
+    var batchMs = 250
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
+        guard batchMs >= 1 else { throw ValidationError("--batch-ms must be at least 1") }
+    }
+
+    func run() throws {
+        var inputs = [Ingestor.Input]()
+        var spool: String?
+        defer { if let spool { unlink(spool) } }
+        for file in files.isEmpty ? ["-"] : files {
+            if file == "-" {
+                if spool == nil { spool = try spoolStandardInput() }
+                inputs.append(.init(path: spool!, displayName: "-"))
+            } else {
+                guard access(file, R_OK) == 0 else {
+                    throw fail("cannot read \(file): \(String(cString: strerror(errno)))", code: ExitCodes.ioError)
+                }
+                inputs.append(.init(path: file, displayName: file))
+            }
+        }
+        let ledger = try openLedger(storeOptions, readOnly: false)
+        var options = Ingestor.Options()
+        options.skipInvalid = skipInvalid
+        options.batchSize = batchSize
+        options.batchMilliseconds = batchMs
+        let terminal = stderrIsTerminal
+        options.onValidated = { n in
+            if terminal { printProgress("validated \(n) lines") }
+        }
+        options.onCommit = { receipt, total in
+            guard let last = receipt.lastSeq else { return }
+            if terminal {
+                printProgress("stored \(total) events, committed through seq \(last)")
+            } else {
+                printError("committed through seq \(last)")
+            }
+        }
+        let summary: IngestSummary
+        do {
+            summary = try Ingestor(ledger: ledger, options: options).run(inputs)
+        } catch let rejected as IngestRejected {
+            if terminal { printProgress("") }
+            for p in rejected.problems.prefix(20) { printError(p.description) }
+            if rejected.count > 20 { printError("... \(rejected.count - 20) more invalid lines") }
+            throw fail("rejected \(rejected.count) invalid line\(rejected.count == 1 ? "" : "s"); nothing was stored. Fix the lines, or rerun with --skip-invalid to store the valid ones", code: ExitCodes.dataError)
+        } catch let e as LedgerError {
+            if terminal { printProgress("") }
+            throw fail(e.message, code: ledgerExitCode(for: e))
+        }
+        if terminal { printProgress("") }
+        for p in summary.problems { printError("rejected " + p.description) }
+        if json {
+            var w = CanonicalWriter()
+            w.beginObject()
+            w.key("stored"); w.integer(summary.stored)
+            w.key("duplicates"); w.integer(summary.duplicates)
+            w.key("rejected"); w.integer(summary.rejected)
+            w.key("firstSeq"); if let f = summary.firstSeq { w.integer(Int(f)) } else { w.null() }
+            w.key("lastSeq"); if let l = summary.lastSeq { w.integer(Int(l)) } else { w.null() }
+            w.key("tool"); w.string(StackLedgerCommand.toolVersion)
+            w.endObject()
+            print(w.text)
+        } else {
+            var line = "stored \(summary.stored), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), rejected \(summary.rejected)"
+            if let f = summary.firstSeq, let l = summary.lastSeq { line += " (seq \(f)-\(l))" }
+            print(line)
+        }
+        if summary.rejected > 0 { throw ExitCode(ExitCodes.dataError) }
+    }
+
+    /// Copies standard input to a temporary file so that it can be validated first.
+    private func spoolStandardInput() throws -> String {
+        let dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        var template = Array("\(dir)/stackledger-stdin-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw fail("cannot create a spool file in \(dir): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
+        defer { close(fd) }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { unlink(path); throw fail("cannot read standard input: \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
+            if n == 0 { break }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, n - written) }
+                if w < 0 && errno == EINTR { continue }
+                if w <= 0 { unlink(path); throw fail("cannot spool standard input to \(path): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
+                written += w
+            }
+        }
+        return path
+    }
+}
+
+/// Rewrites the progress line on a terminal (an empty text clears it).
+func printProgress(_ text: String) {
+    var line = "\r\u{1B}[K" + (text.isEmpty ? "" : "stackledger: " + text)
+    line.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
+}

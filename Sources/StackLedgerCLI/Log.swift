@@ -1,0 +1,92 @@
+import ArgumentParser
+import Ledger
+import SmartStack
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print stored events with their sequence numbers.",
+        discussion: "--json prints NDJSON: each event in canonical form plus \"seq\" and \"recordedAt\".")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Only events at or after this time (RFC 3339).") var from: String?
+    @Option(help: "Only events before this time (RFC 3339).") var to: String?
+    @Option(help: "Only events of this type, e.g. widget.timeline.") var type: String?
+    @Option(help: "Only events of this app (bundle id).") var app: String?
+    @Option(help: "Only events that name this widget kind.") var kind: String?
+    @Option(help: "Only events of this device.") var device: String?
+    @Flag(help: "Print NDJSON.") var json = false
+
+    func validate() throws {
+        if let from { _ = try parseTime(from, option: "--from") }
+        if let to { _ = try parseTime(to, option: "--to") }
+        if let type, EventType(rawValue: type) == nil {
+            throw ValidationError("--type \(type) is not an event type; use one of: \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let ledger = try openLedger(storeOptions, readOnly: true)
+        let fromMicros = try from.map { try parseTime($0, option: "--from").microseconds } ?? Int64.min
+        let toMicros = try to.map { try parseTime($0, option: "--to").microseconds } ?? Int64.max
+        var out = StandardOutput()
+        try withLedgerErrors {
+            try ledger.read { reader in
+                let local = try LocalTime(reader: reader)
+                let keyed: [UInt64]? = try candidateSeqs(reader)
+                func emit(_ view: RecordView) throws {
+                    let env = view.envelope
+                    guard env.time.microseconds >= fromMicros, env.time.microseconds < toMicros,
+                          type.map({ $0 == env.type }) ?? true,
+                          device.map({ $0 == env.device }) ?? true,
+                          app.map({ $0 == env.app }) ?? true else { return }
+                    let event = try Event(record: view)
+                    if json {
+                        var w = CanonicalWriter()
+                        event.writeCanonical(&w) { w in
+                            w.key("seq"); w.integer(Int(view.seq))
+                            w.key("recordedAt"); w.time(view.recordedAt)
+                        }
+                        w.bytes.append(0x0A)
+                        out.write(w.bytes)
+                    } else {
+                        out.write(Log.textLine(view: view, event: event, local: local))
+                    }
+                }
+                if let keyed {
+                    for seq in keyed { _ = try reader.withRecord(seq) { try emit($0) } }
+                } else {
+                    try reader.scan { view in try emit(view); return true }
+                }
+            }
+        }
+        out.flush()
+    }
+
+    /// The sequence numbers the app and kind indices allow, or nil to scan everything.
+    private func candidateSeqs(_ reader: LedgerReader) throws -> [UInt64]? {
+        var result: [UInt64]?
+        if let app { result = try reader.seqs(indexKey: "app:" + app) }
+        if let kind {
+            let k = try reader.seqs(indexKey: "kind:" + kind)
+            result = result.map { a in let s = Set(k); return a.filter(s.contains) } ?? k
+        }
+        return result
+    }
+
+    static func textLine(view: RecordView, event: Event, local: LocalTime) -> String {
+        let env = view.envelope
+        var body = event
+        body.envelope = Envelope(type: env.type, time: env.time)
+        var w = CanonicalWriter()
+        event.body.writeFieldsForDisplay(&w)
+        var line = "\(view.seq)\t\(local.text(device: env.device, time: env.time))\t\(env.device)\t\(env.type)"
+        line += "\t\(env.app ?? "-")\t\(w.text)"
+        if let id = env.id { line += "\tid=\(id)" }
+        if let s = env.source {
+            line += "\tsource=\(s.path ?? "?")"
+            if let st = s.stream { line += " stream=\(st)" }
+            if let l = s.locatorJSON { line += " at=\(l)" }
+        }
+        return line + "\n"
+    }
+}

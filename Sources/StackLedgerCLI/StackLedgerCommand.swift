@@ -1,0 +1,41 @@
+public import ArgumentParser
+
+/// The `stackledger` command: an event-sourced store of the signals that drive Smart Stacks.
+public struct StackLedgerCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "stackledger",
+        abstract: "Store, verify and export the signals that drive Smart Stacks, in an append-only LMDB log.",
+        discussion: """
+        Exit codes: 0 success, 1 a check failed (verify), 64 bad usage, 65 bad input data, \
+        74 I/O or storage error.
+        """,
+        version: StackLedgerCommand.toolVersion,
+        subcommands: [Ingest.self, Log.self, Export.self, Verify.self, Stats.self]
+    )
+
+    /// The tool's version, reported in every JSON document.
+    public static let toolVersion = "stackledger 0.1.0"
+
+    public init() {}
+
+    /// Parses the process's arguments and runs the command, exiting with its code.
+    public static func runFromCommandLine() {
+        main()
+    }
+}
+
+/// The `--store` option every command takes.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store directory.", discussion: "Default: $STACKLEDGER_STORE, else ./stackledger-store.", valueName: "dir"))
+    var store: String?
+
+    var path: String {
+        if let store { return store }
+        if let env = getenv("STACKLEDGER_STORE"), let s = String(validatingCString: env), !s.isEmpty { return s }
+        return "./stackledger-store"
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Ledger
+import SmartStack
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check every record's checksum, the hash chain and the indices.",
+        discussion: "Prints the chain head (sequence number and hash) for an examiner's notes. Exit 1 names the first bad sequence number.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Flag(help: "Print the report as JSON.") var json = false
+
+    func run() throws {
+        let ledger: Ledger
+        do {
+            ledger = try Ledger(path: storeOptions.path, options: .init(readOnly: true))
+        } catch let e where e.kind == .damaged {
+            report(ok: false, head: nil, problems: [e.message], firstBad: nil, counts: nil)
+            throw ExitCode(ExitCodes.checkFailed)
+        } catch {
+            throw fail(error.message, code: ledgerExitCode(for: error))
+        }
+        let r: VerifyReport
+        do {
+            r = try ledger.verify()
+        } catch let e as LedgerError {
+            report(ok: false, head: nil, problems: [e.message], firstBad: nil, counts: nil)
+            throw ExitCode(ExitCodes.checkFailed)
+        } catch {
+            report(ok: false, head: nil, problems: ["the store cannot be read: \(error)"], firstBad: nil, counts: nil)
+            throw ExitCode(ExitCodes.checkFailed)
+        }
+        report(ok: r.isIntact, head: r.head ?? r.computedHead, problems: r.problems.map(\.description),
+               firstBad: r.firstBadSeq, counts: (r.records, r.batches, r.strings, r.indexEntries))
+        if !r.isIntact { throw ExitCode(ExitCodes.checkFailed) }
+    }
+
+    private func report(ok: Bool, head: ChainHead?, problems: [String], firstBad: UInt64?, counts: (Int, Int, Int, Int)?) {
+        if json {
+            var w = CanonicalWriter()
+            w.beginObject()
+            w.key("ok"); w.bool(ok)
+            w.key("head")
+            if let head {
+                w.beginObject(); w.key("seq"); w.integer(Int(head.lastSeq)); w.key("sha256"); w.string(head.hashHex); w.endObject()
+            } else { w.null() }
+            if let counts {
+                w.key("records"); w.integer(counts.0)
+                w.key("batches"); w.integer(counts.1)
+                w.key("strings"); w.integer(counts.2)
+                w.key("indexEntries"); w.integer(counts.3)
+            }
+            w.key("firstBadSeq"); if let firstBad { w.integer(Int(firstBad)) } else { w.null() }
+            w.key("problems"); w.beginArray(); for p in problems { w.string(p) }; w.endArray()
+            w.key("tool"); w.string(StackLedgerCommand.toolVersion)
+            w.endObject()
+            print(w.text)
+            return
+        }
+        if let counts {
+            print("checked \(counts.0) records in \(counts.1) batches, \(counts.2) strings, \(counts.3) index entries")
+        }
+        if let head { print("chain head: seq \(head.lastSeq) sha256:\(head.hashHex)") }
+        if ok {
+            print("ok")
+        } else {
+            for p in problems { print("problem: \(p)") }
+            printError(firstBad.map { "verify failed: the first bad sequence number is \($0)" } ?? "verify failed: \(problems.first ?? "")")
+        }
+    }
+}
