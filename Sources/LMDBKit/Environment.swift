@@ -67,6 +67,7 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a read-only transaction, which ends when `body` returns.
     ///
     /// The body is synchronous: never hold a transaction across an `await`.
+    @discardableResult
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
         resizeLock.lockShared()
         defer { resizeLock.unlockShared() }
@@ -87,6 +88,7 @@ public final class Environment: @unchecked Sendable {
     ///
     /// - Throws: what `body` throws, or `LMDBError` from LMDB (`.mapFull` when growth
     ///   is off or the maximum map size is reached).
+    @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         while true {
             do {

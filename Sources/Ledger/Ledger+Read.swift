@@ -28,10 +28,10 @@ public final class LedgerReader {
     let txn: Transaction
     private(set) var strings: StringSnapshot
 
-    init(ledger: Ledger, txn: Transaction) throws {
+    init(ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false) throws {
         self.ledger = ledger
         self.txn = txn
-        self.strings = try ledger.strings(in: txn)
+        self.strings = try ledger.strings(in: txn, tolerant: tolerantOfDamagedStrings)
     }
 
     var dbs: StoreDatabases { ledger.databases }
@@ -191,6 +191,7 @@ public final class LedgerReader {
 
 extension Ledger {
     /// Runs `body` with a reader over one consistent snapshot of the store.
+    @discardableResult
     public func read<T>(_ body: (LedgerReader) throws -> T) throws -> T {
         do {
             return try environment.read { txn in try body(try LedgerReader(ledger: self, txn: txn)) }

@@ -5,7 +5,13 @@ extension Ledger {
     /// Re-checks every record's CRC, every string definition, the hash chain from the
     /// first batch to the stored head, and that every index entry matches the log.
     public func verify() throws -> VerifyReport {
-        try read { reader in try Verifier(reader: reader).run() }
+        do {
+            return try environment.read { txn in
+                try Verifier(reader: try LedgerReader(ledger: self, txn: txn, tolerantOfDamagedStrings: true)).run()
+            }
+        } catch let e as LMDBError {
+            throw Ledger.describe(e, path: path)
+        }
     }
 
     /// The quick check run before answering queries: the stored head matches the newest
@@ -48,6 +54,7 @@ struct Verifier {
                 report.report(header.firstSeq, "the batch's link to the previous hash is broken")
             }
             var digests = BatchDigests()
+            let problemsBefore = report.problems.count
             if header.stringCount > 0 {
                 for id in header.firstStringID..<header.firstStringID + header.stringCount {
                     if let bytes = strings[id] { bytes.withUnsafeBytes { digests.addString(id: id, bytes: $0) } }
@@ -84,7 +91,8 @@ struct Verifier {
                 recordedMicros: header.recordedMicros,
                 stringsDigest: digests.strings.finalize(), recordsDigest: digests.records.finalize())
             if computed != header.hash {
-                report.report(header.firstSeq, "the hash chain breaks in the batch of sequence numbers \(header.firstSeq)-\(header.lastSeq): its records or strings were changed")
+                let firstBad = report.problems[problemsBefore...].compactMap(\.seq).min()
+                report.report(firstBad ?? header.firstSeq, "the hash chain breaks in the batch of sequence numbers \(header.firstSeq)-\(header.lastSeq): its records or strings were changed")
             }
             previous = computed
             expectedSeq = header.lastSeq + 1

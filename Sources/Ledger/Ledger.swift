@@ -174,25 +174,34 @@ public final class Ledger: Sendable {
     public var dataFileSize: Int { Ledger.fileSize(path + "/data.mdb") ?? 0 }
 
     /// Refreshes the string cache from `txn` when the store holds strings it lacks.
-    func strings(in txn: Transaction) throws -> StringSnapshot {
+    ///
+    /// - Parameter tolerant: keep going past a damaged definition with a placeholder
+    ///   (for `verify`, which reports it) instead of throwing; the cache is not updated then.
+    func strings(in txn: Transaction, tolerant: Bool = false) throws -> StringSnapshot {
         var snap = stringTable.snapshot()
         let cursor = try txn.cursor(databases.strings)
         guard let last = try cursor.last() else { return snap }
         let lastID = UInt32(bigEndian: last.key.loadUnaligned(as: UInt32.self))
         guard lastID > UInt32(snap.count) else { return snap }
         var next = UInt32(snap.count + 1)
+        var damaged = false
         var key = StoreKeys.stringID(next)
         var entry = try withUnsafeBytes(of: &key) { try cursor.seek(atOrAfter: $0) }
         while let e = entry {
             let id = UInt32(bigEndian: e.key.loadUnaligned(as: UInt32.self))
-            guard id == next, let s = StringRecord.decode(e.value, id: id) else {
+            if id == next, let s = StringRecord.decode(e.value, id: id) {
+                _ = snap.append(s)
+            } else if tolerant {
+                damaged = true
+                while UInt32(snap.strings.count) < id { _ = snap.append("\u{FFFD}missing string \(snap.strings.count)") }
+                if UInt32(snap.strings.count) == id { _ = snap.append("\u{FFFD}damaged string \(id)") }
+            } else {
                 throw LedgerError(.damaged, "string definition \(next) is missing or fails its checksum; run `stackledger verify`")
             }
-            _ = snap.append(s)
-            next += 1
+            next = UInt32(snap.strings.count)
             entry = try cursor.next()
         }
-        stringTable.publish(snap)
+        if !damaged { stringTable.publish(snap) }
         return snap
     }
 }

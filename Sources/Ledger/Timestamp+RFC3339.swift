@@ -32,7 +32,8 @@ extension Timestamp {
             return v
         }
         @inline(__always) func expect(_ at: Int, _ chars: UInt8...) throws(ParseError) {
-            guard at < n, chars.contains(s[at]) else {
+            guard at < n else { throw ParseError(offset: n, reason: "time is cut short; expected RFC 3339 like 2026-11-20T07:00:00Z") }
+            guard chars.contains(s[at]) else {
                 let want = chars.map { String(UnicodeScalar($0)) }.joined(separator: " or ")
                 throw ParseError(offset: min(at, n), reason: "expected '\(want)' in the RFC 3339 time")
             }

@@ -54,12 +54,12 @@ public struct Ingestor {
     ///   off; `LedgerError` when storing fails (what was committed stays committed).
     public func run(_ inputs: [Input]) throws -> IngestSummary {
         var validation = try validate(inputs)
+        validation.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         if !validation.problems.isEmpty && !options.skipInvalid {
             throw IngestRejected(problems: validation.problems, count: validation.problemCount)
         }
         var summary = try store(inputs, rejected: validation.rejectedLines)
         summary.rejected = validation.problemCount
-        validation.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         summary.problems = validation.problems
         return summary
     }
@@ -77,12 +77,11 @@ public struct Ingestor {
         }
     }
 
-    /// A seen id: its hash, the canonical content's hash, and where it was.
+    /// A seen id: its hash and where it was.
     private struct SeenID: Comparable {
         var idHash: UInt64
         var input: Int32
         var line: Int32
-        var contentHash: Int
         var offset: Int
         static func < (a: SeenID, b: SeenID) -> Bool {
             (a.idHash, a.input, a.line) < (b.idHash, b.input, b.line)
@@ -106,8 +105,7 @@ public struct Ingestor {
                     do {
                         let event = try decoder.decode(line: bytes)
                         if let id = event.envelope.id {
-                            seen.append(SeenID(idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line),
-                                               contentHash: event.hashValue, offset: offset))
+                            seen.append(SeenID(idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line), offset: offset))
                             if let storedSeq = try reader.seq(forEventID: id) {
                                 let stored = try reader.withRecord(storedSeq) { try Event(record: $0) }
                                 if stored != event {
@@ -137,9 +135,9 @@ public struct Ingestor {
             while j < seen.count && seen[j].idHash == seen[i].idHash { j += 1 }
             if j - i > 1 {
                 let first = seen[i]
-                for k in i + 1..<j where seen[k].contentHash != first.contentHash {
+                for k in i + 1..<j {
                     let later = seen[k]
-                    // Confirm by re-reading both lines (the hashes only narrow the search).
+                    // The hashes only narrow the search: re-read both lines and compare them.
                     let a = try Ingestor.event(at: first.offset, in: inputs[Int(first.input)].path)
                     let b = try Ingestor.event(at: later.offset, in: inputs[Int(later.input)].path)
                     if let a, let b, a.envelope.id == b.envelope.id, a != b {

@@ -107,7 +107,7 @@ struct BinaryIn {
         } catch {
             throw Failure(offset: r.bytes.offset, expected: "stored JSON")
         }
-        guard let v = TapeReader(tape: tape, text: raw).value(0) else { throw Failure(offset: r.bytes.offset, expected: "stored JSON") }
+        guard let v = tape.withReader(raw, { $0.value(0) }) else { throw Failure(offset: r.bytes.offset, expected: "stored JSON") }
         return v
     }
 }

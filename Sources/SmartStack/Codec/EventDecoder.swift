@@ -21,11 +21,22 @@ public struct EventDecoder {
         } catch {
             throw FieldError(offset: error.offset, field: "", message: "not JSON: \(error.message)")
         }
-        let r = TapeReader(tape: tape, text: text)
-        guard tape.tokens[0].kind == .object else {
+        return try tape.withReader(text) { (r: TapeReader) throws(FieldError) -> Event in
+            do throws(FieldError) {
+                return try EventDecoder.event(r)
+            } catch {
+                var e = error
+                e.resolve(r)
+                throw e
+            }
+        }
+    }
+
+    private static func event(_ r: TapeReader) throws(FieldError) -> Event {
+        guard r.token(0).kind == .object else {
             throw FieldError(offset: 0, field: "", message: "the line is JSON but not an object; each line must be one event object")
         }
-        var f = try ObjectFields(r, 0, path: "")
+        var f = try ObjectFields(r, 0)
         guard let typeToken = f.take("type") else { throw f.error("type", "is required but missing") }
         let typeName = try f.stringValue(typeToken, "type")
         guard let type = EventType(rawValue: typeName) else {
@@ -33,12 +44,12 @@ public struct EventDecoder {
         }
         let time = try f.time("time")
         let device = try f.has("device") ? f.string("device") : Envelope.defaultDevice
-        var app: String? = try f.has("app") ? f.string("app") : nil
+        let app: String? = try f.has("app") ? f.string("app") : nil
         if type.requiresApp && app == nil { throw f.error("app", "is required for \(typeName)") }
         let id: String? = try f.has("id") ? f.string("id") : nil
         var source: Provenance?
         if let s = f.take("source") {
-            source = try EventDecoder.provenance(try f.object(s, path: "source"))
+            source = try EventDecoder.provenance(try f.object(s))
         }
         let body = try type.decodeBody(&f)
         switch body {
@@ -52,7 +63,6 @@ public struct EventDecoder {
             }
         default: break
         }
-        if app?.isEmpty == true { app = nil }
         let extras = try f.extras()
         return Event(time: time, device: device, app: app, id: id, source: source, body: body, extras: extras)
     }

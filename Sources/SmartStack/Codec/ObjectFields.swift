@@ -1,61 +1,102 @@
 import Ledger
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The members of one JSON object on a tape, taken one by one by name, so that what is
-/// left are the unknown fields. Every accessor checks the JSON type and names the field
-/// in its error.
+/// left are the unknown fields. Nothing is allocated: keys are compared as bytes and
+/// the members taken are kept in a bit set. Errors name the token they concern; the
+/// decoder turns that into the field's path only when an error is reported.
 struct ObjectFields {
     let r: TapeReader
-    let path: String
     let index: Int
-    private var names: [String] = []
-    private var values: [Int] = []
-    private var used: [Bool] = []
+    /// How many members the object has.
+    let count: Int
+    private var used: UInt64 = 0
+    private var usedBeyond64: [Bool] = []
 
-    init(_ r: TapeReader, _ index: Int, path: String) throws(FieldError) {
+    init(_ r: TapeReader, _ index: Int) throws(FieldError) {
         self.r = r
-        self.path = path
         self.index = index
         let t = r.token(index)
-        guard t.kind == .object else {
-            throw FieldError(offset: Int(t.start), field: path, message: "expected an object")
-        }
-        var j = index + 1
-        names.reserveCapacity(Int(t.count))
-        while j < Int(t.next) {
-            guard let k = r.string(j) else {
-                throw FieldError(offset: Int(r.token(j).start), field: path, message: "a key is not valid UTF-8 or has a bad escape")
-            }
-            if names.contains(k) {
-                throw FieldError(offset: Int(r.token(j).start), field: sub(k), message: "the key appears twice in one object")
-            }
-            names.append(k)
-            values.append(j + 1)
-            j = r.skip(j + 1)
-        }
-        used = [Bool](repeating: false, count: names.count)
+        guard t.kind == .object else { throw FieldError(token: index, message: "expected an object") }
+        count = Int(t.count)
+        if count > 64 { usedBeyond64 = [Bool](repeating: false, count: count - 64) }
+        if count > 1 { try checkDuplicateKeys() }
     }
 
-    func sub(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+    private func checkDuplicateKeys() throws(FieldError) {
+        var i = index + 1
+        let end = Int(r.token(index).next)
+        var keys: [Int] = []
+        while i < end {
+            for k in keys where sameKey(k, i) {
+                throw FieldError(token: i, message: "the key appears twice in one object")
+            }
+            keys.append(i)
+            i = r.skip(i + 1)
+        }
+    }
 
-    var offset: Int { Int(r.token(index).start) }
-    var count: Int { names.count }
+    private func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let ta = r.token(a), tb = r.token(b)
+        if ta.escaped || tb.escaped { return r.string(a) == r.string(b) }
+        let ra = r.rawString(a), rb = r.rawString(b)
+        return ra.count == rb.count && (ra.count == 0 || memcmp(ra.baseAddress!, rb.baseAddress!, ra.count) == 0)
+    }
 
-    func error(_ name: String, _ message: String, at token: Int? = nil) -> FieldError {
-        FieldError(offset: token.map { Int(r.token($0).start) } ?? offset, field: sub(name), message: message)
+    private func keyEquals(_ keyToken: Int, _ name: String) -> Bool {
+        if r.token(keyToken).escaped { return r.string(keyToken) == name }
+        let raw = r.rawString(keyToken)
+        var n = name
+        return n.withUTF8 { u in u.count == raw.count && (u.count == 0 || memcmp(u.baseAddress!, raw.baseAddress!, u.count) == 0) }
+    }
+
+    /// Calls `body(memberIndex, keyToken)` for every member.
+    private func forEachMember(_ body: (Int, Int) throws(FieldError) -> Bool) throws(FieldError) {
+        var j = index + 1
+        let end = Int(r.token(index).next)
+        var m = 0
+        while j < end {
+            if try !body(m, j) { return }
+            j = r.skip(j + 1)
+            m += 1
+        }
+    }
+
+    private func isUsed(_ m: Int) -> Bool { m < 64 ? used & (1 << UInt64(m)) != 0 : usedBeyond64[m - 64] }
+
+    private mutating func markUsed(_ m: Int) {
+        if m < 64 { used |= 1 << UInt64(m) } else { usedBeyond64[m - 64] = true }
+    }
+
+    private func find(_ name: String) -> (member: Int, value: Int)? {
+        var found: (Int, Int)?
+        try? forEachMember { m, k in
+            if keyEquals(k, name) { found = (m, k + 1); return false }
+            return true
+        }
+        return found
     }
 
     /// The value token of `name`, marking it used; nil when absent.
     mutating func take(_ name: String) -> Int? {
-        for i in 0..<names.count where names[i] == name {
-            used[i] = true
-            return values[i]
-        }
-        return nil
+        guard let (m, v) = find(name) else { return nil }
+        markUsed(m)
+        return v
     }
 
-    func has(_ name: String) -> Bool { names.contains(name) }
+    func has(_ name: String) -> Bool { find(name) != nil }
 
     func isNull(_ token: Int) -> Bool { r.token(token).kind == .null }
+
+    /// An error about `name`: at its value when given or present, else about the object
+    /// (a missing key).
+    func error(_ name: String, _ message: String, at token: Int? = nil) -> FieldError {
+        if let token { return FieldError(token: token, message: message) }
+        if let (_, v) = find(name) { return FieldError(token: v, message: message) }
+        return FieldError(token: index, missingKey: name, message: message)
+    }
 
     mutating func require(_ name: String) throws(FieldError) -> Int {
         guard let v = take(name) else { throw error(name, "is required but missing") }
@@ -71,8 +112,9 @@ struct ObjectFields {
     }
 
     mutating func string(_ name: String) throws(FieldError) -> String {
-        let s = try stringValue(try require(name), name)
-        guard !s.isEmpty else { throw error(name, "must not be empty") }
+        let t = try require(name)
+        let s = try stringValue(t, name)
+        guard !s.isEmpty else { throw error(name, "must not be empty", at: t) }
         return s
     }
 
@@ -82,8 +124,7 @@ struct ObjectFields {
     }
 
     mutating func enumeration(_ name: String, _ allowed: [String]) throws(FieldError) -> String {
-        let t = try require(name)
-        return try enumValue(t, name, allowed)
+        try enumValue(try require(name), name, allowed)
     }
 
     mutating func optionalEnumeration(_ name: String, _ allowed: [String]) throws(FieldError) -> String? {
@@ -148,11 +189,12 @@ struct ObjectFields {
     func timeValue(_ t: Int, _ name: String) throws(FieldError) -> Timestamp {
         let tok = r.token(t)
         guard tok.kind == .string, !tok.escaped else { throw error(name, "must be an RFC 3339 time string", at: t) }
-        let raw = UnsafeRawBufferPointer(rebasing: r.text[Int(tok.start)..<Int(tok.end)])
         do {
-            return try Timestamp.parse(raw)
+            return try Timestamp.parse(r.rawString(t))
         } catch {
-            throw FieldError(offset: Int(tok.start) + error.offset, field: sub(name), message: "\(error.reason)")
+            var e = FieldError(token: t, message: error.reason)
+            e.offset = Int(tok.start) + error.offset
+            throw e
         }
     }
 
@@ -163,7 +205,7 @@ struct ObjectFields {
         return try timeValue(t, name)
     }
 
-    /// The elements of an array field, checked against `limit`.
+    /// The element tokens of an array field, checked against `limit`.
     mutating func array(_ name: String, limit: Int, optional: Bool = false) throws(FieldError) -> [Int]? {
         guard let t = take(name) else {
             if optional { return nil }
@@ -184,27 +226,32 @@ struct ObjectFields {
         return out
     }
 
-    func object(_ token: Int, path: String) throws(FieldError) -> ObjectFields {
-        try ObjectFields(r, token, path: path)
+    func object(_ token: Int) throws(FieldError) -> ObjectFields {
+        try ObjectFields(r, token)
     }
 
     /// The members not taken, in input order.
     func extras() throws(FieldError) -> [JSONMember] {
+        guard used.nonzeroBitCount < count else { return [] }
         var out = [JSONMember]()
-        for i in 0..<names.count where !used[i] {
-            guard let v = r.value(values[i]) else {
-                throw error(names[i], "holds a value that is not valid JSON text (bad UTF-8 or a non-finite number)", at: values[i])
+        try forEachMember { m, k throws(FieldError) in
+            if !isUsed(m) {
+                guard let key = r.string(k), let v = r.value(k + 1) else {
+                    throw FieldError(token: k + 1, message: "holds a value that is not valid JSON text (bad UTF-8 or a non-finite number)")
+                }
+                out.append(JSONMember(key, v))
             }
-            out.append(JSONMember(names[i], v))
+            return true
         }
         return out
     }
 
-    /// Fails when a shape that takes exactly one key has zero or several.
+    /// The only key of a shape that takes exactly one.
     func requireSingleKey(_ what: String) throws(FieldError) -> String {
-        guard names.count == 1 else {
-            throw FieldError(offset: offset, field: path, message: "\(what) must have exactly one key (found \(names.count))")
+        guard count == 1 else {
+            throw FieldError(token: index, message: "\(what) must have exactly one key (found \(count))")
         }
-        return names[0]
+        guard let k = r.string(index + 1) else { throw FieldError(token: index + 1, message: "the key is not valid UTF-8") }
+        return k
     }
 }

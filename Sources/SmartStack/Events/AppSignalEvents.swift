@@ -17,7 +17,7 @@ public struct WidgetTimeline: Shape {
             case .string:
                 policy = try f.enumValue(t, "policy", ["atEnd", "never"]) == "never" ? .never : .atEnd
             case .object:
-                var p = try f.object(t, path: f.sub("policy"))
+                var p = try f.object(t)
                 guard try p.requireSingleKey("a reload policy") == "after" else { throw p.error("after", "a policy object is {\"after\": T}") }
                 policy = .after(try p.time("after"))
             default:
@@ -238,8 +238,11 @@ public enum DonationsDeleted: Shape {
     case all
 
     init(fields f: inout ObjectFields) throws(FieldError) {
-        let key = try f.requireSingleKey("intent.donationsDeleted's selector (donationIds, intent, groupIdentifier or all)")
-        switch key {
+        let selectors = ["donationIds", "intent", "groupIdentifier", "all"].filter { f.has($0) }
+        guard selectors.count == 1 else {
+            throw FieldError(token: f.index, message: "intent.donationsDeleted takes exactly one key of donationIds, intent, groupIdentifier, all (found \(selectors.count))")
+        }
+        switch selectors[0] {
         case "donationIds":
             let items = try f.array("donationIds", limit: 100_000) ?? []
             var ids = [String]()
@@ -251,7 +254,7 @@ public enum DonationsDeleted: Shape {
             guard try f.bool("all") else { throw f.error("all", "must be true") }
             self = .all
         default:
-            throw f.error(key, "is not a selector; give exactly one of donationIds, intent, groupIdentifier, all")
+            throw f.error(selectors[0], "is not a selector")
         }
     }
 

@@ -22,13 +22,13 @@ public struct Intent: Shape {
     init(fields f: inout ObjectFields) throws(FieldError) {
         name = try f.string("intent")
         if let t = f.take("parameters") {
-            let p = try f.object(t, path: f.sub("parameters"))
+            let p = try f.object(t)
             guard p.count <= ContractLimits.intentParameters else {
                 throw f.error("parameters", "has \(p.count) parameters; the limit is \(ContractLimits.intentParameters)", at: t)
             }
             let members = try p.extras()
             for m in members where !m.value.isScalar {
-                throw FieldError(offset: p.offset, field: p.sub(m.key), message: "an intent parameter must be a JSON scalar (string, number, true, false or null)")
+                throw p.error(m.key, "an intent parameter must be a JSON scalar (string, number, true, false or null)")
             }
             parameters = members
         }

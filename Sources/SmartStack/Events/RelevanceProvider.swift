@@ -17,7 +17,7 @@ public enum RelevanceProvider: Shape {
         switch key {
         case "date":
             let t = try f.require("date")
-            var d = try f.object(t, path: f.sub("date"))
+            var d = try f.object(t)
             let start = try d.time("start")
             var end: Timestamp?
             guard let e = d.take("end") else { throw d.error("end", "is required (a time, or null for open-ended)") }
@@ -30,7 +30,7 @@ public enum RelevanceProvider: Shape {
             self = .date(start: start, end: end)
         case "location":
             let t = try f.require("location")
-            var l = try f.object(t, path: f.sub("location"))
+            var l = try f.object(t)
             guard try l.requireSingleKey("a location provider") == "region" else {
                 throw l.error("region", "a location provider is {\"region\": {...}}")
             }

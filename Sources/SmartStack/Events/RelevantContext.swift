@@ -28,7 +28,7 @@ public enum RelevantContext: Shape {
         case "sleep": self = .sleep(try f.enumeration("sleep", Self.sleepValues))
         case "hardware":
             let t = try f.require("hardware")
-            var h = try f.object(t, path: f.sub("hardware"))
+            var h = try f.object(t)
             guard try h.requireSingleKey("hardware") == "headphones" else {
                 throw h.error("headphones", "hardware must be {\"headphones\": \"connected\"}")
             }

@@ -15,8 +15,8 @@ import Ledger
 
 extension Shape {
     /// Decodes the object at `token`.
-    static func decode(_ r: TapeReader, _ token: Int, path: String) throws(FieldError) -> Self {
-        var f = try ObjectFields(r, token, path: path)
+    static func decode(_ r: TapeReader, _ token: Int) throws(FieldError) -> Self {
+        var f = try ObjectFields(r, token)
         return try Self(fields: &f)
     }
 
@@ -32,13 +32,13 @@ extension ObjectFields {
     /// Decodes a nested shape under `name` (required).
     mutating func shape<S: Shape>(_ name: String, _: S.Type = S.self) throws(FieldError) -> S {
         let t = try require(name)
-        return try S.decode(r, t, path: sub(name))
+        return try S.decode(r, t)
     }
 
     /// Decodes a nested shape that may be absent or null.
     mutating func nullableShape<S: Shape>(_ name: String, _: S.Type = S.self) throws(FieldError) -> S? {
         guard let t = take(name), !isNull(t) else { return nil }
-        return try S.decode(r, t, path: sub(name))
+        return try S.decode(r, t)
     }
 
     /// Decodes an array of shapes.
@@ -46,8 +46,8 @@ extension ObjectFields {
         let items = try array(name, limit: limit) ?? []
         var out = [S]()
         out.reserveCapacity(items.count)
-        for (i, t) in items.enumerated() {
-            out.append(try S.decode(r, t, path: "\(sub(name))[\(i)]"))
+        for t in items {
+            out.append(try S.decode(r, t))
         }
         return out
     }

@@ -153,7 +153,7 @@ public struct RelevanceAttribute: Shape {
                 let s = try f.enumValue(t, "group", ["automatic", "ungrouped"])
                 group = s == "automatic" ? .automatic : .ungrouped
             case .object:
-                var g = try f.object(t, path: f.sub("group"))
+                var g = try f.object(t)
                 guard try g.requireSingleKey("a named group") == "named" else { throw g.error("named", "a group object is {\"named\": \"...\"}") }
                 group = .named(try g.string("named"))
             default:

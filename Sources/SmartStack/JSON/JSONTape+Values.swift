@@ -4,15 +4,55 @@ import Glibc
 
 /// Reads typed values out of a tape over the bytes it was made from.
 struct TapeReader {
-    let tape: JSONTape
+    /// The tape's tokens; valid while the tape is neither changed nor released.
+    let tokens: UnsafeBufferPointer<JSONTape.Token>
     let text: UnsafeRawBufferPointer
 
-    func token(_ i: Int) -> JSONTape.Token { tape.tokens[i] }
+    @inline(__always) func token(_ i: Int) -> JSONTape.Token { tokens[i] }
+
+    /// The raw bytes of a string token (between the quotes).
+    @inline(__always) func rawString(_ i: Int) -> UnsafeRawBufferPointer {
+        let t = tokens[i]
+        return UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)])
+    }
+
+    /// The path of a token from the root, e.g. `entries[1].relevance.score`.
+    func path(of target: Int) -> String {
+        var path = ""
+        var current = 0
+        while current != target {
+            let t = tokens[current]
+            guard t.kind == .object || t.kind == .array, target < Int(t.next) else { break }
+            var j = current + 1
+            var element = 0
+            var found = false
+            while j < Int(t.next) {
+                let valueIndex = t.kind == .object ? j + 1 : j
+                let end = skip(valueIndex)
+                if target == j && t.kind == .object { return path.isEmpty ? (string(j) ?? "?") : path + "." + (string(j) ?? "?") }
+                if target >= valueIndex && target < end {
+                    if t.kind == .object {
+                        let key = string(j) ?? "?"
+                        path = path.isEmpty ? key : path + "." + key
+                    } else {
+                        path += "[\(element)]"
+                    }
+                    current = valueIndex
+                    found = true
+                    break
+                }
+                j = end
+                element += 1
+            }
+            if !found { break }
+        }
+        return path
+    }
 
     /// The string value of a string token, with escapes resolved; nil for invalid UTF-8
     /// or a bad escape.
     func string(_ i: Int) -> String? {
-        let t = tape.tokens[i]
+        let t = tokens[i]
         let raw = UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)])
         if !t.escaped {
             return String(validating: raw, as: UTF8.self)
@@ -75,7 +115,7 @@ struct TapeReader {
     /// The value of a number token (finite; JSON has no NaN or infinity literals, but a
     /// huge exponent overflows to infinity, which the caller rejects).
     func number(_ i: Int) -> Double {
-        let t = tape.tokens[i]
+        let t = tokens[i]
         let start = Int(t.start), end = Int(t.end)
         var k = start
         var negative = false
@@ -109,7 +149,7 @@ struct TapeReader {
 
     /// Materialises any value as a `JSONValue` (used for unknown fields).
     func value(_ i: Int) -> JSONValue? {
-        let t = tape.tokens[i]
+        let t = tokens[i]
         switch t.kind {
         case .null: return .null
         case .true: return .bool(true)
@@ -141,7 +181,7 @@ struct TapeReader {
 
     /// The index of the token after the value at `i`.
     @inline(__always) func skip(_ i: Int) -> Int {
-        let t = tape.tokens[i]
+        let t = tokens[i]
         return t.kind == .object || t.kind == .array ? Int(t.next) : i + 1
     }
 }

@@ -18,6 +18,14 @@ struct JSONTape {
 
     var tokens: [Token] = []
 
+    /// Runs `body` with a reader over the tokens and the text they were made from.
+    func withReader<T, E: Error>(_ text: UnsafeRawBufferPointer, _ body: (TapeReader) throws(E) -> T) throws(E) -> T {
+        let result: Result<T, E> = tokens.withUnsafeBufferPointer { tokens in
+            do throws(E) { return .success(try body(TapeReader(tokens: tokens, text: text))) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// The limits of the event contract.
     struct Limits {
         var maximumDepth = 16

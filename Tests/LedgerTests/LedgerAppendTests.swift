@@ -1,0 +1,145 @@
+import Foundation
+import Ledger
+import LMDBKit
+import SmartStack
+import StackLedgerTesting
+import Testing
+
+@Suite("Appending and reading")
+struct LedgerAppendTests {
+    @Test("random valid events come back equal from storage, with gapless sequence numbers")
+    func binaryRoundTrip() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var all = [Event]()
+        for seed in 1...6 {
+            var batch = try randomEvents(300, seed: UInt64(seed))
+            for i in batch.indices { batch[i].envelope.id = nil }
+            let receipt = try ledger.append(batch)
+            #expect(receipt.stored == batch.count)
+            #expect(receipt.firstSeq == UInt64(all.count + 1))
+            all += batch
+        }
+        var read = [Event]()
+        var seqs = [UInt64]()
+        try ledger.read { (r) throws in
+            try r.scan { view in
+                read.append(try Event(record: view))
+                seqs.append(view.seq)
+                return true
+            }
+        }
+        #expect(read == all)
+        #expect(seqs == Array(1...UInt64(all.count)))
+        #expect(try ledger.verify().isIntact)
+    }
+
+    @Test("an event with a stored id and the same content is skipped; with other content it is refused")
+    func idempotence() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var events = try randomEvents(50, seed: 3)
+        for i in events.indices { events[i].envelope.id = "event-\(i)" }
+        #expect(try ledger.append(events).stored == 50)
+        let again = try ledger.append(events)
+        #expect(again.stored == 0 && again.duplicates == 50)
+        var changed = events[10]
+        changed.envelope.time.microseconds += 1
+        #expect(throws: LedgerError.self) { try ledger.append([events[0], changed]) }
+        #expect(try ledger.read { try $0.lastSeq() } == 50)
+        #expect(try ledger.verify().isIntact)
+    }
+
+    @Test("ids longer than LMDB's key limit are stored by hash")
+    func longIDs() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var events = try randomEvents(2, seed: 11)
+        events[0].envelope.id = String(repeating: "x", count: 4000)
+        events[1].envelope.id = String(repeating: "x", count: 3999) + "y"
+        #expect(try ledger.append(events).stored == 2)
+        #expect(try ledger.append(events).duplicates == 2)
+        #expect(try ledger.verify().isIntact)
+    }
+
+    @Test("the map grows by itself from a tiny start and nothing is lost")
+    func mapGrowth() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger(mapSize: 64 << 10)
+        let before = ledger.environment.info().mapSize
+        for seed in 0..<10 { _ = try ledger.append(try randomEvents(500, seed: UInt64(seed + 100))) }
+        #expect(ledger.environment.info().mapSize > before)
+        #expect(try ledger.read { try $0.lastSeq() } == 5000)
+        #expect(try ledger.verify().isIntact)
+    }
+
+    @Test("with growth off a full map fails cleanly and the store stays usable")
+    func mapFullWithoutGrowth() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger(mapSize: 256 << 10, grows: false)
+        var stored = 0
+        var failure: LedgerError?
+        for seed in 0..<50 {
+            do {
+                stored += try ledger.append(try randomEvents(200, seed: UInt64(seed))).stored
+            } catch let e as LedgerError {
+                failure = e
+                break
+            }
+        }
+        #expect(failure?.kind == .storage)
+        #expect(try ledger.read { try $0.lastSeq() } == UInt64(stored))
+        #expect(try ledger.verify().isIntact)
+    }
+
+    @Test("appends from many threads share commits and every event is stored once")
+    func groupCommit() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let batches = try (0..<32).map { try randomEvents(40, seed: UInt64(1000 + $0)).map { e -> Event in var e = e; e.envelope.id = nil; return e } }
+        DispatchQueue.concurrentPerform(iterations: batches.count) { i in
+            _ = try? ledger.append(batches[i])
+        }
+        let stats = try ledger.statistics()
+        #expect(stats.events == 32 * 40)
+        #expect(stats.batches <= 32)
+        #expect(try ledger.verify().isIntact)
+    }
+
+    @Test("store files are readable by their owner only")
+    func permissions() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        _ = try store.ledger()
+        let dir = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
+        let data = try FileManager.default.attributesOfItem(atPath: store.path + "/data.mdb")[.posixPermissions] as? Int
+        #expect(dir == 0o700)
+        #expect(data == 0o600)
+    }
+
+    @Test("the (device, time) and key indices find events")
+    func indices() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let events = try randomEvents(400, seed: 21)
+        _ = try ledger.append(events)
+        try ledger.read { (r) throws in
+            let device = events[5].envelope.device
+            let expected = events.enumerated().filter { $0.element.envelope.device == device }
+                .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
+                .map { UInt64($0.offset + 1) }
+            #expect(try r.seqs(device: device) == expected)
+            let app = events[7].envelope.app!
+            let byApp = events.enumerated().filter { $0.element.indexKeys.contains("app:" + app) }.map { UInt64($0.offset + 1) }
+            #expect(try r.seqs(indexKey: "app:" + app) == byApp)
+            #expect(try r.hasIndexKey("kind:no-such-kind") == false)
+        }
+    }
+}

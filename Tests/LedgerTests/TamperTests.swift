@@ -1,0 +1,137 @@
+import Foundation
+import Ledger
+import LMDBKit
+import SmartStack
+import StackLedgerTesting
+import Testing
+
+/// Damage done to a store is caught by `verify`, which names the first bad sequence number.
+@Suite("Tamper evidence")
+struct TamperTests {
+    /// A store with 3 commits of 40 events.
+    func makeStore() throws -> TemporaryStore {
+        let store = TemporaryStore()
+        let ledger = try store.ledger()
+        for seed in 0..<3 {
+            var events = try randomEvents(40, seed: UInt64(seed + 50))
+            for i in events.indices { events[i].envelope.id = "e-\(seed)-\(i)" }
+            _ = try ledger.append(events)
+        }
+        return store
+    }
+
+    func verify(_ store: TemporaryStore) throws -> VerifyReport {
+        try Ledger(path: store.path, options: .init(readOnly: true)).verify()
+    }
+
+    @Test("an intact store verifies and reports its chain head")
+    func intact() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let report = try verify(store)
+        #expect(report.isIntact)
+        #expect(report.records == 120)
+        #expect(report.head?.lastSeq == 120)
+        #expect(report.head == report.computedHead)
+        #expect(try Ledger(path: store.path).quickCheck() == nil)
+    }
+
+    @Test("a flipped byte fails the record's CRC at its sequence number")
+    func flippedByte() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let tamper = try Tamper(store.path)
+        var rec = try tamper.record(57)
+        rec[rec.count / 2] ^= 0x40
+        try tamper.setRecord(57, rec)
+        let report = try verify(store)
+        #expect(!report.isIntact)
+        #expect(report.firstBadSeq == 57)
+    }
+
+    @Test("a change with a recomputed CRC breaks the hash chain in its batch")
+    func forgedRecord() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let tamper = try Tamper(store.path)
+        var rec = try tamper.record(90)
+        rec[10] ^= 0x01 // the event time
+        try tamper.setRecord(90, Tamper.resealed(rec, seq: 90))
+        let report = try verify(store)
+        #expect(!report.isIntact)
+        let first = try #require(report.firstBadSeq)
+        #expect((81...90).contains(first))
+        #expect(try Ledger(path: store.path).quickCheck() != nil)
+    }
+
+    @Test("a record deleted through LMDB is named")
+    func deletedRecord() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        try Tamper(store.path).deleteRecord(33)
+        let report = try verify(store)
+        #expect(report.firstBadSeq == 33)
+    }
+
+    @Test("two records swapped fail their CRCs (the sequence number is in the checksum)")
+    func reordered() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let tamper = try Tamper(store.path)
+        let a = try tamper.record(12), b = try tamper.record(13)
+        try tamper.setRecord(12, b)
+        try tamper.setRecord(13, a)
+        let report = try verify(store)
+        #expect(report.firstBadSeq == 12)
+    }
+
+    @Test("records removed from the end no longer match the chain head")
+    func truncatedLog() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        try Tamper(store.path).deleteRecord(120)
+        let report = try verify(store)
+        #expect(report.firstBadSeq == 120)
+        #expect(try Ledger(path: store.path).quickCheck() != nil)
+    }
+
+    @Test("a rewritten string definition is caught")
+    func rewrittenString() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let tamper = try Tamper(store.path)
+        var s = try tamper.string(3)
+        s[1] ^= 0x20
+        try tamper.setString(3, s)
+        #expect(try !verify(store).isIntact)
+    }
+
+    @Test("a truncated data file is refused before it is read (no SIGBUS)")
+    func truncatedFile() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let path = store.path + "/data.mdb"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, off_t(size / 2)) == 0)
+        #expect {
+            _ = try Ledger(path: store.path, options: .init(readOnly: true))
+        } throws: { ($0 as? LedgerError)?.kind == .damaged }
+    }
+
+    @Test("a store written by a newer format is refused with a clear message")
+    func newerFormat() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let tamper = try Tamper(store.path)
+        try tamper.env.write { txn in
+            let meta = try txn.openDatabase("meta")
+            try txn.put(meta, key: Array("format".utf8), value: withUnsafeBytes(of: UInt32(2).littleEndian) { Array($0) })
+        }
+        #expect {
+            _ = try Ledger(path: store.path, options: .init(readOnly: true))
+        } throws: { e in
+            guard let e = e as? LedgerError else { return false }
+            return e.kind == .newerFormat && e.message.contains("newer StackLedger")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import StackLedgerTesting
+import SmartStack
+
+/// Runs the built `stackledger` executable as a user would.
+enum CLI {
+    /// The executable next to the test bundle.
+    static let executable: String = {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("stackledger").path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stackledger").path,
+            Fixtures.repositoryRoot + "/.build/debug/stackledger",
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A temporary directory for one test.
+struct WorkDirectory {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "stackledger-cli-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    var store: String { path + "/store" }
+    func file(_ name: String) -> String { path + "/" + name }
+    func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: file(name), atomically: true, encoding: .utf8)
+        return file(name)
+    }
+    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A synthetic workload in canonical form.
+func workload(_ events: Int, seed: UInt64 = 1) -> String {
+    var config = WorkloadGenerator.Configuration()
+    config.events = events
+    config.seed = seed
+    var generator = WorkloadGenerator(config)
+    var lines = [String]()
+    generator.generate { lines.append($0.canonicalJSON) }
+    return lines.joined(separator: "\n") + "\n"
+}
