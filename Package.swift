@@ -29,10 +29,13 @@ let package = Package(
             dependencies: ["CLMDB"],
             swiftSettings: strictSettings
         ),
+        // CRC-32C with the processor's instruction where it has one.
+        .target(name: "CChecksum"),
         .target(
             name: "Ledger",
             dependencies: [
                 "LMDBKit",
+                "CChecksum",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -79,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "StackLedgerBench",
             dependencies: [
-                "Ledger", "SmartStack", "StackLedgerTesting", "CBaselines",
+                "Ledger", "SmartStack", "StackLedgerTesting", "StackLedgerCLI", "CBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

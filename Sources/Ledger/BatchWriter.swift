@@ -15,6 +15,7 @@ final class BatchWriter {
     private(set) var nextSeq: UInt64
     private var digests = BatchDigests()
     private var scratch = ByteWriter(capacity: 1024)
+    private var keys: [IndexKeyID] = []
 
     init(ledger: Ledger, txn: Transaction) throws {
         self.txn = txn
@@ -49,7 +50,7 @@ final class BatchWriter {
     /// - Throws: `LedgerError.idConflict` when the id is stored with other content.
     func append(_ event: some LedgerPayload) throws -> UInt64? {
         scratch.removeAll()
-        RecordCodec.encode(event, interner: interner, into: &scratch)
+        RecordCodec.encode(event, interner: interner, into: &scratch, keys: &keys)
         let seq = nextSeq
         var seqKey = StoreKeys.seq(seq)
         if let id = event.envelope.id {
@@ -72,9 +73,8 @@ final class BatchWriter {
         try withUnsafeBytes(of: &device) { k in
             try withUnsafeBytes(of: &timeSeq) { v in try putIndex(dbs.deviceTime, key: k, value: v) }
         }
-        for key in event.indexKeys {
-            var keyID = StoreKeys.stringID(interner.id(for: key))
-            try withUnsafeBytes(of: &keyID) { k in
+        for key in keys {
+            try key.withKey { k in
                 try withUnsafeBytes(of: &seqKey) { v in try putIndex(dbs.keys, key: k, value: v) }
             }
         }

@@ -8,14 +8,18 @@ public struct RecordView {
     public let recordedMicros: Int64
     /// The envelope.
     public let envelope: Envelope
-    /// The interned index keys the domain gave it.
-    public let indexKeys: [String]
+    let indexKeyIDs: [IndexKeyID]
     let payload: UnsafeRawBufferPointer
     let strings: StringSnapshot
 
     /// A reader over the domain payload.
     public func payloadReader() -> PayloadReader {
         PayloadReader(bytes: ByteReader(payload), strings: strings)
+    }
+
+    /// The index keys the domain gave it.
+    public var indexKeys: [IndexKey] {
+        indexKeyIDs.map { IndexKey(namespace: $0.namespace, value: strings.strings[Int($0.string)]) }
     }
 
     /// The recorded time as a UTC timestamp.
@@ -127,7 +131,7 @@ public final class LedgerReader {
             }
         }
         return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: header.envelope,
-                          indexKeys: header.indexKeyIDs.map { strings.strings[Int($0)] },
+                          indexKeyIDs: header.indexKeyIDs,
                           payload: header.payload, strings: strings)
     }
 
@@ -163,12 +167,11 @@ public final class LedgerReader {
     }
 
     /// Sequence numbers of events indexed under a domain key, ascending.
-    public func seqs(indexKey: String) throws -> [UInt64] {
-        guard let id = strings.ids[indexKey] else { return [] }
+    public func seqs(indexKey: IndexKey) throws -> [UInt64] {
+        guard let id = strings.ids[indexKey.value] else { return [] }
         var out = [UInt64]()
         let c = try txn.cursor(dbs.keys)
-        var key = StoreKeys.stringID(id)
-        var entry = try withUnsafeBytes(of: &key) { try c.seek(exactly: $0) }
+        var entry = try IndexKeyID(namespace: indexKey.namespace, string: id).withKey { try c.seek(exactly: $0) }
         while let e = entry, e.value.count == 8 {
             out.append(UInt64(bigEndian: e.value.loadUnaligned(as: UInt64.self)))
             entry = try c.nextDuplicate()
@@ -177,10 +180,9 @@ public final class LedgerReader {
     }
 
     /// Whether any event is indexed under a domain key.
-    public func hasIndexKey(_ indexKey: String) throws -> Bool {
-        guard let id = strings.ids[indexKey] else { return false }
-        var key = StoreKeys.stringID(id)
-        return try withUnsafeBytes(of: &key) { try txn.get(dbs.keys, key: $0) } != nil
+    public func hasIndexKey(_ indexKey: IndexKey) throws -> Bool {
+        guard let id = strings.ids[indexKey.value] else { return false }
+        return try IndexKeyID(namespace: indexKey.namespace, string: id).withKey { try txn.get(dbs.keys, key: $0) } != nil
     }
 
     /// The sequence number stored for an event id, if any.

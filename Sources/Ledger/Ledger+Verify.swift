@@ -142,10 +142,9 @@ struct Verifier {
         }
         report.indexEntries += 1
         for keyID in header.indexKeyIDs {
-            var k = StoreKeys.stringID(keyID)
             var v = StoreKeys.seq(seq)
-            let found = try withUnsafeBytes(of: &k) { k in try withUnsafeBytes(of: &v) { v in try keys.seek(key: k, value: v) } }
-            if found == nil { report.report(seq, "the key index has no entry for \(reader.strings.strings[Int(keyID)])") }
+            let found = try keyID.withKey { k in try withUnsafeBytes(of: &v) { v in try keys.seek(key: k, value: v) } }
+            if found == nil { report.report(seq, "the key index has no entry for \(reader.strings.strings[Int(keyID.string)])") }
             report.indexEntries += 1
         }
         if let id = env.id {

@@ -1,10 +1,26 @@
-/// An event the ledger can store: an envelope, the opaque index keys the domain wants
-/// (for example `"app:com.example.cards"`), and a payload the domain encodes.
+/// An opaque key the domain indexes events under: a namespace byte of the domain's
+/// choosing (for example 1 for apps) and a value (the app's bundle id). Interned.
+public struct IndexKey: Hashable, Sendable {
+    /// The domain's namespace for the value.
+    public var namespace: UInt8
+    /// The value.
+    public var value: String
+
+    /// Creates a key.
+    public init(namespace: UInt8, value: String) {
+        self.namespace = namespace
+        self.value = value
+    }
+}
+
+/// An event the ledger can store: an envelope, the opaque index keys the domain wants,
+/// and a payload the domain encodes.
 public protocol LedgerPayload {
     /// The envelope fields.
     var envelope: Envelope { get }
-    /// Keys under which the event is indexed besides (device, time). Interned.
-    var indexKeys: [String] { get }
+    /// Calls `body` with every key under which the event is indexed besides
+    /// (device, time); repeated keys are stored once.
+    func forEachIndexKey(_ body: (IndexKey) -> Void)
     /// Writes the domain payload. Strings written with `writeInterned` share storage.
     func encodePayload(into writer: inout PayloadWriter)
 }

@@ -7,7 +7,7 @@
 /// i16 UTC offset in minutes
 /// varint device string id, varint type string id
 /// [varint app string id] [string id] [source: 5 optional strings behind a presence byte]
-/// varint index key count, then that many string ids
+/// varint index key count, then that many (u8 namespace, varint string id) pairs
 /// payload (the domain's bytes, to the end)
 /// u32 CRC-32C over the record's sequence number (u64 LE) and every byte above
 /// ```
@@ -18,7 +18,7 @@ enum RecordCodec {
     static let flagApp: UInt8 = 1, flagID: UInt8 = 2, flagSource: UInt8 = 4
 
     /// Encodes everything but the CRC into `writer`.
-    static func encode(_ event: some LedgerPayload, interner: Interner, into writer: inout ByteWriter) {
+    static func encode(_ event: some LedgerPayload, interner: Interner, into writer: inout ByteWriter, keys: inout [IndexKeyID]) {
         let env = event.envelope
         var flags: UInt8 = 0
         if env.app != nil { flags |= flagApp }
@@ -43,9 +43,16 @@ enum RecordCodec {
             if let l = source.locatorJSON { writer.writeString(l) }
             if let x = source.extraJSON { writer.writeString(x) }
         }
-        let keys = event.indexKeys
+        keys.removeAll(keepingCapacity: true)
+        event.forEachIndexKey { key in
+            let k = IndexKeyID(namespace: key.namespace, string: interner.id(for: key.value))
+            if !keys.contains(k) { keys.append(k) }
+        }
         writer.writeVarint(UInt64(keys.count))
-        for k in keys { writer.writeVarint(UInt64(interner.id(for: k))) }
+        for k in keys {
+            writer.write(k.namespace)
+            writer.writeVarint(UInt64(k.string))
+        }
         var payload = PayloadWriter(bytes: writer, interner: interner)
         writer = ByteWriter(capacity: 0)
         event.encodePayload(into: &payload)
@@ -79,7 +86,7 @@ enum RecordCodec {
     /// The decoded header of a record; `payload` points into the stored bytes.
     struct Header {
         var envelope: Envelope
-        var indexKeyIDs: [UInt32]
+        var indexKeyIDs: [IndexKeyID]
         var payload: UnsafeRawBufferPointer
     }
 
@@ -117,13 +124,16 @@ enum RecordCodec {
             source = p
         }
         let keyCount = try r.readLength()
-        var keys = [UInt32]()
-        keys.reserveCapacity(keyCount)
-        for _ in 0..<keyCount {
-            let at = r.offset
-            let k = try r.readVarint()
-            guard k > 0, k < UInt64(strings.strings.count) else { throw ByteReader.Error(offset: at, expected: "a defined index key id") }
-            keys.append(UInt32(k))
+        var keys = [IndexKeyID]()
+        if keyCount > 0 {
+            keys.reserveCapacity(keyCount)
+            for _ in 0..<keyCount {
+                let namespace = try r.readByte()
+                let at = r.offset
+                let k = try r.readVarint()
+                guard k > 0, k < UInt64(strings.strings.count) else { throw ByteReader.Error(offset: at, expected: "a defined index key id") }
+                keys.append(IndexKeyID(namespace: namespace, string: UInt32(k)))
+            }
         }
         let envelope = Envelope(type: type, time: Timestamp(microseconds: micros, offsetMinutes: offset),
                                 device: device, app: app, id: id, source: source)
@@ -138,5 +148,21 @@ enum RecordCodec {
         _ = try r.readFixed(Int16.self)
         let device = try r.readVarint()
         return (micros, UInt32(truncatingIfNeeded: device))
+    }
+}
+
+/// An index key as stored: the namespace and the interned value's id.
+struct IndexKeyID: Equatable {
+    var namespace: UInt8
+    var string: UInt32
+
+    /// The key in `index.keys`: namespace, then the id big-endian (5 bytes).
+    var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (namespace, UInt8(string >> 24), UInt8(string >> 16 & 0xFF), UInt8(string >> 8 & 0xFF), UInt8(string & 0xFF))
+    }
+
+    func withKey<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        var b = bytes
+        return try withUnsafeBytes(of: &b) { try body($0) }
     }
 }

@@ -1,1 +1,223 @@
-print("")
+import ArgumentParser
+import CBaselines
+import Foundation
+import Ledger
+import SmartStack
+import StackLedgerCLI
+import StackLedgerTesting
+
+/// Measures the ledger against its baselines, in one run: raw LMDB in C, SQLite in C,
+/// and Foundation's JSONDecoder. Reports medians of repeated runs and the ratios.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stackledger-bench",
+        abstract: "Benchmark append, ingest and scan against raw LMDB, SQLite and JSONDecoder.")
+
+    @Option(help: "Events in the synthetic workload (ignored with --input).") var events = 1_000_000
+    @Option(help: "An NDJSON workload file to use instead of generating one.") var input: String?
+    @Option(help: "Repetitions of each measurement (the median is reported).") var repeats = 3
+    @Option(help: "Events per commit.") var batchSize = 4096
+    @Option(help: "Directory for the stores (default: a new one under $TMPDIR).") var workDirectory: String?
+    @Option(help: "Events decoded by JSONDecoder (it is slow; the rate is what counts).") var foundationSample = 200_000
+    @Flag(help: "Print the results as JSON.") var json = false
+    @Option(help: "Run only the measurements whose names contain this text (the decode always runs).") var only: String?
+
+    func wanted(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
+    func run() throws {
+        let dir = workDirectory ?? (NSTemporaryDirectory() + "stackledger-bench-" + UUID().uuidString)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { if workDirectory == nil { try? FileManager.default.removeItem(atPath: dir) } }
+        let path = try input ?? generate(into: dir)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let lines = splitLines(data)
+        progress("workload: \(lines.count) events, \(data.count) bytes of NDJSON")
+        var results = Results(events: lines.count, ndjsonBytes: data.count)
+
+        // Decode with our parser, and with Foundation's JSONDecoder.
+        var prebuilt = [Event]()
+        results.add("decode (StackLedger NDJSON parser)", lines.count, measure { prebuilt = try decodeAll(data, lines) })
+        let sample = Array(lines.prefix(foundationSample))
+        if wanted("Foundation") {
+            results.add("decode (Foundation JSONDecoder, envelope only)", sample.count, measure { try foundationDecode(data, sample) })
+        }
+
+        // Append pre-built events through the library; then replay the same puts in C.
+        var operations = [WriteOperation]()
+        var bytesPerEvent = 0.0
+        results.add("append pre-built events (Ledger, durable, all indices)", prebuilt.count, measure { run in
+            let store = "\(dir)/append-\(run)"
+            try? FileManager.default.removeItem(atPath: store)
+            let ledger = try Ledger(path: store)
+            var i = 0
+            while i < prebuilt.count {
+                _ = try ledger.append(Array(prebuilt[i..<min(i + batchSize, prebuilt.count)]))
+                i += batchSize
+            }
+            if run == 0 {
+                operations = try ledger.writeOperations()
+                let stats = try ledger.statistics()
+                bytesPerEvent = Double(stats.usedBytes) / Double(stats.events)
+            }
+        })
+        results.bytesPerEvent = bytesPerEvent
+        let batchEnds = batchBoundaries(operations, batchSize: batchSize)
+        if wanted("C loop") || wanted("SQLite") { try withCPuts(operations) { puts in
+            results.add("append same puts (plain C loop over LMDB)", prebuilt.count, measure { run in
+                let store = "\(dir)/c-lmdb-\(run)"
+                try? FileManager.default.removeItem(atPath: store)
+                let rc = batchEnds.withUnsafeBufferPointer { ends in
+                    cb_lmdb_replay(store, puts.baseAddress, puts.count, ends.baseAddress, ends.count, 1 << 34)
+                }
+                guard rc == 0 else { throw CleanExit.message("LMDB baseline failed: \(rc)") }
+            })
+            results.add("store same records and indices (SQLite WAL, synchronous=FULL)", prebuilt.count, measure { run in
+                let file = "\(dir)/sqlite-\(run).db"
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+                let rc = batchEnds.withUnsafeBufferPointer { ends in
+                    cb_sqlite_replay(file, puts.baseAddress, puts.count, ends.baseAddress, ends.count)
+                }
+                guard rc == 0 else { throw CleanExit.message("SQLite baseline failed: \(rc)") }
+            })
+        } }
+
+        // NDJSON ingest end to end (validate, parse, encode, append, commit).
+        if wanted("ingest") { results.add("ingest NDJSON end to end (validate, parse, encode, append)", lines.count, measure { run in
+            let store = "\(dir)/ingest-\(run)"
+            try? FileManager.default.removeItem(atPath: store)
+            var options = Ingestor.Options()
+            options.batchSize = batchSize
+            let summary = try Ingestor(ledger: try Ledger(path: store), options: options)
+                .run([.init(path: path, displayName: path)])
+            guard summary.stored == lines.count else { throw CleanExit.message("ingest stored \(summary.stored) of \(lines.count)") }
+        }) }
+
+        // Full scan with decode.
+        let scanStore = try Ledger(path: "\(dir)/append-0", options: .init(readOnly: true))
+        results.add("full scan with decode", prebuilt.count, measure { _ in
+            var n = 0
+            try scanStore.read { r in
+                try r.scan { view in
+                    _ = try Event(record: view)
+                    n += 1
+                    return true
+                }
+            }
+            guard n == prebuilt.count else { throw CleanExit.message("scanned \(n)") }
+        })
+        results.print(json: json)
+    }
+
+    // MARK: helpers
+
+    func progress(_ s: String) { FileHandle.standardError.write(Data(("bench: " + s + "\n").utf8)) }
+
+    func generate(into dir: String) throws -> String {
+        let path = dir + "/workload.ndjson"
+        var config = WorkloadGenerator.Configuration()
+        config.events = events
+        var generator = WorkloadGenerator(config)
+        var out = [UInt8]()
+        var w = CanonicalWriter(capacity: 4096)
+        generator.generate { e in
+            w.bytes.removeAll(keepingCapacity: true)
+            e.writeCanonical(&w)
+            out.append(contentsOf: w.bytes)
+            out.append(0x0A)
+        }
+        try Data(out).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func splitLines(_ data: Data) -> [Range<Int>] {
+        var out = [Range<Int>]()
+        data.withUnsafeBytes { raw in
+            var start = 0
+            for i in 0..<raw.count where raw[i] == 0x0A {
+                if i > start { out.append(start..<i) }
+                start = i + 1
+            }
+            if start < raw.count { out.append(start..<raw.count) }
+        }
+        return out
+    }
+
+    func decodeAll(_ data: Data, _ lines: [Range<Int>]) throws -> [Event] {
+        var decoder = EventDecoder()
+        var out = [Event]()
+        out.reserveCapacity(lines.count)
+        try data.withUnsafeBytes { raw in
+            for r in lines { out.append(try decoder.decode(line: UnsafeRawBufferPointer(rebasing: raw[r]))) }
+        }
+        return out
+    }
+
+    struct FoundationEnvelope: Decodable {
+        var type: String
+        var time: String
+        var device: String?
+        var app: String?
+        var id: String?
+    }
+
+    func foundationDecode(_ data: Data, _ lines: [Range<Int>]) throws {
+        let decoder = JSONDecoder()
+        for r in lines { _ = try decoder.decode(FoundationEnvelope.self, from: data[r]) }
+    }
+
+    func batchBoundaries(_ ops: [WriteOperation], batchSize: Int) -> [Int] {
+        var ends = [Int]()
+        var records = 0
+        for (i, op) in ops.enumerated() where op.database == 0 {
+            records += 1
+            if records % batchSize == 0 {
+                // The batch ends after this record's index entries.
+                var j = i + 1
+                while j < ops.count && ops[j].database != 0 && ops[j].database != 3 { j += 1 }
+                ends.append(j)
+            }
+        }
+        if ends.last != ops.count { ends.append(ops.count) }
+        return ends
+    }
+
+    func withCPuts(_ ops: [WriteOperation], _ body: (UnsafeBufferPointer<cb_put>) throws -> Void) throws {
+        // Keep every key and value in one arena so that the pointers stay valid.
+        var arena = [UInt8]()
+        arena.reserveCapacity(ops.reduce(0) { $0 + $1.key.count + $1.value.count })
+        var offsets = [(Int, Int)]()
+        for op in ops {
+            offsets.append((arena.count, arena.count + op.key.count))
+            arena.append(contentsOf: op.key)
+            arena.append(contentsOf: op.value)
+        }
+        try arena.withUnsafeBytes { base in
+            var puts = [cb_put]()
+            puts.reserveCapacity(ops.count)
+            for (op, (k, v)) in zip(ops, offsets) {
+                puts.append(cb_put(key: base.baseAddress! + k, key_length: op.key.count,
+                                   value: base.baseAddress! + v, value_length: op.value.count, database: op.database))
+            }
+            try puts.withUnsafeBufferPointer { try body($0) }
+        }
+    }
+
+    func measure(_ body: (Int) throws -> Void) -> [Double] {
+        var times = [Double]()
+        for run in 0..<repeats {
+            let start = DispatchTime.now().uptimeNanoseconds
+            do {
+                try body(run)
+            } catch {
+                progress("failed: \(error)")
+                return []
+            }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return times
+    }
+
+    func measure(_ body: () throws -> Void) -> [Double] { measure { (_: Int) in try body() } }
+}
+
+Bench.main()

@@ -65,9 +65,9 @@ struct Log: ParsableCommand {
     /// The sequence numbers the app and kind indices allow, or nil to scan everything.
     private func candidateSeqs(_ reader: LedgerReader) throws -> [UInt64]? {
         var result: [UInt64]?
-        if let app { result = try reader.seqs(indexKey: "app:" + app) }
+        if let app { result = try reader.seqs(indexKey: IndexKey(namespace: Event.IndexNamespace.app, value: app)) }
         if let kind {
-            let k = try reader.seqs(indexKey: "kind:" + kind)
+            let k = try reader.seqs(indexKey: IndexKey(namespace: Event.IndexNamespace.kind, value: kind))
             result = result.map { a in let s = Set(k); return a.filter(s.contains) } ?? k
         }
         return result

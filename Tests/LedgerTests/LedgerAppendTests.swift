@@ -137,9 +137,10 @@ struct LedgerAppendTests {
                 .map { UInt64($0.offset + 1) }
             #expect(try r.seqs(device: device) == expected)
             let app = events[7].envelope.app!
-            let byApp = events.enumerated().filter { $0.element.indexKeys.contains("app:" + app) }.map { UInt64($0.offset + 1) }
-            #expect(try r.seqs(indexKey: "app:" + app) == byApp)
-            #expect(try r.hasIndexKey("kind:no-such-kind") == false)
+            let key = IndexKey(namespace: Event.IndexNamespace.app, value: app)
+            let byApp = events.enumerated().filter { $0.element.indexKeys.contains(key) }.map { UInt64($0.offset + 1) }
+            #expect(try r.seqs(indexKey: key) == byApp)
+            #expect(try r.hasIndexKey(IndexKey(namespace: Event.IndexNamespace.kind, value: "no-such-kind")) == false)
         }
     }
 }

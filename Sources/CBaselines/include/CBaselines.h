@@ -1,1 +1,31 @@
-int cbaselines_placeholder(void);
+#ifndef CBASELINES_H
+#define CBASELINES_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* One put of the store's write path, replayed by the baselines. */
+typedef struct {
+    const void *key;
+    size_t key_length;
+    const void *value;
+    size_t value_length;
+    /* 0 log, 1 (device, time) index, 2 key index, 3 id table */
+    uint32_t database;
+} cb_put;
+
+/* Replays `puts` into a new LMDB environment at `path` with plain mdb_put calls, one
+   durable transaction per batch (`batch_ends[i]` is the index after batch i). The log is
+   appended with MDB_APPEND, index values with MDB_APPENDDUP (falling back to a plain put
+   when out of order), ids with MDB_NOOVERWRITE: the same calls the store makes.
+   Returns 0 or an LMDB error code. */
+int cb_lmdb_replay(const char *path, const cb_put *puts, size_t count,
+                   const size_t *batch_ends, size_t batches, size_t map_size);
+
+/* Stores the same records and index entries in SQLite (WAL, synchronous=FULL), one
+   transaction per batch: tables log(seq, record), device_time(device, time, seq),
+   keys(key, seq), ids(id, seq), each with its primary-key index. Returns 0 or an
+   SQLite error code. */
+int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
+                     const size_t *batch_ends, size_t batches);
+
+#endif

@@ -4,6 +4,7 @@ import Ledger
 /// buffers from line to line.
 public struct EventDecoder {
     private var tape = JSONTape()
+    private let cache = StringCache()
 
     /// Creates a decoder.
     public init() {}
@@ -21,7 +22,7 @@ public struct EventDecoder {
         } catch {
             throw FieldError(offset: error.offset, field: "", message: "not JSON: \(error.message)")
         }
-        return try tape.withReader(text) { (r: TapeReader) throws(FieldError) -> Event in
+        return try tape.withReader(text, cache: cache) { (r: TapeReader) throws(FieldError) -> Event in
             do throws(FieldError) {
                 return try EventDecoder.event(r)
             } catch {
@@ -39,7 +40,7 @@ public struct EventDecoder {
         var f = try ObjectFields(r, 0)
         guard let typeToken = f.take("type") else { throw f.error("type", "is required but missing") }
         let typeName = try f.stringValue(typeToken, "type")
-        guard let type = EventType(rawValue: typeName) else {
+        guard let type = EventType.named(typeName) else {
             throw f.error("type", "\"\(typeName)\" is not an event type of the contract (see spec/events.md)", at: typeToken)
         }
         let time = try f.time("time")
@@ -125,7 +126,7 @@ extension Event {
             if let x = s.extraJSON { w.rawMembers(x) }
             w.endObject()
         }
-        body.shape.writeMembers(&w)
+        body.writeMembers(&w)
         w.members(extras)
         extraMembers(&w)
         w.endObject()
@@ -136,7 +137,7 @@ extension EventBody {
     /// Writes the type's fields as one canonical JSON object, for display.
     public func writeFieldsForDisplay(_ w: inout CanonicalWriter) {
         w.beginObject()
-        shape.writeMembers(&w)
+        writeMembers(&w)
         w.endObject()
     }
 }

@@ -12,8 +12,10 @@ struct ObjectFields {
     let index: Int
     /// How many members the object has.
     let count: Int
-    private var used: UInt64 = 0
-    private var usedBeyond64: [Bool] = []
+    private var used: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The most members an object may have.
+    static let maximumMembers = 256
 
     init(_ r: TapeReader, _ index: Int) throws(FieldError) {
         self.r = r
@@ -21,19 +23,21 @@ struct ObjectFields {
         let t = r.token(index)
         guard t.kind == .object else { throw FieldError(token: index, message: "expected an object") }
         count = Int(t.count)
-        if count > 64 { usedBeyond64 = [Bool](repeating: false, count: count - 64) }
+        guard count <= ObjectFields.maximumMembers else {
+            throw FieldError(token: index, message: "the object has \(count) keys; the limit is \(ObjectFields.maximumMembers)")
+        }
         if count > 1 { try checkDuplicateKeys() }
     }
 
     private func checkDuplicateKeys() throws(FieldError) {
-        var i = index + 1
         let end = Int(r.token(index).next)
-        var keys: [Int] = []
+        var i = index + 1
         while i < end {
-            for k in keys where sameKey(k, i) {
-                throw FieldError(token: i, message: "the key appears twice in one object")
+            var j = r.skip(i + 1)
+            while j < end {
+                if sameKey(i, j) { throw FieldError(token: j, message: "the key appears twice in one object") }
+                j = r.skip(j + 1)
             }
-            keys.append(i)
             i = r.skip(i + 1)
         }
     }
@@ -41,42 +45,65 @@ struct ObjectFields {
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
         let ta = r.token(a), tb = r.token(b)
         if ta.escaped || tb.escaped { return r.string(a) == r.string(b) }
-        let ra = r.rawString(a), rb = r.rawString(b)
-        return ra.count == rb.count && (ra.count == 0 || memcmp(ra.baseAddress!, rb.baseAddress!, ra.count) == 0)
+        return ObjectFields.equalBytes(r.rawString(a), r.rawString(b))
     }
 
-    private func keyEquals(_ keyToken: Int, _ name: String) -> Bool {
-        if r.token(keyToken).escaped { return r.string(keyToken) == name }
-        let raw = r.rawString(keyToken)
-        var n = name
-        return n.withUTF8 { u in u.count == raw.count && (u.count == 0 || memcmp(u.baseAddress!, raw.baseAddress!, u.count) == 0) }
+    @inline(__always)
+    static func equalBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.count == 0 { return true }
+        if a[0] != b[0] { return false }
+        if a.count <= 16 {
+            for i in 1..<a.count where a[i] != b[i] { return false }
+            return true
+        }
+        return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
 
-    /// Calls `body(memberIndex, keyToken)` for every member.
-    private func forEachMember(_ body: (Int, Int) throws(FieldError) -> Bool) throws(FieldError) {
-        var j = index + 1
-        let end = Int(r.token(index).next)
-        var m = 0
-        while j < end {
-            if try !body(m, j) { return }
-            j = r.skip(j + 1)
-            m += 1
+
+    private func isUsed(_ m: Int) -> Bool {
+        let bit = UInt64(1) << UInt64(m & 63)
+        switch m >> 6 {
+        case 0: return used.0 & bit != 0
+        case 1: return used.1 & bit != 0
+        case 2: return used.2 & bit != 0
+        default: return used.3 & bit != 0
         }
     }
 
-    private func isUsed(_ m: Int) -> Bool { m < 64 ? used & (1 << UInt64(m)) != 0 : usedBeyond64[m - 64] }
-
     private mutating func markUsed(_ m: Int) {
-        if m < 64 { used |= 1 << UInt64(m) } else { usedBeyond64[m - 64] = true }
+        let bit = UInt64(1) << UInt64(m & 63)
+        switch m >> 6 {
+        case 0: used.0 |= bit
+        case 1: used.1 |= bit
+        case 2: used.2 |= bit
+        default: used.3 |= bit
+        }
+    }
+
+    private var usedCount: Int {
+        used.0.nonzeroBitCount + used.1.nonzeroBitCount + used.2.nonzeroBitCount + used.3.nonzeroBitCount
     }
 
     private func find(_ name: String) -> (member: Int, value: Int)? {
-        var found: (Int, Int)?
-        try? forEachMember { m, k in
-            if keyEquals(k, name) { found = (m, k + 1); return false }
-            return true
+        var n = name
+        return n.withUTF8 { utf8 -> (Int, Int)? in
+            let wanted = UnsafeRawBufferPointer(utf8)
+            var j = index + 1
+            let end = Int(r.token(index).next)
+            var m = 0
+            while j < end {
+                let k = r.token(j)
+                if k.escaped {
+                    if r.string(j) == name { return (m, j + 1) }
+                } else if ObjectFields.equalBytes(r.rawString(j), wanted) {
+                    return (m, j + 1)
+                }
+                j = r.skip(j + 1)
+                m += 1
+            }
+            return nil
         }
-        return found
     }
 
     /// The value token of `name`, marking it used; nil when absent.
@@ -232,16 +259,20 @@ struct ObjectFields {
 
     /// The members not taken, in input order.
     func extras() throws(FieldError) -> [JSONMember] {
-        guard used.nonzeroBitCount < count else { return [] }
+        guard usedCount < count else { return [] }
         var out = [JSONMember]()
-        try forEachMember { m, k throws(FieldError) in
+        var k = index + 1
+        let end = Int(r.token(index).next)
+        var m = 0
+        while k < end {
             if !isUsed(m) {
                 guard let key = r.string(k), let v = r.value(k + 1) else {
                     throw FieldError(token: k + 1, message: "holds a value that is not valid JSON text (bad UTF-8 or a non-finite number)")
                 }
                 out.append(JSONMember(key, v))
             }
-            return true
+            k = r.skip(k + 1)
+            m += 1
         }
         return out
     }

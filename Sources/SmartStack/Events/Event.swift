@@ -26,20 +26,29 @@ public struct Event: Hashable, Sendable {
 }
 
 extension Event: LedgerPayload {
-    /// The index key of every `device.info` event (how local time zones are found).
-    public static let deviceInfoKey = "type:device.info"
+    /// The namespaces of the index keys events carry.
+    public enum IndexNamespace {
+        /// The app's bundle id.
+        public static let app: UInt8 = 1
+        /// A widget kind the event names.
+        public static let kind: UInt8 = 2
+        /// A widget instance the event names.
+        public static let instance: UInt8 = 3
+        /// The event type, for the few types that are looked up by type.
+        public static let type: UInt8 = 4
+    }
 
-    /// Index keys: the app (`app:`), every widget kind (`kind:`) and instance
-    /// (`instance:`) the event names.
-    public var indexKeys: [String] {
-        var keys = [String]()
-        if let app = envelope.app { keys.append("app:" + app) }
-        func kind(_ k: String?) { if let k, !keys.contains("kind:" + k) { keys.append("kind:" + k) } }
-        func instance(_ i: String?) { if let i, !keys.contains("instance:" + i) { keys.append("instance:" + i) } }
+    /// The index key of every `device.info` event (how local time zones are found).
+    public static let deviceInfoKey = IndexKey(namespace: IndexNamespace.type, value: EventType.deviceInfo.rawValue)
+
+    /// Index keys: the app, every widget kind and instance the event names.
+    public func forEachIndexKey(_ emit: (IndexKey) -> Void) {
+        func app(_ a: String) { emit(IndexKey(namespace: IndexNamespace.app, value: a)) }
+        func kind(_ k: String?) { if let k { emit(IndexKey(namespace: IndexNamespace.kind, value: k)) } }
+        func instance(_ i: String?) { if let i { emit(IndexKey(namespace: IndexNamespace.instance, value: i)) } }
+        if let a = envelope.app { app(a) }
         switch body {
-        case .widgetAdded(let a):
-            if !keys.contains("app:" + a.widget.app) { keys.append("app:" + a.widget.app) }
-            kind(a.widget.kind); instance(a.widget.instance)
+        case .widgetAdded(let a): app(a.widget.app); kind(a.widget.kind); instance(a.widget.instance)
         case .widgetRemoved(let s), .widgetPinned(let s), .widgetUnpinned(let s), .scrolled(let s): instance(s.instance)
         case .widgetMoved(let m): instance(m.instance)
         case .suggestionKept(let s), .suggestionDismissed(let s): kind(s.kind); instance(s.instance)
@@ -52,17 +61,23 @@ extension Event: LedgerPayload {
         case .relevantIntents(let s): for x in s.intents { kind(x.widgetKind) }
         case .widgetRelevance(let r): kind(r.kind)
         case .stackObserved(let o): kind(o.kind); instance(o.instance)
-        case .deviceInfo: keys.append(Event.deviceInfoKey)
+        case .deviceInfo: emit(Event.deviceInfoKey)
         default: break
         }
-        return keys
+    }
+
+    /// The index keys, as a list.
+    public var indexKeys: [IndexKey] {
+        var out = [IndexKey]()
+        forEachIndexKey { if !out.contains($0) { out.append($0) } }
+        return out
     }
 
     /// Writes the body, then the unknown fields.
     public func encodePayload(into writer: inout PayloadWriter) {
         var out = BinaryOut(w: writer, base: envelope.time)
         writer = PayloadWriter.detached(from: writer)
-        body.shape.encode(&out)
+        body.encode(&out)
         out.extras(extras)
         writer = out.w
     }
@@ -82,7 +97,7 @@ extension Event {
     /// Decodes a stored record back into an event.
     /// - Throws: `ByteReader.Error` when the payload is malformed, or the type unknown.
     public init(record: RecordView) throws {
-        guard let type = EventType(rawValue: record.envelope.type) else {
+        guard let type = EventType.named(record.envelope.type) else {
             throw ByteReader.Error(offset: 0, expected: "a known event type (found \(record.envelope.type))")
         }
         var b = BinaryIn(r: record.payloadReader(), base: record.envelope.time)

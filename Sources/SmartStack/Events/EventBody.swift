@@ -31,30 +31,69 @@ public enum EventBody: Hashable, Sendable {
     /// The contract's type name of this body.
     public var typeName: String { EventType(self).rawValue }
 
-    var shape: any Shape {
+    /// Writes the binary form (a switch, so that no existential box is made per event).
+    func encode(_ out: inout BinaryOut) {
         switch self {
-        case .stackCreated(let s): s
-        case .stackSettingsChanged(let s): s
-        case .widgetAdded(let s): s
-        case .widgetRemoved(let s), .widgetPinned(let s), .widgetUnpinned(let s), .scrolled(let s): s
-        case .widgetMoved(let s): s
-        case .suggestionKept(let s), .suggestionDismissed(let s): s
-        case .widgetViewed(let s), .widgetTapped(let s): s
-        case .appForeground(let s): s
-        case .widgetTimeline(let s): s
-        case .widgetDeclared(let s): s
-        case .reloadRequested(let s): s
-        case .widgetReloaded(let s): s
-        case .intentDonated(let s): s
-        case .donationsDeleted(let s): s
-        case .relevantShortcuts(let s): s
-        case .relevantIntents(let s): s
-        case .widgetRelevance(let s): s
-        case .contextChanged(let s): s
-        case .permissionChanged(let s): s
-        case .deviceInfo(let s): s
-        case .developerMode(let s): s
-        case .stackObserved(let s): s
+        case .stackCreated(let s): s.encode(&out)
+        case .stackSettingsChanged(let s): s.encode(&out)
+        case .widgetAdded(let s): s.encode(&out)
+        case .widgetRemoved(let s): s.encode(&out)
+        case .widgetMoved(let s): s.encode(&out)
+        case .widgetPinned(let s): s.encode(&out)
+        case .widgetUnpinned(let s): s.encode(&out)
+        case .scrolled(let s): s.encode(&out)
+        case .suggestionKept(let s): s.encode(&out)
+        case .suggestionDismissed(let s): s.encode(&out)
+        case .widgetViewed(let s): s.encode(&out)
+        case .widgetTapped(let s): s.encode(&out)
+        case .appForeground(let s): s.encode(&out)
+        case .widgetTimeline(let s): s.encode(&out)
+        case .widgetDeclared(let s): s.encode(&out)
+        case .reloadRequested(let s): s.encode(&out)
+        case .widgetReloaded(let s): s.encode(&out)
+        case .intentDonated(let s): s.encode(&out)
+        case .donationsDeleted(let s): s.encode(&out)
+        case .relevantShortcuts(let s): s.encode(&out)
+        case .relevantIntents(let s): s.encode(&out)
+        case .widgetRelevance(let s): s.encode(&out)
+        case .contextChanged(let s): s.encode(&out)
+        case .permissionChanged(let s): s.encode(&out)
+        case .deviceInfo(let s): s.encode(&out)
+        case .developerMode(let s): s.encode(&out)
+        case .stackObserved(let s): s.encode(&out)
+        }
+    }
+
+    /// Writes the type's fields in canonical order into an open object.
+    func writeMembers(_ w: inout CanonicalWriter) {
+        switch self {
+        case .stackCreated(let s): s.writeMembers(&w)
+        case .stackSettingsChanged(let s): s.writeMembers(&w)
+        case .widgetAdded(let s): s.writeMembers(&w)
+        case .widgetRemoved(let s): s.writeMembers(&w)
+        case .widgetMoved(let s): s.writeMembers(&w)
+        case .widgetPinned(let s): s.writeMembers(&w)
+        case .widgetUnpinned(let s): s.writeMembers(&w)
+        case .scrolled(let s): s.writeMembers(&w)
+        case .suggestionKept(let s): s.writeMembers(&w)
+        case .suggestionDismissed(let s): s.writeMembers(&w)
+        case .widgetViewed(let s): s.writeMembers(&w)
+        case .widgetTapped(let s): s.writeMembers(&w)
+        case .appForeground(let s): s.writeMembers(&w)
+        case .widgetTimeline(let s): s.writeMembers(&w)
+        case .widgetDeclared(let s): s.writeMembers(&w)
+        case .reloadRequested(let s): s.writeMembers(&w)
+        case .widgetReloaded(let s): s.writeMembers(&w)
+        case .intentDonated(let s): s.writeMembers(&w)
+        case .donationsDeleted(let s): s.writeMembers(&w)
+        case .relevantShortcuts(let s): s.writeMembers(&w)
+        case .relevantIntents(let s): s.writeMembers(&w)
+        case .widgetRelevance(let s): s.writeMembers(&w)
+        case .contextChanged(let s): s.writeMembers(&w)
+        case .permissionChanged(let s): s.writeMembers(&w)
+        case .deviceInfo(let s): s.writeMembers(&w)
+        case .developerMode(let s): s.writeMembers(&w)
+        case .stackObserved(let s): s.writeMembers(&w)
         }
     }
 }
@@ -120,6 +159,12 @@ public enum EventType: String, CaseIterable, Sendable {
         case .stackObserved: self = .stackObserved
         }
     }
+
+    /// The type of a name, without comparing the name with every case.
+    static let byName: [String: EventType] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// The type named `name`, if the contract has one.
+    public static func named(_ name: String) -> EventType? { byName[name] }
 
     /// Whether the envelope's `app` is required: app signals, suggestions answers and
     /// permissions name their app.

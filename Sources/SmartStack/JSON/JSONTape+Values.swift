@@ -7,6 +7,8 @@ struct TapeReader {
     /// The tape's tokens; valid while the tape is neither changed nor released.
     let tokens: UnsafeBufferPointer<JSONTape.Token>
     let text: UnsafeRawBufferPointer
+    /// Shared strings for repeated values; not retained (the decoder owns it).
+    var cache: Unmanaged<StringCache>?
 
     @inline(__always) func token(_ i: Int) -> JSONTape.Token { tokens[i] }
 
@@ -55,6 +57,7 @@ struct TapeReader {
         let t = tokens[i]
         let raw = UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)])
         if !t.escaped {
+            if let cache { return cache.takeUnretainedValue().string(raw) }
             return String(validating: raw, as: UTF8.self)
         }
         var out = [UInt8]()

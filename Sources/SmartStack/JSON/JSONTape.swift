@@ -19,10 +19,13 @@ struct JSONTape {
     var tokens: [Token] = []
 
     /// Runs `body` with a reader over the tokens and the text they were made from.
-    func withReader<T, E: Error>(_ text: UnsafeRawBufferPointer, _ body: (TapeReader) throws(E) -> T) throws(E) -> T {
+    func withReader<T, E: Error>(_ text: UnsafeRawBufferPointer, cache: StringCache? = nil,
+                                 _ body: (TapeReader) throws(E) -> T) throws(E) -> T {
         let result: Result<T, E> = tokens.withUnsafeBufferPointer { tokens in
-            do throws(E) { return .success(try body(TapeReader(tokens: tokens, text: text))) } catch { return .failure(error) }
+            let reader = TapeReader(tokens: tokens, text: text, cache: cache.map { Unmanaged.passUnretained($0) })
+            do throws(E) { return .success(try body(reader)) } catch { return .failure(error) }
         }
+        withExtendedLifetime(cache) {}
         return try result.get()
     }
 
@@ -145,6 +148,12 @@ struct JSONTape {
             i += 1
             let start = i
             var escaped = false
+            // Skip 8 bytes at a time while none is a quote, a backslash or a control character.
+            while i + 8 <= s.count {
+                let w = s.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if Parser.hasSpecialByte(w) { break }
+                i += 8
+            }
             while true {
                 guard i < s.count else { throw SyntaxError(offset: open, message: "unterminated string") }
                 let c = s[i]
@@ -162,6 +171,17 @@ struct JSONTape {
             }
             t.append(Token(kind: .string, escaped: escaped, start: Int32(start), end: Int32(i)))
             i += 1
+        }
+
+        /// Whether any byte of `w` is `"`, `\\` or below 0x20 (bit tricks on a word).
+        @inline(__always) static func hasSpecialByte(_ w: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+            let quote = zeroByte(w ^ (ones &* 0x22))
+            let backslash = zeroByte(w ^ (ones &* 0x5C))
+            let control = (w &- ones &* 0x20) & ~w & highs
+            return (quote | backslash | control) != 0
         }
 
         mutating func number(into t: inout [Token]) throws(SyntaxError) {

@@ -1,1 +1,0 @@
-int cbaselines_placeholder(void){return 0;}

@@ -1,0 +1,44 @@
+#include "CBaselines.h"
+#include <lmdb.h>
+#include <sys/stat.h>
+
+int cb_lmdb_replay(const char *path, const cb_put *puts, size_t count,
+                   const size_t *batch_ends, size_t batches, size_t map_size) {
+    MDB_env *env;
+    MDB_dbi dbi[4];
+    MDB_txn *txn;
+    int rc;
+    mkdir(path, 0700);
+    if ((rc = mdb_env_create(&env))) return rc;
+    mdb_env_set_maxdbs(env, 16);
+    mdb_env_set_mapsize(env, map_size);
+    if ((rc = mdb_env_open(env, path, MDB_NOTLS, 0600))) { mdb_env_close(env); return rc; }
+    if ((rc = mdb_txn_begin(env, NULL, 0, &txn))) goto done;
+    const char *names[4] = {"log", "index.deviceTime", "index.keys", "ids"};
+    unsigned flags[4] = {MDB_CREATE, MDB_CREATE | MDB_DUPSORT | MDB_DUPFIXED, MDB_CREATE | MDB_DUPSORT | MDB_DUPFIXED, MDB_CREATE};
+    for (int i = 0; i < 4; i++) {
+        if ((rc = mdb_dbi_open(txn, names[i], flags[i], &dbi[i]))) { mdb_txn_abort(txn); goto done; }
+    }
+    if ((rc = mdb_txn_commit(txn))) goto done;
+    size_t next = 0;
+    for (size_t b = 0; b < batches; b++) {
+        if ((rc = mdb_txn_begin(env, NULL, 0, &txn))) goto done;
+        for (; next < batch_ends[b]; next++) {
+            const cb_put *p = &puts[next];
+            MDB_val k = {p->key_length, (void *)p->key};
+            MDB_val v = {p->value_length, (void *)p->value};
+            switch (p->database) {
+            case 0: rc = mdb_put(txn, dbi[0], &k, &v, MDB_APPEND); break;
+            case 3: rc = mdb_put(txn, dbi[3], &k, &v, MDB_NOOVERWRITE); break;
+            default:
+                rc = mdb_put(txn, dbi[p->database], &k, &v, MDB_APPENDDUP);
+                if (rc == MDB_KEYEXIST) rc = mdb_put(txn, dbi[p->database], &k, &v, 0);
+            }
+            if (rc) { mdb_txn_abort(txn); goto done; }
+        }
+        if ((rc = mdb_txn_commit(txn))) goto done;
+    }
+done:
+    mdb_env_close(env);
+    return rc;
+}
