@@ -12,10 +12,10 @@ final class BatchWriter {
     let previousHash: [UInt8]
     let firstSeq: UInt64
     let recordedMicros: Int64
-    private(set) var nextSeq: UInt64
-    private var digests = BatchDigests()
-    private var scratch = ByteWriter(capacity: 1024)
-    private var keys: [IndexKeyID] = []
+    @exclusivity(unchecked) private(set) var nextSeq: UInt64
+    @exclusivity(unchecked) private var digests = BatchDigests()
+    @exclusivity(unchecked) private var scratch = ByteWriter(capacity: 1024)
+    @exclusivity(unchecked) private var keys: [IndexKeyID] = []
 
     init(ledger: Ledger, txn: Transaction) throws {
         self.txn = txn
@@ -50,10 +50,11 @@ final class BatchWriter {
     /// - Throws: `LedgerError.idConflict` when the id is stored with other content.
     func append(_ event: some LedgerPayload) throws -> UInt64? {
         scratch.removeAll()
-        RecordCodec.encode(event, interner: interner, into: &scratch, keys: &keys)
+        let env = event.envelope
+        RecordCodec.encode(event, envelope: env, interner: interner, into: &scratch, keys: &keys)
         let seq = nextSeq
         var seqKey = StoreKeys.seq(seq)
-        if let id = event.envelope.id {
+        if let id = env.id {
             let idKey = StoreKeys.eventID(id)
             let existing = try idKey.withUnsafeBytes { k in
                 try withUnsafeBytes(of: &seqKey) { v in try txn.put(dbs.ids, key: k, value: v, flags: .noOverwrite) }
@@ -67,7 +68,6 @@ final class BatchWriter {
             try withUnsafeBytes(of: &seqKey) { k in _ = try txn.put(dbs.log, key: k, value: rec, flags: .append) }
             digests.addRecord(seq: seq, bytes: rec)
         }
-        let env = event.envelope
         var device = StoreKeys.stringID(interner.id(for: env.device))
         var timeSeq = StoreKeys.timeSeq(env.time.microseconds, seq)
         try withUnsafeBytes(of: &device) { k in

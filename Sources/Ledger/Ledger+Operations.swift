@@ -23,7 +23,7 @@ extension Ledger {
                 var key = StoreKeys.seq(view.seq)
                 let record = try withUnsafeBytes(of: &key) { try reader.txn.get(databases.log, key: $0) }.map(Array.init) ?? []
                 ops.append(.init(database: 0, key: seqKey, value: record))
-                let device = withUnsafeBytes(of: StoreKeys.stringID(strings.ids[env.device] ?? 0)) { Array($0) }
+                let device = withUnsafeBytes(of: StoreKeys.stringID(strings.id(of: env.device) ?? 0)) { Array($0) }
                 let timeSeq = withUnsafeBytes(of: StoreKeys.timeSeq(env.time.microseconds, view.seq)) { Array($0) }
                 ops.append(.init(database: 1, key: device, value: timeSeq))
                 for k in view.indexKeyIDs {

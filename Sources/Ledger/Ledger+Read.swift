@@ -8,8 +8,9 @@ public struct RecordView {
     public let recordedMicros: Int64
     /// The envelope.
     public let envelope: Envelope
-    let indexKeyIDs: [IndexKeyID]
-    let payload: UnsafeRawBufferPointer
+    let header: RecordCodec.Header
+    var payload: UnsafeRawBufferPointer { header.payload }
+    var indexKeyIDs: [IndexKeyID] { header.indexKeyIDs }
     let strings: StringSnapshot
 
     /// A reader over the domain payload.
@@ -119,20 +120,19 @@ public final class LedgerReader {
         guard RecordCodec.isIntact(bytes, seq: seq) else {
             throw LedgerError(.damaged, "record \(seq) fails its checksum; run `stackledger verify`")
         }
-        let header: RecordCodec.Header
+        let envelope: Envelope, header: RecordCodec.Header
         do {
-            header = try RecordCodec.decodeHeader(bytes, strings: strings)
+            (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings)
         } catch {
             strings = try ledger.strings(in: txn)
             do {
-                header = try RecordCodec.decodeHeader(bytes, strings: strings)
+                (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings)
             } catch {
                 throw LedgerError(.damaged, "record \(seq) cannot be decoded: \(error)")
             }
         }
-        return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: header.envelope,
-                          indexKeyIDs: header.indexKeyIDs,
-                          payload: header.payload, strings: strings)
+        return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: envelope,
+                          header: header, strings: strings)
     }
 
     /// Every device that has events, in first-seen order of its name's definition.
@@ -151,7 +151,7 @@ public final class LedgerReader {
     /// Sequence numbers of `device`'s events with event time in `[from, to)` (microseconds),
     /// in (time, seq) order.
     public func seqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [UInt64] {
-        guard let id = strings.ids[device] else { return [] }
+        guard let id = strings.id(of: device) else { return [] }
         var out = [UInt64]()
         let c = try txn.cursor(dbs.deviceTime)
         var key = StoreKeys.stringID(id)
@@ -168,7 +168,7 @@ public final class LedgerReader {
 
     /// Sequence numbers of events indexed under a domain key, ascending.
     public func seqs(indexKey: IndexKey) throws -> [UInt64] {
-        guard let id = strings.ids[indexKey.value] else { return [] }
+        guard let id = strings.id(of: indexKey.value) else { return [] }
         var out = [UInt64]()
         let c = try txn.cursor(dbs.keys)
         var entry = try IndexKeyID(namespace: indexKey.namespace, string: id).withKey { try c.seek(exactly: $0) }
@@ -181,7 +181,7 @@ public final class LedgerReader {
 
     /// Whether any event is indexed under a domain key.
     public func hasIndexKey(_ indexKey: IndexKey) throws -> Bool {
-        guard let id = strings.ids[indexKey.value] else { return false }
+        guard let id = strings.id(of: indexKey.value) else { return false }
         return try IndexKeyID(namespace: indexKey.namespace, string: id).withKey { try txn.get(dbs.keys, key: $0) } != nil
     }
 

@@ -75,9 +75,9 @@ struct Verifier {
                     report.report(seq, "the record fails its CRC-32C (changed bytes, or moved from another sequence number)")
                 } else {
                     do {
-                        let h = try RecordCodec.decodeHeader(e.value, strings: reader.strings)
-                        try checkIndices(seq: seq, header: h, device: deviceCursor, keys: keyCursor, report: &report)
-                        if h.envelope.id != nil { idCount += 1 }
+                        let (env, h) = try RecordCodec.decodeHeader(e.value, strings: reader.strings)
+                        try checkIndices(seq: seq, envelope: env, header: h, device: deviceCursor, keys: keyCursor, report: &report)
+                        if env.id != nil { idCount += 1 }
                         keyCount += h.indexKeyIDs.count
                     } catch {
                         report.report(seq, "the record cannot be decoded: \(error)")
@@ -132,9 +132,8 @@ struct Verifier {
         return out
     }
 
-    private func checkIndices(seq: UInt64, header: RecordCodec.Header, device: Cursor, keys: Cursor, report: inout VerifyReport) throws {
-        let env = header.envelope
-        if let deviceID = reader.strings.ids[env.device] {
+    private func checkIndices(seq: UInt64, envelope env: Envelope, header: RecordCodec.Header, device: Cursor, keys: Cursor, report: inout VerifyReport) throws {
+        if let deviceID = reader.strings.id(of: env.device) {
             var k = StoreKeys.stringID(deviceID)
             var v = StoreKeys.timeSeq(env.time.microseconds, seq)
             let found = try withUnsafeBytes(of: &k) { k in try withUnsafeBytes(of: &v) { v in try device.seek(key: k, value: v) } }

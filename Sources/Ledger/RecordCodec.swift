@@ -18,8 +18,8 @@ enum RecordCodec {
     static let flagApp: UInt8 = 1, flagID: UInt8 = 2, flagSource: UInt8 = 4
 
     /// Encodes everything but the CRC into `writer`.
-    static func encode(_ event: some LedgerPayload, interner: Interner, into writer: inout ByteWriter, keys: inout [IndexKeyID]) {
-        let env = event.envelope
+    static func encode(_ event: some LedgerPayload, envelope env: Envelope, interner: Interner,
+                       into writer: inout ByteWriter, keys: inout [IndexKeyID]) {
         var flags: UInt8 = 0
         if env.app != nil { flags |= flagApp }
         if env.id != nil { flags |= flagID }
@@ -85,13 +85,27 @@ enum RecordCodec {
 
     /// The decoded header of a record; `payload` points into the stored bytes.
     struct Header {
-        var envelope: Envelope
-        var indexKeyIDs: [IndexKeyID]
+        /// The record's bytes without the CRC, and where its index keys start.
+        var body: UnsafeRawBufferPointer
+        var keysOffset: Int
+        var keyCount: Int
         var payload: UnsafeRawBufferPointer
+
+        /// The index keys, decoded (the header only located them).
+        var indexKeyIDs: [IndexKeyID] {
+            var r = ByteReader(body, offset: keysOffset)
+            var keys = [IndexKeyID]()
+            keys.reserveCapacity(keyCount)
+            for _ in 0..<keyCount {
+                guard let ns = try? r.readByte(), let id = try? r.readVarint() else { break }
+                keys.append(IndexKeyID(namespace: ns, string: UInt32(truncatingIfNeeded: id)))
+            }
+            return keys
+        }
     }
 
     /// Decodes a record's envelope and locates its payload. Does not check the CRC.
-    static func decodeHeader(_ bytes: UnsafeRawBufferPointer, strings: StringSnapshot) throws(ByteReader.Error) -> Header {
+    static func decodeHeader(_ bytes: UnsafeRawBufferPointer, strings: StringSnapshot) throws(ByteReader.Error) -> (Envelope, Header) {
         guard bytes.count >= 4 else { throw ByteReader.Error(offset: 0, expected: "a record") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4])
         var r = ByteReader(body)
@@ -124,21 +138,17 @@ enum RecordCodec {
             source = p
         }
         let keyCount = try r.readLength()
-        var keys = [IndexKeyID]()
-        if keyCount > 0 {
-            keys.reserveCapacity(keyCount)
-            for _ in 0..<keyCount {
-                let namespace = try r.readByte()
-                let at = r.offset
-                let k = try r.readVarint()
-                guard k > 0, k < UInt64(strings.strings.count) else { throw ByteReader.Error(offset: at, expected: "a defined index key id") }
-                keys.append(IndexKeyID(namespace: namespace, string: UInt32(k)))
-            }
+        let keysOffset = r.offset
+        for _ in 0..<keyCount {
+            _ = try r.readByte()
+            let at = r.offset
+            let k = try r.readVarint()
+            guard k > 0, k < UInt64(strings.strings.count) else { throw ByteReader.Error(offset: at, expected: "a defined index key id") }
         }
         let envelope = Envelope(type: type, time: Timestamp(microseconds: micros, offsetMinutes: offset),
                                 device: device, app: app, id: id, source: source)
-        return Header(envelope: envelope, indexKeyIDs: keys,
-                      payload: UnsafeRawBufferPointer(rebasing: body[r.offset...]))
+        return (envelope, Header(body: body, keysOffset: keysOffset, keyCount: keyCount,
+                                 payload: UnsafeRawBufferPointer(rebasing: body[r.offset...])))
     }
 
     /// The event time and device id of a record, read without decoding the rest.

@@ -4,7 +4,10 @@ import Synchronization
 /// ids count up from 1 in the order strings were defined.
 struct StringSnapshot: Sendable {
     var strings: [String] = [""]
-    var ids: [String: UInt32] = [:]
+    private var index = StringIndex()
+
+    /// The id of an interned string.
+    @inline(__always) func id(of s: String) -> UInt32? { index.id(of: s, in: strings) }
 
     var count: Int { strings.count - 1 }
 
@@ -15,7 +18,7 @@ struct StringSnapshot: Sendable {
     mutating func append(_ s: String) -> UInt32 {
         let id = UInt32(strings.count)
         strings.append(s)
-        ids[s] = id
+        index.insert(s, id: id, strings: strings)
         return id
     }
 }
@@ -35,9 +38,9 @@ final class StringTable: Sendable {
 
 /// Assigns ids within one write transaction; new strings become chained definitions.
 final class Interner {
-    var snapshot: StringSnapshot
+    @exclusivity(unchecked) var snapshot: StringSnapshot
     let firstNewID: UInt32
-    private(set) var added: [String] = []
+    @exclusivity(unchecked) private(set) var added: [String] = []
 
     init(snapshot: StringSnapshot) {
         self.snapshot = snapshot
@@ -45,7 +48,7 @@ final class Interner {
     }
 
     func id(for string: String) -> UInt32 {
-        if let id = snapshot.ids[string] { return id }
+        if let id = snapshot.id(of: string) { return id }
         added.append(string)
         return snapshot.append(string)
     }

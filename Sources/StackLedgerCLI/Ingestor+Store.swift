@@ -61,7 +61,7 @@ extension Ingestor {
         let batchSize = max(1, options.batchSize)
         let batchNanos = UInt64(max(1, options.batchMilliseconds)) * 1_000_000
         let producer = Thread {
-            var decoder = EventDecoder()
+            var decoder = EventDecoder(sharingStrings: false)
             var batch = [Event]()
             batch.reserveCapacity(batchSize)
             var started = DispatchTime.now().uptimeNanoseconds

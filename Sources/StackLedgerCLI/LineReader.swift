@@ -6,8 +6,13 @@ import Glibc
 ///
 /// Each line is handed to the caller as a buffer valid only during the callback, with
 /// its 1-based number and byte offset in the file.
-struct LineReader {
+struct LineReader: Sendable {
     let path: String
+    /// The byte range to read: it must start at a line's start; the last line read is
+    /// the one that starts before `range.upperBound`.
+    var range: Range<Int> = 0..<Int.max
+    /// The number of the line at `range.lowerBound`, minus one.
+    var linesBefore = 0
     var chunkSize = 4 << 20
     /// Lines longer than this are reported to `onOverlong` and skipped.
     var maximumLine = (8 << 20) + 2
@@ -28,8 +33,9 @@ struct LineReader {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var filled = 0
         var start = 0
-        var fileOffset = 0 // file offset of buffer[0]
-        var lineNumber = 0
+        var fileOffset = range.lowerBound // file offset of buffer[0]
+        var lineNumber = linesBefore
+        if range.lowerBound > 0 { lseek(fd, off_t(range.lowerBound), SEEK_SET) }
         var skipping = false
         var eof = false
         while true {
@@ -38,6 +44,10 @@ struct LineReader {
             try buffer.withUnsafeBytes { raw in
                 var i = start
                 while i < filled {
+                    if fileOffset + start >= range.upperBound {
+                        stop = true
+                        return
+                    }
                     guard let nl = memchr(raw.baseAddress! + i, 0x0A, filled - i) else { break }
                     let end = raw.baseAddress!.distance(to: UnsafeRawPointer(nl))
                     lineNumber += 1
@@ -53,13 +63,11 @@ struct LineReader {
             }
             if stop { return }
             if eof {
-                if start < filled && !skipping {
+                if start < filled && !skipping && fileOffset + start < range.upperBound {
                     lineNumber += 1
-                    let last = buffer.withUnsafeBytes { raw in UnsafeRawBufferPointer(rebasing: raw[start..<filled]) }
                     _ = try buffer.withUnsafeBytes { raw in
                         try body(lineNumber, fileOffset + start, UnsafeRawBufferPointer(rebasing: raw[start..<filled]))
                     }
-                    _ = last
                 }
                 return
             }
@@ -90,5 +98,47 @@ struct LineReader {
             }
             if n == 0 { eof = true } else { filled += n }
         }
+    }
+}
+
+extension LineReader {
+    /// Splits a file into `parts` ranges that start at line starts, with the number of
+    /// lines before each, for reading in parallel.
+    static func split(_ path: String, parts: Int) throws -> [LineReader] {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        let size = Int(st.st_size)
+        guard parts > 1, size >= 1 << 20 else { return [LineReader(path: path)] }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Failure(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bounds = [0]
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        for k in 1..<parts {
+            // Move each cut just past the next newline.
+            var at = size * k / parts
+            var found = false
+            while !found && at < size {
+                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(at)) }
+                if n <= 0 { break }
+                if let i = buffer[0..<n].firstIndex(of: 0x0A) { at += i + 1; found = true } else { at += n }
+            }
+            if found && at > bounds.last! && at < size { bounds.append(at) }
+        }
+        bounds.append(size)
+        // Count the lines before each cut.
+        var readers = [LineReader]()
+        var lines = 0
+        var offset = 0
+        for k in 0..<bounds.count - 1 {
+            while offset < bounds[k] {
+                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, bounds[k] - offset), off_t(offset)) }
+                if n <= 0 { break }
+                lines += buffer[0..<n].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+                offset += n
+            }
+            readers.append(LineReader(path: path, range: bounds[k]..<bounds[k + 1], linesBefore: lines))
+        }
+        return readers
     }
 }

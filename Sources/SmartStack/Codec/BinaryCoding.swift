@@ -14,7 +14,7 @@ struct BinaryOut {
 
     /// Tag 0 and a zigzag varint for integral values below 2^53, else tag 1 and the bits.
     mutating func number(_ d: Double) {
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992, !(d == 0 && d.sign == .minus) {
+        if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d, !(d == 0 && d.sign == .minus) {
             w.bytes.write(0)
             w.bytes.writeSignedVarint(Int64(d))
         } else {
@@ -101,7 +101,7 @@ struct BinaryIn {
 
     private mutating func parsedJSON(_ n: Int) throws(Failure) -> JSONValue {
         let raw = try r.bytes.readBytes(n)
-        var tape = JSONTape()
+        let tape = JSONTape()
         do {
             try tape.parse(raw)
         } catch {

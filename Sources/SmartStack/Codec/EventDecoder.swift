@@ -3,11 +3,18 @@ import Ledger
 /// Parses NDJSON lines of the event contract into validated events, reusing its
 /// buffers from line to line.
 public struct EventDecoder {
-    private var tape = JSONTape()
-    private let cache = StringCache()
+    private let tape = JSONTape()
+    private let cache: StringCache?
 
     /// Creates a decoder.
-    public init() {}
+    ///
+    /// - Parameter sharingStrings: reuse one `String` for values that repeat from line to
+    ///   line (app ids, kinds, names). Faster when the events stay on this thread; leave it
+    ///   off when they are handed to another thread, where the shared reference counts
+    ///   would bounce between cores.
+    public init(sharingStrings: Bool = true) {
+        cache = sharingStrings ? StringCache() : nil
+    }
 
     /// Decodes one line (without its `\n`; a trailing `\r` is tolerated).
     /// - Throws: `FieldError` naming the byte offset, the field and the problem.
@@ -39,15 +46,15 @@ public struct EventDecoder {
         }
         var f = try ObjectFields(r, 0)
         guard let typeToken = f.take("type") else { throw f.error("type", "is required but missing") }
-        let typeName = try f.stringValue(typeToken, "type")
+        let typeName = try f.stringValue(typeToken)
         guard let type = EventType.named(typeName) else {
             throw f.error("type", "\"\(typeName)\" is not an event type of the contract (see spec/events.md)", at: typeToken)
         }
         let time = try f.time("time")
-        let device = try f.has("device") ? f.string("device") : Envelope.defaultDevice
-        let app: String? = try f.has("app") ? f.string("app") : nil
+        let device = try f.optionalNonEmptyString("device") ?? Envelope.defaultDevice
+        let app: String? = try f.optionalNonEmptyString("app")
         if type.requiresApp && app == nil { throw f.error("app", "is required for \(typeName)") }
-        let id: String? = try f.has("id") ? f.string("id") : nil
+        let id: String? = try f.optionalNonEmptyString("id")
         var source: Provenance?
         if let s = f.take("source") {
             source = try EventDecoder.provenance(try f.object(s))

@@ -10,12 +10,12 @@ public struct WidgetTimeline: Shape {
 
     init(fields f: inout ObjectFields) throws(FieldError) {
         kind = try f.string("kind")
-        instance = try f.has("instance") ? f.string("instance") : nil
+        instance = try f.optionalNonEmptyString("instance")
         entries = try f.shapes("entries", limit: ContractLimits.timelineEntries)
         if let t = f.take("policy") {
             switch f.r.token(t).kind {
             case .string:
-                policy = try f.enumValue(t, "policy", ["atEnd", "never"]) == "never" ? .never : .atEnd
+                policy = try f.enumValue(t, ["atEnd", "never"]) == "never" ? .never : .atEnd
             case .object:
                 var p = try f.object(t)
                 guard try p.requireSingleKey("a reload policy") == "after" else { throw p.error("after", "a policy object is {\"after\": T}") }
@@ -75,10 +75,10 @@ public struct WidgetDeclared: Shape {
         kind = try f.string("kind")
         let items = try f.array("families", limit: 64) ?? []
         var fams = [String]()
-        for (i, t) in items.enumerated() { fams.append(try f.stringValue(t, "families[\(i)]")) }
+        for t in items { fams.append(try f.stringValue(t)) }
         families = fams
         configuration = try f.enumeration("configuration", ["static", "intent", "relevance"])
-        associatedKind = try f.has("associatedKind") ? f.string("associatedKind") : nil
+        associatedKind = try f.optionalNonEmptyString("associatedKind")
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
@@ -116,7 +116,7 @@ public struct ReloadRequested: Shape {
     public var all: Bool
 
     init(fields f: inout ObjectFields) throws(FieldError) {
-        kind = try f.has("kind") ? f.string("kind") : nil
+        kind = try f.optionalNonEmptyString("kind")
         all = try f.optionalBool("all") ?? false
         if kind == nil && !all { throw f.error("kind", "give kind, or \"all\": true") }
         if kind != nil && all { throw f.error("all", "give kind or \"all\": true, not both") }
@@ -144,7 +144,7 @@ public struct WidgetReloaded: Shape {
 
     init(fields f: inout ObjectFields) throws(FieldError) {
         kind = try f.string("kind")
-        instance = try f.has("instance") ? f.string("instance") : nil
+        instance = try f.optionalNonEmptyString("instance")
         reason = try f.optionalString("reason")
         budgetRemaining = try f.optionalNumber("budgetRemaining")
     }
@@ -186,11 +186,11 @@ public struct IntentDonated: Shape {
         intent = try f.shape("intent")
         if let items = try f.array("predictionParameters", limit: ContractLimits.intentParameters, optional: true) {
             var names = [String]()
-            for (i, t) in items.enumerated() { names.append(try f.stringValue(t, "predictionParameters[\(i)]")) }
+            for t in items { names.append(try f.stringValue(t)) }
             predictionParameters = names
         }
-        donationId = try f.has("donationId") ? f.string("donationId") : nil
-        groupIdentifier = try f.has("groupIdentifier") ? f.string("groupIdentifier") : nil
+        donationId = try f.optionalNonEmptyString("donationId")
+        groupIdentifier = try f.optionalNonEmptyString("groupIdentifier")
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
@@ -238,23 +238,22 @@ public enum DonationsDeleted: Shape {
     case all
 
     init(fields f: inout ObjectFields) throws(FieldError) {
-        let selectors = ["donationIds", "intent", "groupIdentifier", "all"].filter { f.has($0) }
-        guard selectors.count == 1 else {
-            throw FieldError(token: f.index, message: "intent.donationsDeleted takes exactly one key of donationIds, intent, groupIdentifier, all (found \(selectors.count))")
+        let present = [f.has("donationIds"), f.has("intent"), f.has("groupIdentifier"), f.has("all")]
+        let found = present.filter { $0 }.count
+        guard found == 1, let selector = present.firstIndex(of: true) else {
+            throw FieldError(token: f.index, message: "intent.donationsDeleted takes exactly one key of donationIds, intent, groupIdentifier, all (found \(found))")
         }
-        switch selectors[0] {
-        case "donationIds":
+        switch selector {
+        case 0:
             let items = try f.array("donationIds", limit: 100_000) ?? []
             var ids = [String]()
-            for (i, t) in items.enumerated() { ids.append(try f.stringValue(t, "donationIds[\(i)]")) }
+            for t in items { ids.append(try f.stringValue(t)) }
             self = .donationIds(ids)
-        case "intent": self = .intent(try f.string("intent"))
-        case "groupIdentifier": self = .groupIdentifier(try f.string("groupIdentifier"))
-        case "all":
+        case 1: self = .intent(try f.string("intent"))
+        case 2: self = .groupIdentifier(try f.string("groupIdentifier"))
+        default:
             guard try f.bool("all") else { throw f.error("all", "must be true") }
             self = .all
-        default:
-            throw f.error(selectors[0], "is not a selector")
         }
     }
 

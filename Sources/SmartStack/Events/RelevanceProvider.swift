@@ -22,7 +22,7 @@ public enum RelevanceProvider: Shape {
             var end: Timestamp?
             guard let e = d.take("end") else { throw d.error("end", "is required (a time, or null for open-ended)") }
             if !d.isNull(e) {
-                end = try d.timeValue(e, "end")
+                end = try d.timeValue(e)
                 if end!.microseconds < start.microseconds { throw d.error("end", "ends before start", at: e) }
             }
             let extra = try d.extras()

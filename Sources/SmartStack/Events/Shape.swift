@@ -30,19 +30,19 @@ extension Shape {
 
 extension ObjectFields {
     /// Decodes a nested shape under `name` (required).
-    mutating func shape<S: Shape>(_ name: String, _: S.Type = S.self) throws(FieldError) -> S {
+    mutating func shape<S: Shape>(_ name: StaticString, _: S.Type = S.self) throws(FieldError) -> S {
         let t = try require(name)
         return try S.decode(r, t)
     }
 
     /// Decodes a nested shape that may be absent or null.
-    mutating func nullableShape<S: Shape>(_ name: String, _: S.Type = S.self) throws(FieldError) -> S? {
+    mutating func nullableShape<S: Shape>(_ name: StaticString, _: S.Type = S.self) throws(FieldError) -> S? {
         guard let t = take(name), !isNull(t) else { return nil }
         return try S.decode(r, t)
     }
 
     /// Decodes an array of shapes.
-    mutating func shapes<S: Shape>(_ name: String, limit: Int, _: S.Type = S.self) throws(FieldError) -> [S] {
+    mutating func shapes<S: Shape>(_ name: StaticString, limit: Int, _: S.Type = S.self) throws(FieldError) -> [S] {
         let items = try array(name, limit: limit) ?? []
         var out = [S]()
         out.reserveCapacity(items.count)

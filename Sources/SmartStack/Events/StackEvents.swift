@@ -185,10 +185,10 @@ public struct Engagement: Shape {
     public var inStack: Bool?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
-        instance = try f.has("instance") ? f.string("instance") : nil
-        kind = try f.has("kind") ? f.string("kind") : nil
+        instance = try f.optionalNonEmptyString("instance")
+        kind = try f.optionalNonEmptyString("kind")
         duration = try f.optionalDuration("duration")
-        stack = try f.has("stack") ? f.string("stack") : nil
+        stack = try f.optionalNonEmptyString("stack")
         inStack = try f.optionalBool("inStack")
     }
 
@@ -226,9 +226,9 @@ public struct StackObserved: Shape {
     public var duration: Double?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.has("stack") ? f.string("stack") : nil
-        instance = try f.has("instance") ? f.string("instance") : nil
-        kind = try f.has("kind") ? f.string("kind") : nil
+        stack = try f.optionalNonEmptyString("stack")
+        instance = try f.optionalNonEmptyString("instance")
+        kind = try f.optionalNonEmptyString("kind")
         onScreen = try f.bool("onScreen")
         duration = try f.optionalDuration("duration")
     }

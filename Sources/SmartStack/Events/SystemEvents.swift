@@ -55,7 +55,7 @@ public struct DeviceInfo: Shape {
     init(fields f: inout ObjectFields) throws(FieldError) {
         platform = try f.enumeration("platform", StackCreated.platforms)
         osVersion = try f.string("osVersion")
-        timeZone = try f.has("timeZone") ? f.string("timeZone") : nil
+        timeZone = try f.optionalNonEmptyString("timeZone")
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {

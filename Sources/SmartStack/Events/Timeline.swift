@@ -150,7 +150,7 @@ public struct RelevanceAttribute: Shape {
         if let t = f.take("group") {
             switch f.r.token(t).kind {
             case .string:
-                let s = try f.enumValue(t, "group", ["automatic", "ungrouped"])
+                let s = try f.enumValue(t, ["automatic", "ungrouped"])
                 group = s == "automatic" ? .automatic : .ungrouped
             case .object:
                 var g = try f.object(t)

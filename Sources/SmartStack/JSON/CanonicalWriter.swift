@@ -165,7 +165,7 @@ public struct CanonicalWriter {
     /// Appends a number in canonical form: integral values below 2^53 as integers,
     /// others in Swift's shortest round-trip form.
     static func appendNumber(_ d: Double, to out: inout [UInt8]) {
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
+        if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d {
             if d == 0 { out.append(UInt8(ascii: "0")); return }
             out.append(contentsOf: Array(String(Int64(d)).utf8))
         } else {

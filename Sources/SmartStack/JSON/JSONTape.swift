@@ -16,17 +16,57 @@ struct JSONTape {
         var count: Int32 = 0
     }
 
-    var tokens: [Token] = []
+    /// Token storage, reused from line to line.
+    final class Storage {
+        var base: UnsafeMutablePointer<Token>
+        var capacity: Int
+        var count = 0
+
+        init(capacity: Int = 256) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    /// Appends tokens to a `Storage` without Array's checks; grows it when full.
+    struct Buffer {
+        var base: UnsafeMutablePointer<Token>
+        var capacity: Int
+        var count = 0
+
+        @inline(__always) mutating func append(_ t: Token) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: t)
+            count += 1
+        }
+
+        @inline(__always) subscript(i: Int) -> Token {
+            get { base[i] }
+            nonmutating set { base[i] = newValue }
+        }
+
+        mutating func grow() {
+            let bigger = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity *= 2
+        }
+    }
+
+    let storage = Storage()
+
+    /// The tokens of the last parse.
+    var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
 
     /// Runs `body` with a reader over the tokens and the text they were made from.
     func withReader<T, E: Error>(_ text: UnsafeRawBufferPointer, cache: StringCache? = nil,
                                  _ body: (TapeReader) throws(E) -> T) throws(E) -> T {
-        let result: Result<T, E> = tokens.withUnsafeBufferPointer { tokens in
-            let reader = TapeReader(tokens: tokens, text: text, cache: cache.map { Unmanaged.passUnretained($0) })
-            do throws(E) { return .success(try body(reader)) } catch { return .failure(error) }
-        }
-        withExtendedLifetime(cache) {}
-        return try result.get()
+        let reader = TapeReader(tokens: tokens, text: text, cache: cache.map { Unmanaged.passUnretained($0) })
+        defer { withExtendedLifetime(cache) {}; withExtendedLifetime(storage) {} }
+        return try body(reader)
     }
 
     /// The limits of the event contract.
@@ -42,11 +82,16 @@ struct JSONTape {
     }
 
     /// Tokenises `text`, which must hold exactly one JSON value (whitespace around it allowed).
-    mutating func parse(_ text: UnsafeRawBufferPointer, limits: Limits = Limits()) throws(SyntaxError) {
-        tokens.removeAll(keepingCapacity: true)
+    func parse(_ text: UnsafeRawBufferPointer, limits: Limits = Limits()) throws(SyntaxError) {
+        var buffer = Buffer(base: storage.base, capacity: storage.capacity)
+        defer {
+            storage.base = buffer.base
+            storage.capacity = buffer.capacity
+            storage.count = buffer.count
+        }
         var p = Parser(s: text, limits: limits)
         p.skipSpace()
-        try p.value(into: &tokens, depth: 0)
+        try p.value(into: &buffer, depth: 0)
         p.skipSpace()
         if p.i < text.count { throw SyntaxError(offset: p.i, message: "unexpected text after the JSON value") }
     }
@@ -63,7 +108,7 @@ struct JSONTape {
             }
         }
 
-        mutating func value(into t: inout [Token], depth: Int) throws(SyntaxError) {
+        mutating func value(into t: inout Buffer, depth: Int) throws(SyntaxError) {
             guard i < s.count else { throw SyntaxError(offset: i, message: "the line ends where a value is expected") }
             switch s[i] {
             case UInt8(ascii: "{"): try object(into: &t, depth: depth + 1)
@@ -77,7 +122,7 @@ struct JSONTape {
             }
         }
 
-        mutating func literal(_ word: StaticString, _ kind: Kind, into t: inout [Token]) throws(SyntaxError) {
+        mutating func literal(_ word: StaticString, _ kind: Kind, into t: inout Buffer) throws(SyntaxError) {
             let n = word.utf8CodeUnitCount
             guard i + n <= s.count else { throw SyntaxError(offset: i, message: "expected '\(word)'") }
             for k in 0..<n where s[i + k] != word.utf8Start[k] { throw SyntaxError(offset: i + k, message: "expected '\(word)'") }
@@ -85,7 +130,7 @@ struct JSONTape {
             i += n
         }
 
-        mutating func object(into t: inout [Token], depth: Int) throws(SyntaxError) {
+        mutating func object(into t: inout Buffer, depth: Int) throws(SyntaxError) {
             guard depth <= limits.maximumDepth else { throw SyntaxError(offset: i, message: "JSON nesting exceeds the limit of \(limits.maximumDepth) levels") }
             let me = t.count
             t.append(Token(kind: .object, start: Int32(i), end: 0))
@@ -117,7 +162,7 @@ struct JSONTape {
             t[me].count = count
         }
 
-        mutating func array(into t: inout [Token], depth: Int) throws(SyntaxError) {
+        mutating func array(into t: inout Buffer, depth: Int) throws(SyntaxError) {
             guard depth <= limits.maximumDepth else { throw SyntaxError(offset: i, message: "JSON nesting exceeds the limit of \(limits.maximumDepth) levels") }
             let me = t.count
             t.append(Token(kind: .array, start: Int32(i), end: 0))
@@ -143,7 +188,7 @@ struct JSONTape {
             t[me].count = count
         }
 
-        mutating func string(into t: inout [Token]) throws(SyntaxError) {
+        mutating func string(into t: inout Buffer) throws(SyntaxError) {
             let open = i
             i += 1
             let start = i
@@ -184,7 +229,7 @@ struct JSONTape {
             return (quote | backslash | control) != 0
         }
 
-        mutating func number(into t: inout [Token]) throws(SyntaxError) {
+        mutating func number(into t: inout Buffer) throws(SyntaxError) {
             let start = i
             if s[i] == UInt8(ascii: "-") { i += 1 }
             func digits(_ p: inout Parser) -> Int {
