@@ -16,6 +16,10 @@ final class BatchWriter {
     @exclusivity(unchecked) private var digests = BatchDigests()
     @exclusivity(unchecked) private var scratch = ByteWriter(capacity: 1024)
     @exclusivity(unchecked) private var keys: [IndexKeyID] = []
+    /// The preparation epoch whose provisional string ids this transaction may trust (-1: none).
+    var preparationEpoch = -1
+    /// Whether a batch had to be encoded again in this transaction.
+    var reencoded = false
 
     init(ledger: Ledger, txn: Transaction) throws {
         self.txn = txn
@@ -60,7 +64,7 @@ final class BatchWriter {
                 try withUnsafeBytes(of: &seqKey) { v in try txn.put(dbs.ids, key: k, value: v, flags: .noOverwrite) }
             }
             if let existing {
-                return try resolveDuplicate(id: id, existingKey: existing)
+                return try scratch.bytes.withUnsafeBytes { try resolveDuplicate(id: id, existingKey: existing, body: $0) }
             }
         }
         RecordCodec.seal(&scratch, seq: seq)
@@ -82,6 +86,55 @@ final class BatchWriter {
         return seq
     }
 
+    /// Stores a prepared batch if the string table is what its preparation assumed.
+    /// - Returns: the receipt, or nil when the batch must be encoded again.
+    func append(prepared b: PreparedBatch, epoch: Int) throws -> AppendReceipt? {
+        guard b.epoch == epoch, b.base == interner.snapshot.count else { return nil }
+        for s in b.newStrings { _ = interner.id(for: s) }
+        var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
+        try b.bytes.withUnsafeBytes { arena in
+            try b.idKeys.withUnsafeBytes { idArena in
+                for r in b.records {
+                    let body = UnsafeRawBufferPointer(rebasing: arena[r.start..<r.start + r.length])
+                    let seq = nextSeq
+                    var seqKey = StoreKeys.seq(seq)
+                    if !r.idKey.isEmpty {
+                        let existing = try withUnsafeBytes(of: &seqKey) { v in
+                            try txn.put(dbs.ids, key: UnsafeRawBufferPointer(rebasing: idArena[r.idKey]), value: v, flags: .noOverwrite)
+                        }
+                        if let existing {
+                            _ = try resolveDuplicate(id: r.id ?? "", existingKey: existing, body: body)
+                            receipt.duplicates += 1
+                            continue
+                        }
+                    }
+                    let crc = RecordCodec.finish(r.bodyCRC, seq: seq).littleEndian
+                    let slot = try withUnsafeBytes(of: &seqKey) { k in
+                        try txn.reserve(dbs.log, key: k, length: r.length + 4, flags: .append)
+                    }
+                    slot.copyMemory(from: body)
+                    withUnsafeBytes(of: crc) { slot.baseAddress!.advanced(by: r.length).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+                    digests.addRecord(seq: seq, bytes: UnsafeRawBufferPointer(slot))
+                    var device = StoreKeys.stringID(r.device)
+                    var timeSeq = StoreKeys.timeSeq(r.micros, seq)
+                    try withUnsafeBytes(of: &device) { k in
+                        try withUnsafeBytes(of: &timeSeq) { v in try putIndex(dbs.deviceTime, key: k, value: v) }
+                    }
+                    for key in b.keys[r.keys] {
+                        try key.withKey { k in
+                            try withUnsafeBytes(of: &seqKey) { v in try putIndex(dbs.keys, key: k, value: v) }
+                        }
+                    }
+                    nextSeq += 1
+                    if receipt.firstSeq == nil { receipt.firstSeq = seq }
+                    receipt.lastSeq = seq
+                    receipt.stored += 1
+                }
+            }
+        }
+        return receipt
+    }
+
     /// Appends an index value at the end of its key's values when it sorts last (the
     /// usual case: times mostly ascend, sequence numbers always), else inserts it.
     private func putIndex(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
@@ -92,7 +145,7 @@ final class BatchWriter {
         }
     }
 
-    private func resolveDuplicate(id: String, existingKey: UnsafeRawBufferPointer) throws -> UInt64? {
+    private func resolveDuplicate(id: String, existingKey: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) throws -> UInt64? {
         guard let existingSeq = StoreKeys.seqFrom(existingKey) else {
             throw LedgerError(.damaged, "the id table entry for \(id) is malformed; run `stackledger verify`")
         }
@@ -100,9 +153,7 @@ final class BatchWriter {
         guard let stored = try withUnsafeBytes(of: &key, { try txn.get(dbs.log, key: $0) }), stored.count >= 4 else {
             throw LedgerError(.damaged, "the id \(id) points at sequence number \(existingSeq), which is missing; run `stackledger verify`")
         }
-        let same = scratch.bytes.withUnsafeBytes { new in
-            new.count == stored.count - 4 && memcmp(new.baseAddress!, stored.baseAddress!, new.count) == 0
-        }
+        let same = body.count == stored.count - 4 && memcmp(body.baseAddress!, stored.baseAddress!, body.count) == 0
         if same { return nil }
         throw LedgerError(.idConflict, "event id \"\(id)\" is already stored as sequence number \(existingSeq) with different content; give the new event another id")
     }

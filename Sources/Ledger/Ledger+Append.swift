@@ -1,4 +1,5 @@
 import LMDBKit
+import Synchronization
 
 extension Ledger {
     /// Appends `events` durably, in order, in one commit (shared with other threads'
@@ -9,18 +10,15 @@ extension Ledger {
     /// - Throws: `LedgerError.idConflict` if an id is stored with other content (then
     ///   none of `events` is stored), `.storage` if the commit fails (nothing is stored).
     public func append<E: LedgerPayload & Sendable>(_ events: [E]) throws(LedgerError) -> AppendReceipt {
+        try append(prepare(events))
+    }
+
+    /// Appends a batch made by `prepare(_:)`, durably, in one commit.
+    public func append(_ batch: PreparedBatch) throws(LedgerError) -> AppendReceipt {
         let request = GroupCommitter.Request { writer in
-            var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
-            for event in events {
-                if let seq = try writer.append(event) {
-                    if receipt.firstSeq == nil { receipt.firstSeq = seq }
-                    receipt.lastSeq = seq
-                    receipt.stored += 1
-                } else {
-                    receipt.duplicates += 1
-                }
-            }
-            return receipt
+            if let receipt = try writer.append(prepared: batch, epoch: writer.preparationEpoch) { return receipt }
+            writer.reencoded = true
+            return try batch.reencode(writer)
         }
         return try committer.submit(request) { batch in commitGroup(batch) }.get()
     }
@@ -34,8 +32,15 @@ extension Ledger {
         var pending = requests
         while !pending.isEmpty {
             do {
-                let (receipts, snapshot) = try environment.write { txn in
+                let (receipts, snapshot, reencoded) = try environment.write { txn in
                     let writer = try BatchWriter(ledger: self, txn: txn)
+                    let storeCount = writer.interner.snapshot.count
+                    writer.preparationEpoch = preparation.withLock { state in
+                        // Strings this process did not add mean another writer was here:
+                        // provisional ids cannot be trusted in this transaction.
+                        state.committed == storeCount ? state.epoch : -1
+                    }
+                    writer.reencoded = writer.preparationEpoch < 0
                     var receipts = [AppendReceipt]()
                     for (i, request) in pending.enumerated() {
                         do {
@@ -45,15 +50,22 @@ extension Ledger {
                         }
                     }
                     _ = try writer.seal()
-                    return (receipts, writer.interner.snapshot)
+                    return (receipts, writer.interner.snapshot, writer.reencoded)
                 }
                 stringTable.publish(snapshot)
+                if reencoded {
+                    resetPreparation(committed: snapshot)
+                } else {
+                    preparation.withLock { $0.committed = snapshot.count }
+                }
                 for (request, receipt) in zip(pending, receipts) { request.complete(.success(receipt)) }
                 pending.removeAll()
             } catch let failed as RequestFailed {
                 pending[failed.index].complete(.failure(failed.error))
                 pending.remove(at: failed.index)
+                resetPreparation(committed: stringTable.snapshot())
             } catch {
+                resetPreparation(committed: stringTable.snapshot())
                 let e = Ledger.describe(error, path: path)
                 for request in pending { request.complete(.failure(e)) }
                 pending.removeAll()

@@ -26,6 +26,7 @@ public final class Ledger: Sendable {
     let databases: StoreDatabases
     let stringTable = StringTable()
     let committer = GroupCommitter()
+    let preparation = Mutex(PreparationState())
 
     /// How to open a store.
     public struct Options: Sendable {

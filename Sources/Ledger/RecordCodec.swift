@@ -9,10 +9,11 @@
 /// [varint app string id] [string id] [source: 5 optional strings behind a presence byte]
 /// varint index key count, then that many (u8 namespace, varint string id) pairs
 /// payload (the domain's bytes, to the end)
-/// u32 CRC-32C over the record's sequence number (u64 LE) and every byte above
+/// u32 CRC-32C over every byte above, then the record's sequence number (u64 LE)
 /// ```
 /// The sequence number is the record's key, not part of its bytes; folding it into the
-/// CRC makes a record moved to another key fail its check.
+/// CRC makes a record moved to another key fail its check. It comes last so that the
+/// CRC of the bytes can be computed before the sequence number is known.
 enum RecordCodec {
     static let version: UInt8 = 1
     static let flagApp: UInt8 = 1, flagID: UInt8 = 2, flagSource: UInt8 = 4
@@ -70,9 +71,12 @@ enum RecordCodec {
     }
 
     static func checksum(seq: UInt64, body: UnsafeRawBufferPointer) -> UInt32 {
-        var crc = withUnsafeBytes(of: seq.littleEndian) { CRC32C.update(0, $0) }
-        crc = CRC32C.update(crc, body)
-        return crc
+        finish(CRC32C.update(0, body), seq: seq)
+    }
+
+    /// Completes the CRC of a record's bytes with its sequence number.
+    @inline(__always) static func finish(_ bodyCRC: UInt32, seq: UInt64) -> UInt32 {
+        withUnsafeBytes(of: seq.littleEndian) { CRC32C.update(bodyCRC, $0) }
     }
 
     /// Whether the stored bytes of record `seq` pass their CRC.

@@ -44,16 +44,13 @@ struct Bench: ParsableCommand {
 
         // Append pre-built events through the library; then replay the same puts in C.
         var operations = [WriteOperation]()
+        let batches = stride(from: 0, to: prebuilt.count, by: batchSize).map { Array(prebuilt[$0..<min($0 + batchSize, prebuilt.count)]) }
         var bytesPerEvent = 0.0
         results.add("append pre-built events (Ledger, durable, all indices)", prebuilt.count, measure { run in
             let store = "\(dir)/append-\(run)"
             try? FileManager.default.removeItem(atPath: store)
             let ledger = try Ledger(path: store)
-            var i = 0
-            while i < prebuilt.count {
-                _ = try ledger.append(Array(prebuilt[i..<min(i + batchSize, prebuilt.count)]))
-                i += batchSize
-            }
+            try ledger.appendAll(batches)
             if run == 0 {
                 operations = try ledger.writeOperations()
                 let stats = try ledger.statistics()

@@ -6,62 +6,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// A bounded hand-off of batches from the parsing thread to the committing thread.
-final class BatchChannel: Sendable {
-    private struct State {
-        var batches: [[Event]] = []
-        var finished = false
-        var failure: String?
-        var cancelled = false
-    }
-    private let state = Mutex(State())
-    private let items = DispatchSemaphore(value: 0)
-    private let slots: DispatchSemaphore
-
-    init(capacity: Int) { slots = DispatchSemaphore(value: capacity) }
-
-    /// Blocks while the channel is full; returns false once the consumer cancelled.
-    func send(_ batch: [Event]) -> Bool {
-        slots.wait()
-        let ok = state.withLock { s -> Bool in
-            if s.cancelled { return false }
-            s.batches.append(batch)
-            return true
-        }
-        items.signal()
-        return ok
-    }
-
-    func finish(failure: String? = nil) {
-        state.withLock { $0.finished = true; $0.failure = failure }
-        items.signal()
-    }
-
-    /// The next batch, or nil at the end (with the producer's failure, if any).
-    func receive() -> (batch: [Event]?, failure: String?) {
-        items.wait()
-        return state.withLock { s in
-            if !s.batches.isEmpty {
-                slots.signal()
-                return (s.batches.removeFirst(), nil)
-            }
-            return (nil, s.failure)
-        }
-    }
-
-    func cancel() {
-        state.withLock { $0.cancelled = true }
-        slots.signal()
-    }
-}
-
 extension Ingestor {
     func store(_ inputs: [Input], rejected: Set<Int64>) throws -> IngestSummary {
-        let channel = BatchChannel(capacity: 4)
+        let channel = HandOff<PreparedBatch>(capacity: 2)
         let batchSize = max(1, options.batchSize)
         let batchNanos = UInt64(max(1, options.batchMilliseconds)) * 1_000_000
         let producer = Thread {
-            var decoder = EventDecoder(sharingStrings: false)
+            var decoder = EventDecoder()
             var batch = [Event]()
             batch.reserveCapacity(batchSize)
             var started = DispatchTime.now().uptimeNanoseconds
@@ -75,7 +26,7 @@ extension Ingestor {
                         guard let event = try? decoder.decode(line: bytes) else { return true }
                         batch.append(event)
                         if batch.count >= batchSize || DispatchTime.now().uptimeNanoseconds - started >= batchNanos {
-                            keepGoing = channel.send(batch)
+                            keepGoing = channel.send(ledger.prepare(batch))
                             batch.removeAll(keepingCapacity: true)
                             started = DispatchTime.now().uptimeNanoseconds
                         }
@@ -83,7 +34,7 @@ extension Ingestor {
                     }
                     if !keepGoing { break outer }
                 }
-                if !batch.isEmpty { _ = channel.send(batch) }
+                if !batch.isEmpty { _ = channel.send(ledger.prepare(batch)) }
             } catch {
                 failure = "\(error)"
             }

@@ -74,8 +74,8 @@ struct Tamper {
     /// Recomputes a record's CRC-32C after changing it, as a careful forger would.
     static func resealed(_ bytes: [UInt8], seq: UInt64) -> [UInt8] {
         var body = Array(bytes.dropLast(4))
-        var crc = withUnsafeBytes(of: seq.littleEndian) { CRC32C.update(0, $0) }
-        crc = body.withUnsafeBytes { CRC32C.update(crc, $0) }
+        var crc = body.withUnsafeBytes { CRC32C.update(0, $0) }
+        crc = withUnsafeBytes(of: seq.littleEndian) { CRC32C.update(crc, $0) }
         withUnsafeBytes(of: crc.littleEndian) { body.append(contentsOf: $0) }
         return body
     }

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// Events encoded for storage before the write transaction, so that encoding can run on
+/// one core while another commits the previous batch.
+///
+/// Encoding interns strings provisionally: a string new to the store gets the next id
+/// this process expects to assign. At commit the writer checks that the store's string
+/// table is what the preparation assumed; if another writer changed it, the batch is
+/// encoded again inside the transaction, so the ids stored are always right.
+public struct PreparedBatch: Sendable {
+    struct Record: Sendable {
+        var start: Int
+        var length: Int
+        /// CRC-32C of the record's bytes (finished with the sequence number at commit).
+        var bodyCRC: UInt32
+        var device: UInt32
+        var micros: Int64
+        /// The id's key in `idKeys`, or an empty range.
+        var idKey: Range<Int>
+        /// The record's index keys in `keys`.
+        var keys: Range<Int>
+        var id: String?
+    }
+
+    var bytes: [UInt8] = []
+    var records: [Record] = []
+    var idKeys: [UInt8] = []
+    var keys: [IndexKeyID] = []
+    /// The string count the encoding assumed, and the strings it added after it.
+    var base: Int
+    var newStrings: [String]
+    var epoch: Int
+    /// Encodes the events again inside a transaction (when the assumption failed).
+    let reencode: @Sendable (BatchWriter) throws -> AppendReceipt
+
+    /// How many events the batch holds.
+    public var count: Int { records.count }
+}
+
+/// What the preparing threads know of the string table: the committed strings plus
+/// those assigned provisionally to batches not yet committed.
+struct PreparationState {
+    var snapshot = StringSnapshot()
+    /// The store's string count after this process's last commit.
+    var committed = 0
+    /// Bumped whenever provisional assignments are abandoned.
+    var epoch = 0
+}
+
+extension Ledger {
+    /// Encodes `events` for a later `append(_:)`, off the write path. Thread-safe.
+    public func prepare<E: LedgerPayload & Sendable>(_ events: [E]) -> PreparedBatch {
+        preparation.withLock { state in
+            if state.snapshot.count < stringTable.snapshot().count && state.snapshot.count == state.committed {
+                state.snapshot = stringTable.snapshot()
+                state.committed = state.snapshot.count
+            }
+            let interner = Interner(snapshot: state.snapshot)
+            var batch = PreparedBatch(base: state.snapshot.count, newStrings: [], epoch: state.epoch) { writer in
+                try Ledger.appendEach(events, writer: writer)
+            }
+            batch.bytes.reserveCapacity(events.count * 200)
+            batch.records.reserveCapacity(events.count)
+            var scratch = ByteWriter(capacity: 1024)
+            var keys = [IndexKeyID]()
+            for event in events {
+                scratch.removeAll()
+                let env = event.envelope
+                RecordCodec.encode(event, envelope: env, interner: interner, into: &scratch, keys: &keys)
+                let start = batch.bytes.count
+                batch.bytes.append(contentsOf: scratch.bytes)
+                let crc = scratch.bytes.withUnsafeBytes { CRC32C.update(0, $0) }
+                var idRange = 0..<0
+                if let id = env.id {
+                    let k = StoreKeys.eventID(id)
+                    idRange = batch.idKeys.count..<batch.idKeys.count + k.count
+                    batch.idKeys.append(contentsOf: k)
+                }
+                let keyStart = batch.keys.count
+                batch.keys.append(contentsOf: keys)
+                batch.records.append(.init(
+                    start: start, length: scratch.count, bodyCRC: crc, device: interner.id(for: env.device),
+                    micros: env.time.microseconds, idKey: idRange, keys: keyStart..<batch.keys.count, id: env.id))
+            }
+            batch.newStrings = interner.added
+            state.snapshot = interner.snapshot
+            return batch
+        }
+    }
+
+    /// Appends each event through the writer's own interner (the path that needs no
+    /// preparation).
+    static func appendEach<E: LedgerPayload>(_ events: [E], writer: BatchWriter) throws -> AppendReceipt {
+        var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
+        for event in events {
+            if let seq = try writer.append(event) {
+                if receipt.firstSeq == nil { receipt.firstSeq = seq }
+                receipt.lastSeq = seq
+                receipt.stored += 1
+            } else {
+                receipt.duplicates += 1
+            }
+        }
+        return receipt
+    }
+
+    /// Abandons provisional string ids (after a failure or a foreign writer), so that
+    /// the next preparation starts from the committed table.
+    func resetPreparation(committed: StringSnapshot) {
+        preparation.withLock { state in
+            state.snapshot = committed
+            state.committed = committed.count
+            state.epoch += 1
+        }
+    }
+}
