@@ -1,0 +1,107 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+/// A writer killed at random moments leaves a store that verifies and holds exactly a
+/// prefix of whole batches, including every batch it reported committed.
+@Suite("Crash safety", .serialized)
+struct CrashTests {
+    static let batchSize = 200
+
+    struct Run {
+        var process: Process
+        var stderr: Pipe
+    }
+
+    func startIngest(store: String, input: String) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["ingest", "--store", store, "--batch-size", "\(CrashTests.batchSize)", "--batch-ms", "600000", input]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return Run(process: process, stderr: err)
+    }
+
+    /// The highest sequence number the run reported committed.
+    func reported(_ run: Run) -> Int {
+        let text = String(decoding: run.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line -> Int? in
+            guard let r = line.range(of: "committed through seq ") else { return nil }
+            return Int(line[r.upperBound...])
+        }.max() ?? 0
+    }
+
+    @Test("20 SIGKILLs during ingest: every reported batch is there once, no partial batch, verify passes")
+    func killedIngest() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let text = workload(8000, seed: 42)
+        let lines = text.split(separator: "\n").map(String.init)
+        let input = try dir.write("w.ndjson", text)
+
+        // Calibrate: how long does a whole ingest take here?
+        let start = Date()
+        #expect(try CLI.run(["ingest", "--store", dir.file("calibration"), input]).status == 0)
+        let whole = Date().timeIntervalSince(start)
+
+        var rng = SplitMix64(seed: 2026)
+        var kills = 0
+        var round = 0
+        var store = dir.store
+        for _ in 0..<80 where kills < 20 {
+            let run = try startIngest(store: store, input: input)
+            let delay = Double(rng.next() % 1000) / 1000 * whole
+            Thread.sleep(forTimeInterval: delay)
+            if run.process.isRunning {
+                kill(run.process.processIdentifier, SIGKILL)
+                kills += 1
+            }
+            run.process.waitUntilExit()
+            let committed = reported(run)
+            let verify = try CLI.run(["verify", "--store", store])
+            #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+            let exported = try CLI.run(["export", "events", "--store", store]).stdout.split(separator: "\n").map(String.init)
+            #expect(exported.count >= committed, "reported \(committed), found \(exported.count)")
+            #expect(exported.count % CrashTests.batchSize == 0 || exported.count == lines.count, "partial batch: \(exported.count)")
+            #expect(exported == Array(lines.prefix(exported.count)), "the store is not a prefix of the input")
+            if exported.count == lines.count {
+                // Complete: re-running adds nothing; then start again on a new store.
+                let again = try CLI.run(["ingest", "--store", store, input])
+                #expect(again.stdout.contains("stored 0, skipped \(lines.count) duplicates"))
+                round += 1
+                store = dir.store + "-\(round)"
+            }
+        }
+        #expect(kills >= 20)
+        let last = try CLI.run(["ingest", "--store", store, input])
+        #expect(last.status == 0)
+        let final = try CLI.run(["export", "events", "--store", store]).stdout
+        #expect(final == text)
+    }
+
+    @Test("readers in other processes see only whole committed batches while a writer runs")
+    func concurrentReaders() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let input = try dir.write("w.ndjson", workload(6000, seed: 9))
+        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("first.ndjson", #"{"type":"system.developerMode","time":"2026-03-02T07:00:00Z","enabled":true}"# + "\n")]).status == 0)
+        let writer = try startIngest(store: dir.store, input: input)
+        var observations = 0
+        while writer.process.isRunning && observations < 40 {
+            let stats = try CLI.run(["stats", "--store", dir.store, "--json"])
+            #expect(stats.status == 0)
+            if let r = stats.stdout.range(of: #""events":"#), let end = stats.stdout[r.upperBound...].firstIndex(of: ",") {
+                let n = Int(stats.stdout[r.upperBound..<end]) ?? -1
+                #expect((n - 1) % CrashTests.batchSize == 0 || n == 6001, "a reader saw \(n) events")
+            }
+            let verify = try CLI.run(["verify", "--store", dir.store])
+            #expect(verify.status == 0, "\(verify.stdout)")
+            observations += 1
+        }
+        writer.process.waitUntilExit()
+        #expect(writer.process.terminationStatus == 0)
+        #expect(observations > 0)
+    }
+}
