@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Appends records inside one write transaction and seals the batch with its chain link.
-final class BatchWriter {
+public final class BatchWriter {
     let txn: Transaction
     let dbs: StoreDatabases
     let interner: Interner
@@ -89,7 +89,7 @@ final class BatchWriter {
     /// Stores a prepared batch if the string table is what its preparation assumed.
     /// - Returns: the receipt, or nil when the batch must be encoded again.
     func append(prepared b: PreparedBatch, epoch: Int) throws -> AppendReceipt? {
-        guard b.epoch == epoch, b.base == interner.snapshot.count else { return nil }
+        guard b.epoch == epoch || b.epoch == PreparedBatch.bulkEpoch, b.base == interner.snapshot.count else { return nil }
         for s in b.newStrings { _ = interner.id(for: s) }
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
         try b.bytes.withUnsafeBytes { arena in

@@ -33,6 +33,16 @@ public struct PreparedBatch: Sendable {
     /// Encodes the events again inside a transaction (when the assumption failed).
     let reencode: @Sendable (BatchWriter) throws -> AppendReceipt
 
+    /// The epoch of bulk batches: checked by the string count alone.
+    static let bulkEpoch = -2
+
+    /// Makes a bulk batch the one that defines `strings` (the first one committed), or
+    /// one that expects them defined.
+    public mutating func setBulkStrings(defining strings: [String], base: Int) {
+        self.base = base
+        self.newStrings = strings
+    }
+
     /// How many events the batch holds.
     public var count: Int { records.count }
 }
@@ -56,9 +66,20 @@ extension Ledger {
                 state.committed = state.snapshot.count
             }
             let interner = Interner(snapshot: state.snapshot)
-            var batch = PreparedBatch(base: state.snapshot.count, newStrings: [], epoch: state.epoch) { writer in
+            let batch = Ledger.encode(events, interner: interner, base: state.snapshot.count, epoch: state.epoch) { writer in
                 try Ledger.appendEach(events, writer: writer)
             }
+            state.snapshot = interner.snapshot
+            return batch
+        }
+    }
+
+    /// Encodes events into a prepared batch with the given interner.
+    static func encode<E: LedgerPayload>(
+        _ events: [E], interner: Interner, base: Int, epoch: Int,
+        reencode: @escaping @Sendable (BatchWriter) throws -> AppendReceipt
+    ) -> PreparedBatch {
+            var batch = PreparedBatch(base: base, newStrings: [], epoch: epoch, reencode: reencode)
             batch.bytes.reserveCapacity(events.count * 200)
             batch.records.reserveCapacity(events.count)
             var scratch = ByteWriter(capacity: 1024)
@@ -83,9 +104,7 @@ extension Ledger {
                     micros: env.time.microseconds, idKey: idRange, keys: keyStart..<batch.keys.count, id: env.id))
             }
             batch.newStrings = interner.added
-            state.snapshot = interner.snapshot
             return batch
-        }
     }
 
     /// Appends each event through the writer's own interner (the path that needs no

@@ -41,13 +41,23 @@ final class Interner {
     @exclusivity(unchecked) var snapshot: StringSnapshot
     let firstNewID: UInt32
     @exclusivity(unchecked) private(set) var added: [String] = []
+    /// For bulk preparation: ids come from a shared table instead.
+    private let lookup: ((String) -> UInt32)?
 
     init(snapshot: StringSnapshot) {
         self.snapshot = snapshot
         self.firstNewID = UInt32(snapshot.strings.count)
+        self.lookup = nil
+    }
+
+    init(lookup: @escaping (String) -> UInt32) {
+        self.snapshot = StringSnapshot()
+        self.firstNewID = 0
+        self.lookup = lookup
     }
 
     func id(for string: String) -> UInt32 {
+        if let lookup { return lookup(string) }
         if let id = snapshot.id(of: string) { return id }
         added.append(string)
         return snapshot.append(string)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 public import Ledger
 import SmartStack
 import Synchronization
@@ -53,15 +54,32 @@ public struct Ingestor: Sendable {
     /// - Throws: `IngestRejected` (exit 65) when a line is invalid and `skipInvalid` is
     ///   off; `LedgerError` when storing fails (what was committed stays committed).
     public func run(_ inputs: [Input]) throws -> IngestSummary {
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        var validation = try validate(inputs)
-        let t1 = DispatchTime.now().uptimeNanoseconds
-        defer { if getenv("STACKLEDGER_TRACE") != nil { printError("validated in \(Double(t1 - t0) / 1e9) s, stored in \(Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9) s") } }
+        let spoolDirectory = try Ingestor.makeSpoolDirectory()
+        defer { try? FileManager.default.removeItem(atPath: spoolDirectory) }
+        let bulk = try BulkPreparation(ledger: ledger)
+        let parts = try validateAndPrepare(inputs, bulk: bulk, spoolDirectory: spoolDirectory)
+        var validation = Validation()
+        var seen = [SeenID]()
+        for part in parts {
+            validation.problemCount += part.validation.problemCount
+            validation.problems += part.validation.problems.prefix(max(0, 1000 - validation.problems.count))
+            validation.rejectedLines.formUnion(part.validation.rejectedLines)
+            seen += part.seen
+        }
+        let rejectedWhileReading = validation.problemCount
+        try checkRepeatedIDs(&seen, inputs: inputs, into: &validation)
         validation.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         if !validation.problems.isEmpty && !options.skipInvalid {
             throw IngestRejected(problems: validation.problems, count: validation.problemCount)
         }
-        var summary = try store(inputs, rejected: validation.rejectedLines)
+        var summary: IngestSummary
+        if validation.problemCount > rejectedWhileReading {
+            // Lines found invalid only after reading (an id given twice) are in the spooled
+            // batches: store from the input again, without them.
+            summary = try store(inputs, rejected: validation.rejectedLines)
+        } else {
+            summary = try commitSpool(parts, bulk: bulk, rejected: validation.rejectedLines)
+        }
         summary.rejected = validation.problemCount
         summary.problems = validation.problems
         return summary
@@ -91,62 +109,13 @@ public struct Ingestor: Sendable {
         }
     }
 
-    func validate(_ inputs: [Input]) throws -> Validation {
-        // Each input is cut into two parts validated at once (two cores).
-        var split = [(input: Int, reader: LineReader)]()
-        for (index, input) in inputs.enumerated() {
-            for reader in try LineReader.split(input.path, parts: 2) { split.append((index, reader)) }
+    static func makeSpoolDirectory() throws -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        var template = Array("\(base)/stackledger-spool-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw LedgerError(.storage, "cannot create a spool directory in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
         }
-        let parts = split
-        let outcomes = Mutex([Int: Result<(Validation, [SeenID]), any Error>]())
-        let lines = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: parts.count) { k in
-            let result = Result { try validate(parts[k].reader, input: parts[k].input, name: inputs[parts[k].input].displayName, lines: lines) }
-            outcomes.withLock { $0[k] = result }
-        }
-        var v = Validation()
-        var seen = [SeenID]()
-        for k in 0..<parts.count {
-            let (part, partSeen) = try outcomes.withLock { $0[k]! }.get()
-            v.problemCount += part.problemCount
-            v.problems += part.problems.prefix(1000 - min(1000, v.problems.count))
-            v.rejectedLines.formUnion(part.rejectedLines)
-            seen += partSeen
-        }
-        try checkRepeatedIDs(&seen, inputs: inputs, into: &v)
-        return v
-    }
-
-    private func validate(_ reader: LineReader, input index: Int, name: String, lines: borrowing Atomic<Int>) throws -> (Validation, [SeenID]) {
-        var v = Validation()
-        var seen = [SeenID]()
-        var decoder = EventDecoder()
-        try ledger.read { store in
-            try reader.forEachLine(onOverlong: { line, _ in
-                v.reject(IngestProblem(file: name, line: line, column: 1, field: "",
-                                       message: "the line exceeds the limit of 8 MiB"), input: index)
-            }) { line, offset, bytes in
-                if line & 0xFFFF == 0 { options.onValidated?(lines.add(0x10000, ordering: .relaxed).newValue) }
-                if Ingestor.isBlank(bytes) { return true }
-                do {
-                    let event = try decoder.decode(line: bytes)
-                    if let id = event.envelope.id {
-                        seen.append(SeenID(idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line), offset: offset))
-                        if let storedSeq = try store.seq(forEventID: id) {
-                            let stored = try store.withRecord(storedSeq) { try Event(record: $0) }
-                            if stored != event {
-                                v.reject(IngestProblem(file: name, line: line, column: 1, field: "id",
-                                                       message: "id \"\(id)\" is already stored as sequence number \(storedSeq) with different content; give this event another id"), input: index)
-                            }
-                        }
-                    }
-                } catch let e as FieldError {
-                    v.reject(IngestProblem(file: name, line: line, column: e.offset + 1, field: e.field, message: e.message), input: index)
-                }
-                return true
-            }
-        }
-        return (v, seen)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Finds ids given twice in the input with different content; the later line is invalid.

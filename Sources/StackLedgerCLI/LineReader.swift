@@ -104,7 +104,10 @@ struct LineReader: Sendable {
 extension LineReader {
     /// Splits a file into `parts` ranges that start at line starts, with the number of
     /// lines before each, for reading in parallel.
-    static func split(_ path: String, parts: Int) throws -> [LineReader] {
+    ///
+    /// With `alignLines`, each cut is moved so that the lines before it are a multiple of
+    /// that number (so that batches of that many lines do not change at the cuts).
+    static func split(_ path: String, parts: Int, alignLines: Int = 1) throws -> [LineReader] {
         var st = stat()
         guard stat(path, &st) == 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
         let size = Int(st.st_size)
@@ -126,18 +129,37 @@ extension LineReader {
             if found && at > bounds.last! && at < size { bounds.append(at) }
         }
         bounds.append(size)
-        // Count the lines before each cut.
+        // Count the lines before each cut, moving the cut forward to align them.
         var readers = [LineReader]()
         var lines = 0
         var offset = 0
-        for k in 0..<bounds.count - 1 {
-            while offset < bounds[k] {
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, bounds[k] - offset), off_t(offset)) }
+        var starts = [(0, 0)]
+        for k in 1..<bounds.count - 1 {
+            var cut = bounds[k]
+            while offset < cut || lines % alignLines != 0 {
+                if offset >= size { break }
+                let limit = offset < cut ? cut - offset : buffer.count
+                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, limit), off_t(offset)) }
                 if n <= 0 { break }
-                lines += buffer[0..<n].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-                offset += n
+                if offset >= cut {
+                    // Past the cut: stop at the newline that completes an aligned count.
+                    var i = 0
+                    while i < n && lines % alignLines != 0 {
+                        if buffer[i] == 0x0A { lines += 1 }
+                        i += 1
+                    }
+                    offset += i
+                    cut = offset
+                } else {
+                    lines += buffer[0..<n].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+                    offset += n
+                }
             }
-            readers.append(LineReader(path: path, range: bounds[k]..<bounds[k + 1], linesBefore: lines))
+            if offset > starts.last!.0 && offset < size { starts.append((offset, lines)) }
+        }
+        for (k, start) in starts.enumerated() {
+            let end = k + 1 < starts.count ? starts[k + 1].0 : size
+            readers.append(LineReader(path: path, range: start.0..<end, linesBefore: start.1))
         }
         return readers
     }

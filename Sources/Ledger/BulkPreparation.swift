@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Prepares many batches on several threads at once, for one writer that will commit them
+/// in order (a bulk ingest). New strings get provisional ids from one shared counter; the
+/// first batch committed defines them all, and each batch is checked at commit against
+/// the string table the preparation started from.
+public final class BulkPreparation: Sendable {
+    private struct Shared {
+        var snapshot: StringSnapshot
+    }
+    private let shared: Mutex<Shared>
+    /// The store's string count when the preparation started.
+    public let base: Int
+
+    /// Starts from the store's committed string table.
+    public init(ledger: Ledger) throws {
+        let snapshot = try ledger.read { $0.strings }
+        shared = Mutex(Shared(snapshot: snapshot))
+        base = snapshot.count
+    }
+
+    /// The strings assigned provisionally so far, in id order.
+    public var newStrings: [String] {
+        shared.withLock { Array($0.snapshot.strings[(base + 1)...]) }
+    }
+
+    /// One thread's view: a local cache in front of the shared table.
+    public final class Worker {
+        let owner: BulkPreparation
+        var local: [String: UInt32] = [:]
+
+        init(owner: BulkPreparation) { self.owner = owner }
+
+        func id(for s: String) -> UInt32 {
+            if let id = local[s] { return id }
+            let id = owner.shared.withLock { state -> UInt32 in
+                if let id = state.snapshot.id(of: s) { return id }
+                return state.snapshot.append(s)
+            }
+            local[s] = id
+            return id
+        }
+    }
+
+    /// A worker for the calling thread.
+    public func makeWorker() -> Worker { Worker(owner: self) }
+
+    /// Encodes `events` with provisional string ids. `reencode` must store the same
+    /// events through the writer's own interner: it runs if the store's strings changed.
+    public func prepare<E: LedgerPayload & Sendable>(
+        _ events: [E], worker: Worker,
+        reencode: @escaping @Sendable (BatchWriter) throws -> AppendReceipt
+    ) -> PreparedBatch {
+        let interner = Interner(lookup: worker.id(for:))
+        return Ledger.encode(events, interner: interner, base: base, epoch: PreparedBatch.bulkEpoch, reencode: reencode)
+    }
+}
+
+@available(*, unavailable)
+extension BulkPreparation.Worker: Sendable {}
