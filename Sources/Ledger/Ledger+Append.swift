@@ -49,14 +49,18 @@ extension Ledger {
                             throw RequestFailed(index: i, error: e)
                         }
                     }
-                    _ = try writer.seal()
-                    return (receipts, writer.interner.snapshot, writer.reencoded)
+                    // A transaction that stored no record (all duplicates) writes nothing,
+                    // not even the strings its batches would have defined.
+                    let header = try writer.seal()
+                    return (receipts, header == nil ? nil : writer.interner.snapshot, writer.reencoded)
                 }
-                stringTable.publish(snapshot)
-                if reencoded {
-                    resetPreparation(committed: snapshot)
-                } else {
-                    preparation.withLock { $0.committed = snapshot.count }
+                if let snapshot {
+                    stringTable.publish(snapshot)
+                    if reencoded {
+                        resetPreparation(committed: snapshot)
+                    } else {
+                        preparation.withLock { $0.committed = snapshot.count }
+                    }
                 }
                 for (request, receipt) in zip(pending, receipts) { request.complete(.success(receipt)) }
                 pending.removeAll()

@@ -144,6 +144,7 @@ extension Ingestor {
                         try Ledger.store(try Ingestor.reread(path: path, range: range, linesBefore: linesBefore,
                                                              input: input, rejected: rejected), in: writer)
                     }
+                    let defining = first
                     if first {
                         batch.setBulkStrings(defining: newStrings, base: bulk.base)
                         first = false
@@ -151,6 +152,9 @@ extension Ingestor {
                         batch.setBulkStrings(defining: [], base: bulk.base + newStrings.count)
                     }
                     let receipt = try ledger.append(batch)
+                    // A batch that stored nothing (all duplicates) defined no strings either:
+                    // the next batch defines them.
+                    if receipt.stored == 0 && defining { first = true }
                     summary.stored += receipt.stored
                     summary.duplicates += receipt.duplicates
                     if let f = receipt.firstSeq, summary.firstSeq == nil { summary.firstSeq = f }

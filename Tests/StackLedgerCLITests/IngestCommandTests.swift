@@ -119,3 +119,24 @@ struct IngestCommandTests {
         #expect(r.stdout.contains("truncated"))
     }
 }
+
+@Suite("Re-ingest after a partial run")
+struct ResumedIngestTests {
+    @Test("a rerun whose first batches are all stored still defines the strings later batches introduce")
+    func stringsIntroducedAfterDuplicates() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let first = (0..<50).map { #"{"type":"app.foreground","time":"2026-03-02T07:00:00Z","app":"com.example.a","id":"a\#($0)"}"# }
+        let later = (0..<50).map { #"{"type":"app.foreground","time":"2026-03-02T08:00:00Z","app":"com.example.new\#($0)","id":"b\#($0)"}"# }
+        let part = try dir.write("part.ndjson", first.joined(separator: "\n") + "\n")
+        let whole = try dir.write("whole.ndjson", (first + later).joined(separator: "\n") + "\n")
+        #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "20", part]).status == 0)
+        let rerun = try CLI.run(["ingest", "--store", dir.store, "--batch-size", "20", whole])
+        #expect(rerun.status == 0)
+        #expect(rerun.stdout.contains("stored 50, skipped 50 duplicates"))
+        let verify = try CLI.run(["verify", "--store", dir.store])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        let exported = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        #expect(exported == (first + later).joined(separator: "\n") + "\n")
+    }
+}
