@@ -49,6 +49,10 @@ public struct ByteReader {
 
     /// Reads an unsigned LEB128 varint.
     @inlinable public mutating func readVarint() throws(Error) -> UInt64 {
+        if offset < buffer.count, buffer[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(buffer[offset])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

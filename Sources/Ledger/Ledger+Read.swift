@@ -11,7 +11,7 @@ public struct RecordView {
     let header: RecordCodec.Header
     var payload: UnsafeRawBufferPointer { header.payload }
     var indexKeyIDs: [IndexKeyID] { header.indexKeyIDs }
-    let strings: StringSnapshot
+    let strings: [String]
 
     /// A reader over the domain payload.
     public func payloadReader() -> PayloadReader {
@@ -20,7 +20,7 @@ public struct RecordView {
 
     /// The index keys the domain gave it.
     public var indexKeys: [IndexKey] {
-        indexKeyIDs.map { IndexKey(namespace: $0.namespace, value: strings.strings[Int($0.string)]) }
+        indexKeyIDs.map { IndexKey(namespace: $0.namespace, value: strings[Int($0.string)]) }
     }
 
     /// The recorded time as a UTC timestamp.
@@ -33,10 +33,11 @@ public final class LedgerReader {
     let txn: Transaction
     private(set) var strings: StringSnapshot
 
-    init(ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false) throws {
+    init(ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false, privateStrings: Bool = false) throws {
         self.ledger = ledger
         self.txn = txn
         self.strings = try ledger.strings(in: txn, tolerant: tolerantOfDamagedStrings)
+        if privateStrings { strings.makePrivateCopies() }
     }
 
     var dbs: StoreDatabases { ledger.databases }
@@ -132,7 +133,7 @@ public final class LedgerReader {
             }
         }
         return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: envelope,
-                          header: header, strings: strings)
+                          header: header, strings: strings.strings)
     }
 
     /// Every device that has events, in first-seen order of its name's definition.

@@ -48,20 +48,21 @@ public struct PayloadWriter {
 public struct PayloadReader {
     /// The underlying reader, for plain values.
     public var bytes: ByteReader
-    let strings: StringSnapshot
+    let strings: [String]
 
-    init(bytes: ByteReader, strings: StringSnapshot) {
+    init(bytes: ByteReader, strings: [String]) {
         self.bytes = bytes
         self.strings = strings
     }
 
     /// Reads a string written with `writeInterned`.
+    @inline(__always)
     public mutating func readInterned() throws(ByteReader.Error) -> String {
         let offset = bytes.offset
         let id = try bytes.readVarint()
-        guard let s = strings.string(UInt64(id)) else {
+        guard id > 0 && id < UInt64(strings.count) else {
             throw ByteReader.Error(offset: offset, expected: "a defined string id (got \(id))")
         }
-        return s
+        return strings[Int(id)]
     }
 }

@@ -15,6 +15,12 @@ struct StringSnapshot: Sendable {
         id > 0 && id < UInt64(strings.count) ? strings[Int(id)] : nil
     }
 
+    /// Gives every string its own storage, so that threads decoding at once do not
+    /// share (and contend for) the same reference counts.
+    mutating func makePrivateCopies() {
+        strings = strings.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+    }
+
     mutating func append(_ s: String) -> UInt32 {
         let id = UInt32(strings.count)
         strings.append(s)

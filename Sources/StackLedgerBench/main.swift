@@ -5,6 +5,7 @@ import Ledger
 import SmartStack
 import StackLedgerCLI
 import StackLedgerTesting
+import Synchronization
 
 /// Measures the ledger against its baselines, in one run: raw LMDB in C, SQLite in C,
 /// and Foundation's JSONDecoder. Reports medians of repeated runs and the ratios.
@@ -111,6 +112,14 @@ struct Bench: ParsableCommand {
                 }
             }
             guard n == prebuilt.count else { throw CleanExit.message("scanned \(n)") }
+        })
+        results.add("full scan with decode, both cores", prebuilt.count, measure { _ in
+            let n = Atomic<Int>(0)
+            try scanStore.scanInParallel(threads: 2) { view in
+                _ = try Event(record: view)
+                n.add(1, ordering: .relaxed)
+            }
+            guard n.load(ordering: .relaxed) == prebuilt.count else { throw CleanExit.message("scanned \(n.load(ordering: .relaxed))") }
         })
         results.print(json: json)
     }

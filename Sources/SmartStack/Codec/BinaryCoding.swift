@@ -6,13 +6,19 @@ struct BinaryOut {
     var w: PayloadWriter
     let base: Timestamp
 
+    @inline(__always)
     mutating func interned(_ s: String) { w.writeInterned(s) }
+    @inline(__always)
     mutating func text(_ s: String) { w.bytes.writeString(s) }
+    @inline(__always)
     mutating func bool(_ b: Bool) { w.bytes.write(b ? 1 : 0) }
+    @inline(__always)
     mutating func byte(_ b: UInt8) { w.bytes.write(b) }
+    @inline(__always)
     mutating func count(_ n: Int) { w.bytes.writeVarint(UInt64(n)) }
 
     /// Tag 0 and a zigzag varint for integral values below 2^53, else tag 1 and the bits.
+    @inline(__always)
     mutating func number(_ d: Double) {
         if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d, !(d == 0 && d.sign == .minus) {
             w.bytes.write(0)
@@ -23,11 +29,13 @@ struct BinaryOut {
         }
     }
 
+    @inline(__always)
     mutating func time(_ t: Timestamp) {
         w.bytes.writeSignedVarint(t.microseconds &- base.microseconds)
         w.bytes.writeSignedVarint(Int64(t.offsetMinutes) - Int64(base.offsetMinutes))
     }
 
+    @inline(__always)
     mutating func optional<T>(_ v: T?, _ write: (inout BinaryOut, T) -> Void) {
         if let v {
             w.bytes.write(1)
@@ -37,6 +45,7 @@ struct BinaryOut {
         }
     }
 
+    @inline(__always)
     mutating func extras(_ members: [JSONMember]) {
         if members.isEmpty {
             w.bytes.write(0)
@@ -48,6 +57,7 @@ struct BinaryOut {
         w.bytes.write(contentsOf: c.bytes)
     }
 
+    @inline(__always)
     mutating func value(_ v: JSONValue) {
         var c = CanonicalWriter(capacity: 16)
         c.value(v)
@@ -63,12 +73,18 @@ struct BinaryIn {
 
     typealias Failure = ByteReader.Error
 
+    @inline(__always)
     mutating func interned() throws(Failure) -> String { try r.readInterned() }
+    @inline(__always)
     mutating func text() throws(Failure) -> String { try r.bytes.readString() }
+    @inline(__always)
     mutating func bool() throws(Failure) -> Bool { try r.bytes.readByte() != 0 }
+    @inline(__always)
     mutating func byte() throws(Failure) -> UInt8 { try r.bytes.readByte() }
+    @inline(__always)
     mutating func count() throws(Failure) -> Int { try r.bytes.readLength() }
 
+    @inline(__always)
     mutating func number() throws(Failure) -> Double {
         switch try r.bytes.readByte() {
         case 0: return Double(try r.bytes.readSignedVarint())
@@ -77,6 +93,7 @@ struct BinaryIn {
         }
     }
 
+    @inline(__always)
     mutating func time() throws(Failure) -> Timestamp {
         let micros = base.microseconds &+ (try r.bytes.readSignedVarint())
         let offset = Int64(base.offsetMinutes) + (try r.bytes.readSignedVarint())
@@ -84,10 +101,12 @@ struct BinaryIn {
         return Timestamp(microseconds: micros, offsetMinutes: o)
     }
 
+    @inline(__always)
     mutating func optional<T>(_ read: (inout BinaryIn) throws(Failure) -> T) throws(Failure) -> T? {
         try r.bytes.readByte() != 0 ? try read(&self) : nil
     }
 
+    @inline(__always)
     mutating func extras() throws(Failure) -> [JSONMember] {
         let n = try r.bytes.readLength()
         if n == 0 { return [] }
@@ -95,6 +114,7 @@ struct BinaryIn {
         return members
     }
 
+    @inline(__always)
     mutating func value() throws(Failure) -> JSONValue {
         try parsedJSON(try r.bytes.readLength())
     }

@@ -163,8 +163,30 @@ public enum EventType: String, CaseIterable, Sendable {
     /// The type of a name, without comparing the name with every case.
     static let byName: [String: EventType] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
-    /// The type named `name`, if the contract has one.
-    public static func named(_ name: String) -> EventType? { byName[name] }
+    /// The type named `name`, if the contract has one (a small table keyed by a cheap
+    /// hash of the name's bytes: every stored record is looked up here).
+    public static func named(_ name: String) -> EventType? {
+        let slot = Int(slotHash(name) & 127)
+        guard let type = table[slot], type.rawValue == name else { return byName[name] }
+        return type
+    }
+
+    private static func slotHash(_ name: String) -> UInt64 {
+        var n = name
+        return n.withUTF8 { u in
+            var h: UInt64 = UInt64(u.count) &* 0x9E37_79B9_7F4A_7C15
+            for b in u.suffix(9) { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            return h ^ (h >> 29)
+        }
+    }
+
+    private static let table: [EventType?] = {
+        var t = [EventType?](repeating: nil, count: 128)
+        for type in allCases where t[Int(slotHash(type.rawValue) & 127)] == nil {
+            t[Int(slotHash(type.rawValue) & 127)] = type
+        }
+        return t
+    }()
 
     /// Whether the envelope's `app` is required: app signals, suggestions answers and
     /// permissions name their app.

@@ -62,6 +62,7 @@ extension BinaryOut {
 }
 
 extension BinaryIn {
+    @inline(__always)
     mutating func shape<S: Shape>(_: S.Type = S.self) throws(ByteReader.Error) -> S { try S(binary: &self) }
     mutating func shapes<S: Shape>(_: S.Type = S.self) throws(ByteReader.Error) -> [S] {
         let n = try count()
