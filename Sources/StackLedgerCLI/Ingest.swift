@@ -27,7 +27,7 @@ struct Ingest: ParsableCommand {
     @Option(help: "Events per commit.")
     var batchSize = 4096
 
-    @Option(help: "Milliseconds after which a partial batch is committed.")
+    @Option(help: "Milliseconds of reading after which a batch is closed with fewer than --batch-size events.")
     var batchMs = 250
 
     @Flag(help: "Print the summary as JSON.")

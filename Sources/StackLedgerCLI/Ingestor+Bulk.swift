@@ -61,6 +61,8 @@ extension Ingestor {
         var batchStart = reader.range.lowerBound
         var batchEnd = batchStart
         var batchFirstLine = reader.linesBefore
+        let batchNanos = UInt64(max(1, options.batchMilliseconds)) * 1_000_000
+        var batchStarted = DispatchTime.now().uptimeNanoseconds
         var frames = [UInt8]()
         func flush() throws {
             guard !batch.isEmpty else { return }
@@ -92,6 +94,7 @@ extension Ingestor {
                 if batch.isEmpty {
                     batchStart = offset
                     batchFirstLine = line - 1
+                    batchStarted = DispatchTime.now().uptimeNanoseconds
                 }
                 batchEnd = offset + bytes.count + 1
                 if Ingestor.isBlank(bytes) { return true }
@@ -111,7 +114,10 @@ extension Ingestor {
                     // encoding stops; validation goes on to report every problem.
                     if outcome.validation.problemCount == 0 || options.skipInvalid {
                         batch.append(event)
-                        if batch.count >= batchSize { try flush() }
+                        if batch.count >= batchSize
+                            || (batch.count & 255 == 0 && DispatchTime.now().uptimeNanoseconds - batchStarted >= batchNanos) {
+                            try flush()
+                        }
                     }
                 } catch let e as FieldError {
                     outcome.validation.reject(IngestProblem(file: name, line: line, column: e.offset + 1, field: e.field, message: e.message), input: index)
@@ -130,38 +136,47 @@ extension Ingestor {
         var summary = IngestSummary()
         var first = true
         for part in parts where part.batches > 0 {
-            let data = try Data(contentsOf: URL(fileURLWithPath: part.spool), options: .alwaysMapped)
-            try data.withUnsafeBytes { raw in
-                var offset = 0
-                for _ in 0..<part.batches {
-                    var r = ByteReader(raw, offset: offset)
-                    let length = Int(try r.readFixed(UInt64.self))
-                    let range = Int(try r.readFixed(UInt64.self))..<Int(try r.readFixed(UInt64.self))
-                    let linesBefore = Int(try r.readFixed(UInt64.self))
-                    let body = UnsafeRawBufferPointer(rebasing: raw[r.offset..<r.offset + length])
-                    let (path, input) = (part.inputPath, part.input)
-                    var batch = try PreparedBatch.deserialized(body) { writer in
+            // Read the spool frame by frame: memory stays at about one batch.
+            guard let file = FileHandle(forReadingAtPath: part.spool) else {
+                throw LedgerError(.storage, "cannot read the spool file \(part.spool)")
+            }
+            defer { try? file.close() }
+            for _ in 0..<part.batches {
+                guard let head = try file.read(upToCount: Ingestor.frameHeader), head.count == Ingestor.frameHeader else {
+                    throw LedgerError(.storage, "the spool file \(part.spool) ends early")
+                }
+                let (length, range, linesBefore) = try head.withUnsafeBytes { raw in
+                    var r = ByteReader(raw)
+                    return (Int(try r.readFixed(UInt64.self)),
+                            Int(try r.readFixed(UInt64.self))..<Int(try r.readFixed(UInt64.self)),
+                            Int(try r.readFixed(UInt64.self)))
+                }
+                guard let body = try file.read(upToCount: length), body.count == length else {
+                    throw LedgerError(.storage, "the spool file \(part.spool) ends early")
+                }
+                let (path, input) = (part.inputPath, part.input)
+                var batch = try body.withUnsafeBytes { raw in
+                    try PreparedBatch.deserialized(raw) { writer in
                         try Ledger.store(try Ingestor.reread(path: path, range: range, linesBefore: linesBefore,
                                                              input: input, rejected: rejected), in: writer)
                     }
-                    let defining = first
-                    if first {
-                        batch.setBulkStrings(defining: newStrings, base: bulk.base)
-                        first = false
-                    } else {
-                        batch.setBulkStrings(defining: [], base: bulk.base + newStrings.count)
-                    }
-                    let receipt = try ledger.append(batch)
-                    // A batch that stored nothing (all duplicates) defined no strings either:
-                    // the next batch defines them.
-                    if receipt.stored == 0 && defining { first = true }
-                    summary.stored += receipt.stored
-                    summary.duplicates += receipt.duplicates
-                    if let f = receipt.firstSeq, summary.firstSeq == nil { summary.firstSeq = f }
-                    if let l = receipt.lastSeq { summary.lastSeq = l }
-                    options.onCommit?(receipt, summary.stored + summary.duplicates)
-                    offset = r.offset + length
                 }
+                let defining = first
+                if first {
+                    batch.setBulkStrings(defining: newStrings, base: bulk.base)
+                    first = false
+                } else {
+                    batch.setBulkStrings(defining: [], base: bulk.base + newStrings.count)
+                }
+                let receipt = try ledger.append(batch)
+                // A batch that stored nothing (all duplicates) defined no strings either:
+                // the next batch defines them.
+                if receipt.stored == 0 && defining { first = true }
+                summary.stored += receipt.stored
+                summary.duplicates += receipt.duplicates
+                if let f = receipt.firstSeq, summary.firstSeq == nil { summary.firstSeq = f }
+                if let l = receipt.lastSeq { summary.lastSeq = l }
+                options.onCommit?(receipt, summary.stored + summary.duplicates)
             }
         }
         return summary
