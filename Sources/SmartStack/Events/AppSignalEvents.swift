@@ -2,10 +2,13 @@ import Ledger
 
 /// `widget.timeline`: a provider delivered a timeline.
 public struct WidgetTimeline: Shape {
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
     /// nil: every instance of the kind.
     public var instance: String?
+    /// The `entries` field of the event contract (docs/events.md).
     public var entries: [TimelineEntry]
+    /// The `policy` field of the event contract (docs/events.md).
     public var policy: ReloadPolicy = .atEnd
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -65,10 +68,13 @@ public struct WidgetTimeline: Shape {
 
 /// `widget.declared`: what the widget extension declares.
 public struct WidgetDeclared: Shape {
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
+    /// The `families` field of the event contract (docs/events.md).
     public var families: [String]
     /// `static`, `intent` or `relevance`.
     public var configuration: String
+    /// The `associatedKind` field of the event contract (docs/events.md).
     public var associatedKind: String?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -113,6 +119,7 @@ public struct WidgetDeclared: Shape {
 public struct ReloadRequested: Shape {
     /// The kind, or nil with `all`.
     public var kind: String?
+    /// The `all` field of the event contract (docs/events.md).
     public var all: Bool
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -137,9 +144,13 @@ public struct ReloadRequested: Shape {
 
 /// `widget.reloaded`: the system actually ran a reload.
 public struct WidgetReloaded: Shape {
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
+    /// The `instance` field of the event contract (docs/events.md).
     public var instance: String?
+    /// The `reason` field of the event contract (docs/events.md).
     public var reason: String?
+    /// The `budgetRemaining` field of the event contract (docs/events.md).
     public var budgetRemaining: Double?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -175,10 +186,13 @@ public struct WidgetReloaded: Shape {
 public struct IntentDonated: Shape {
     /// `appIntents` or `siriKit`.
     public var api: String
+    /// The `intent` field of the event contract (docs/events.md).
     public var intent: Intent
     /// Parameter names compared when matching; nil means all of the intent's parameters.
     public var predictionParameters: [String]?
+    /// The `donationId` field of the event contract (docs/events.md).
     public var donationId: String?
+    /// The `groupIdentifier` field of the event contract (docs/events.md).
     public var groupIdentifier: String?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -232,9 +246,13 @@ public struct IntentDonated: Shape {
 
 /// `intent.donationsDeleted`: which donations were deleted (exactly one selector).
 public enum DonationsDeleted: Shape {
+    /// The donations with these ids.
     case donationIds([String])
+    /// Every donation of this intent type.
     case intent(String)
+    /// Every donation of this group.
     case groupIdentifier(String)
+    /// Every donation of the app.
     case all
 
     init(fields f: inout ObjectFields) throws(FieldError) {

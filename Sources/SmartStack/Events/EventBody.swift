@@ -1,31 +1,58 @@
 /// The type-specific part of an event, one case per type of the event contract.
 public enum EventBody: Hashable, Sendable {
+    /// A `stack.created` event.
     case stackCreated(StackCreated)
+    /// A `stack.settingsChanged` event.
     case stackSettingsChanged(StackSettingsChanged)
+    /// A `stack.widgetAdded` event.
     case widgetAdded(WidgetAdded)
+    /// A `stack.widgetRemoved` event.
     case widgetRemoved(StackInstance)
+    /// A `stack.widgetMoved` event.
     case widgetMoved(WidgetMoved)
+    /// A `stack.widgetPinned` event.
     case widgetPinned(StackInstance)
+    /// A `stack.widgetUnpinned` event.
     case widgetUnpinned(StackInstance)
+    /// A `stack.scrolled` event.
     case scrolled(StackInstance)
+    /// A `suggestion.kept` event.
     case suggestionKept(SuggestionAnswer)
+    /// A `suggestion.dismissed` event.
     case suggestionDismissed(SuggestionAnswer)
+    /// A `widget.viewed` event.
     case widgetViewed(Engagement)
+    /// A `widget.tapped` event.
     case widgetTapped(Engagement)
+    /// A `app.foreground` event.
     case appForeground(AppForeground)
+    /// A `widget.timeline` event.
     case widgetTimeline(WidgetTimeline)
+    /// A `widget.declared` event.
     case widgetDeclared(WidgetDeclared)
+    /// A `widget.reloadRequested` event.
     case reloadRequested(ReloadRequested)
+    /// A `widget.reloaded` event.
     case widgetReloaded(WidgetReloaded)
+    /// A `intent.donated` event.
     case intentDonated(IntentDonated)
+    /// A `intent.donationsDeleted` event.
     case donationsDeleted(DonationsDeleted)
+    /// A `shortcuts.relevantSet` event.
     case relevantShortcuts(RelevantShortcutsSet)
+    /// A `intents.relevantSet` event.
     case relevantIntents(RelevantIntentsSet)
+    /// A `widget.relevance` event.
     case widgetRelevance(WidgetRelevanceSet)
+    /// A `context.changed` event.
     case contextChanged(ContextChanged)
+    /// A `permission.changed` event.
     case permissionChanged(PermissionChanged)
+    /// A `device.info` event.
     case deviceInfo(DeviceInfo)
+    /// A `system.developerMode` event.
     case developerMode(DeveloperMode)
+    /// A `stack.observed` event.
     case stackObserved(StackObserved)
 
     /// The contract's type name of this body.
@@ -100,32 +127,59 @@ public enum EventBody: Hashable, Sendable {
 
 /// The event types of the contract, by their names.
 public enum EventType: String, CaseIterable, Sendable {
+    /// `stack.created`.
     case stackCreated = "stack.created"
+    /// `stack.settingsChanged`.
     case stackSettingsChanged = "stack.settingsChanged"
+    /// `stack.widgetAdded`.
     case widgetAdded = "stack.widgetAdded"
+    /// `stack.widgetRemoved`.
     case widgetRemoved = "stack.widgetRemoved"
+    /// `stack.widgetMoved`.
     case widgetMoved = "stack.widgetMoved"
+    /// `stack.widgetPinned`.
     case widgetPinned = "stack.widgetPinned"
+    /// `stack.widgetUnpinned`.
     case widgetUnpinned = "stack.widgetUnpinned"
+    /// `stack.scrolled`.
     case scrolled = "stack.scrolled"
+    /// `suggestion.kept`.
     case suggestionKept = "suggestion.kept"
+    /// `suggestion.dismissed`.
     case suggestionDismissed = "suggestion.dismissed"
+    /// `widget.viewed`.
     case widgetViewed = "widget.viewed"
+    /// `widget.tapped`.
     case widgetTapped = "widget.tapped"
+    /// `app.foreground`.
     case appForeground = "app.foreground"
+    /// `widget.timeline`.
     case widgetTimeline = "widget.timeline"
+    /// `widget.declared`.
     case widgetDeclared = "widget.declared"
+    /// `widget.reloadRequested`.
     case reloadRequested = "widget.reloadRequested"
+    /// `widget.reloaded`.
     case widgetReloaded = "widget.reloaded"
+    /// `intent.donated`.
     case intentDonated = "intent.donated"
+    /// `intent.donationsDeleted`.
     case donationsDeleted = "intent.donationsDeleted"
+    /// `shortcuts.relevantSet`.
     case relevantShortcuts = "shortcuts.relevantSet"
+    /// `intents.relevantSet`.
     case relevantIntents = "intents.relevantSet"
+    /// `widget.relevance`.
     case widgetRelevance = "widget.relevance"
+    /// `context.changed`.
     case contextChanged = "context.changed"
+    /// `permission.changed`.
     case permissionChanged = "permission.changed"
+    /// `device.info`.
     case deviceInfo = "device.info"
+    /// `system.developerMode`.
     case developerMode = "system.developerMode"
+    /// `stack.observed`.
     case stackObserved = "stack.observed"
 
     init(_ body: EventBody) {

@@ -170,6 +170,7 @@ public enum LocationClue: Shape {
 
 /// A circular region: latitude, longitude (degrees) and radius (metres).
 public struct Region: Shape {
+    /// The `latitude` field of the event contract (docs/events.md).
     public var latitude: Double, longitude: Double, radius: Double
     /// Unknown keys.
     public var extras: [JSONMember] = []

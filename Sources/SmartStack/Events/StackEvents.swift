@@ -2,11 +2,15 @@ import Ledger
 
 /// `stack.created`: a Smart Stack exists.
 public struct StackCreated: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// `iOS`, `iPadOS` or `watchOS`.
     public var platform: String
+    /// The `family` field of the event contract (docs/events.md).
     public var family: String
+    /// The `smartRotate` field of the event contract (docs/events.md).
     public var smartRotate = true
+    /// The `widgetSuggestions` field of the event contract (docs/events.md).
     public var widgetSuggestions = true
 
     static let platforms = ["iOS", "iPadOS", "watchOS"]
@@ -42,8 +46,11 @@ public struct StackCreated: Shape {
 
 /// `stack.settingsChanged`: toggles changed.
 public struct StackSettingsChanged: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
+    /// The `smartRotate` field of the event contract (docs/events.md).
     public var smartRotate: Bool?
+    /// The `widgetSuggestions` field of the event contract (docs/events.md).
     public var widgetSuggestions: Bool?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -73,7 +80,9 @@ public struct StackSettingsChanged: Shape {
 
 /// `stack.widgetAdded`: the person added a widget.
 public struct WidgetAdded: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
+    /// The `widget` field of the event contract (docs/events.md).
     public var widget: WidgetRef
     /// 0 = top; nil = after the last.
     public var position: Int?
@@ -104,7 +113,9 @@ public struct WidgetAdded: Shape {
 /// A stack and one of its widget instances: `stack.widgetRemoved`, `stack.widgetPinned`,
 /// `stack.widgetUnpinned`, `stack.scrolled`.
 public struct StackInstance: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
+    /// The `instance` field of the event contract (docs/events.md).
     public var instance: String
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -126,8 +137,11 @@ public struct StackInstance: Shape {
 
 /// `stack.widgetMoved`: the person reordered.
 public struct WidgetMoved: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
+    /// The `instance` field of the event contract (docs/events.md).
     public var instance: String
+    /// The `position` field of the event contract (docs/events.md).
     public var position: Int
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -152,8 +166,11 @@ public struct WidgetMoved: Shape {
 
 /// `suggestion.kept` / `suggestion.dismissed`: the person's answer to a suggestion.
 public struct SuggestionAnswer: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
+    /// The `instance` field of the event contract (docs/events.md).
     public var instance: String
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -178,10 +195,15 @@ public struct SuggestionAnswer: Shape {
 /// `widget.viewed` / `widget.tapped`: engagement with a widget, named by instance or by
 /// (app, kind).
 public struct Engagement: Shape {
+    /// The `instance` field of the event contract (docs/events.md).
     public var instance: String?
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String?
+    /// The `duration` field of the event contract (docs/events.md).
     public var duration: Double?
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String?
+    /// The `inStack` field of the event contract (docs/events.md).
     public var inStack: Bool?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -219,10 +241,15 @@ public struct Engagement: Shape {
 
 /// `stack.observed`: what the device itself recorded on screen (ground truth).
 public struct StackObserved: Shape {
+    /// The `stack` field of the event contract (docs/events.md).
     public var stack: String?
+    /// The `instance` field of the event contract (docs/events.md).
     public var instance: String?
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String?
+    /// The `onScreen` field of the event contract (docs/events.md).
     public var onScreen: Bool
+    /// The `duration` field of the event contract (docs/events.md).
     public var duration: Double?
 
     init(fields f: inout ObjectFields) throws(FieldError) {

@@ -2,7 +2,9 @@ import Ledger
 
 /// `context.changed`: the person's context started or stopped matching.
 public struct ContextChanged: Shape {
+    /// The `context` field of the event contract (docs/events.md).
     public var context: RelevantContext
+    /// The `active` field of the event contract (docs/events.md).
     public var active: Bool
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -26,6 +28,7 @@ public struct ContextChanged: Shape {
 public struct PermissionChanged: Shape {
     /// `locationForWidgets`, `sleep`, `workout` or `activityRings`.
     public var permission: String
+    /// The `granted` field of the event contract (docs/events.md).
     public var granted: Bool
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -47,7 +50,9 @@ public struct PermissionChanged: Shape {
 
 /// `device.info`: the OS version and the device's time zone.
 public struct DeviceInfo: Shape {
+    /// The `platform` field of the event contract (docs/events.md).
     public var platform: String
+    /// The `osVersion` field of the event contract (docs/events.md).
     public var osVersion: String
     /// An IANA time zone name.
     public var timeZone: String?
@@ -76,6 +81,7 @@ public struct DeviceInfo: Shape {
 
 /// `app.foreground`: the person used the app.
 public struct AppForeground: Shape {
+    /// The `duration` field of the event contract (docs/events.md).
     public var duration: Double?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -95,6 +101,7 @@ public struct AppForeground: Shape {
 
 /// `system.developerMode`: WidgetKit Developer Mode on or off.
 public struct DeveloperMode: Shape {
+    /// The `enabled` field of the event contract (docs/events.md).
     public var enabled: Bool
 
     init(fields f: inout ObjectFields) throws(FieldError) { enabled = try f.bool("enabled") }
@@ -105,6 +112,7 @@ public struct DeveloperMode: Shape {
 
 /// `shortcuts.relevantSet`: replaces the app's whole set of relevant shortcuts.
 public struct RelevantShortcutsSet: Shape {
+    /// The `shortcuts` field of the event contract (docs/events.md).
     public var shortcuts: [RelevantShortcut]
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -123,6 +131,7 @@ public struct RelevantShortcutsSet: Shape {
 
 /// `intents.relevantSet`: replaces the app's whole set of relevant intents.
 public struct RelevantIntentsSet: Shape {
+    /// The `intents` field of the event contract (docs/events.md).
     public var intents: [RelevantIntentEntry]
 
     init(fields f: inout ObjectFields) throws(FieldError) {
@@ -141,6 +150,7 @@ public struct RelevantIntentsSet: Shape {
 
 /// `widget.relevance`: a watchOS timeline provider's relevance() answer.
 public struct WidgetRelevanceSet: Shape {
+    /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
     /// In priority order.
     public var attributes: [RelevanceAttribute]

@@ -205,6 +205,10 @@ public struct RelevanceAttribute: Shape {
 
 /// A relevance group: the system's, none, or a named one.
 public enum RelevanceGroup: Hashable, Sendable {
-    case automatic, ungrouped
+    /// The system's default grouping.
+    case automatic
+    /// No group.
+    case ungrouped
+    /// A group named by the app.
     case named(String)
 }

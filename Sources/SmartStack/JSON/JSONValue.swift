@@ -1,11 +1,17 @@
 /// A JSON value kept as written, for fields the contract does not name and for
 /// intent parameter values. Objects keep their key order.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A finite number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, in key order.
     case object([JSONMember])
 
     /// Whether this is a scalar (null, bool, number or string).
