@@ -11,7 +11,7 @@ extension Ingestor {
         let channel = HandOff<PreparedBatch>(capacity: 2)
         let batchSize = max(1, options.batchSize)
         let batchNanos = UInt64(max(1, options.batchMilliseconds)) * 1_000_000
-        let producer = Thread {
+        let producer = WorkerThread {
             var decoder = EventDecoder()
             var batch = [Event]()
             batch.reserveCapacity(batchSize)
@@ -65,7 +65,7 @@ extension Ingestor {
 }
 
 /// A thread that runs a closure once and can be joined.
-final class Thread: Sendable {
+final class WorkerThread: Sendable {
     private let body: @Sendable () -> Void
     private let done = DispatchSemaphore(value: 0)
 
