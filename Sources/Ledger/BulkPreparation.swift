@@ -45,11 +45,16 @@ public final class BulkPreparation: Sendable {
     /// A worker for the calling thread.
     public func makeWorker() -> Worker { Worker(owner: self) }
 
-    /// Encodes `events` with provisional string ids. `reencode` must store the same
-    /// events through the writer's own interner: it runs if the store's strings changed.
+    /// Encodes `events` with provisional string ids.
+    ///
+    /// The batch keeps no way to encode its events again: give it one when it is read
+    /// back with `PreparedBatch.deserialized(_:reencode:)`, or pass `reencode`, which must
+    /// store the same events through the writer's own interner.
     public func prepare<E: LedgerPayload & Sendable>(
         _ events: [E], worker: Worker,
-        reencode: @escaping @Sendable (BatchWriter) throws -> AppendReceipt
+        reencode: @escaping @Sendable (BatchWriter) throws -> AppendReceipt = { _ in
+            throw LedgerError(.storage, "a bulk batch was committed without a way to encode it again; read it back with PreparedBatch.deserialized(_:reencode:)")
+        }
     ) -> PreparedBatch {
         let interner = Interner(lookup: worker.id(for:))
         return Ledger.encode(events, interner: interner, base: base, epoch: PreparedBatch.bulkEpoch, reencode: reencode)

@@ -62,16 +62,38 @@ extension Ledger {
     public func appendAll<E: LedgerPayload & Sendable>(
         _ batches: [[E]], onCommit: (AppendReceipt) -> Void = { _ in }
     ) throws(LedgerError) {
+        try appendAll(producing: { (send: ([E]) -> Bool) in
+            for batch in batches where !send(batch) { break }
+        }, onCommit: onCommit)
+    }
+
+    /// Appends the batches that `produce` hands to `send`, in order, one durable commit
+    /// each. `produce` runs on a second thread, where each batch is also encoded, while
+    /// the calling thread commits; `send` returns false once the appends have failed.
+    ///
+    /// - Throws: the first `LedgerError`, or a `.storage` error carrying what `produce`
+    ///   threw; the batches committed before it stay committed.
+    public func appendAll<E: LedgerPayload & Sendable>(
+        producing produce: @escaping @Sendable (_ send: ([E]) -> Bool) throws -> Void,
+        onCommit: (AppendReceipt) -> Void = { _ in }
+    ) throws(LedgerError) {
         let handOff = HandOff<PreparedBatch>(capacity: 2)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            for batch in batches where !handOff.send(self.prepare(batch)) { break }
-            handOff.finish()
+            var failure: String?
+            do {
+                try produce { batch in handOff.send(self.prepare(batch)) }
+            } catch {
+                failure = "\(error)"
+            }
+            handOff.finish(failure: failure)
             done.signal()
         }
         defer { done.wait() }
         while true {
-            guard let prepared = handOff.receive().item else { return }
+            let (prepared, failure) = handOff.receive()
+            if let failure { throw LedgerError(.storage, failure) }
+            guard let prepared else { return }
             do {
                 onCommit(try append(prepared))
             } catch {

@@ -66,11 +66,3 @@ extension PreparedBatch {
         return batch
     }
 }
-
-extension Ledger {
-    /// Stores `events` one by one through the writer's own interner: what a prepared
-    /// batch's `reencode` does when its provisional string ids cannot be used.
-    public static func store<E: LedgerPayload>(_ events: [E], in writer: BatchWriter) throws -> AppendReceipt {
-        try appendEach(events, writer: writer)
-    }
-}

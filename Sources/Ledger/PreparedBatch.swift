@@ -67,7 +67,7 @@ extension Ledger {
             }
             let interner = Interner(snapshot: state.snapshot)
             let batch = Ledger.encode(events, interner: interner, base: state.snapshot.count, epoch: state.epoch) { writer in
-                try Ledger.appendEach(events, writer: writer)
+                try Ledger.store(events, in: writer)
             }
             state.snapshot = interner.snapshot
             return batch
@@ -107,9 +107,9 @@ extension Ledger {
             return batch
     }
 
-    /// Appends each event through the writer's own interner (the path that needs no
-    /// preparation).
-    static func appendEach<E: LedgerPayload>(_ events: [E], writer: BatchWriter) throws -> AppendReceipt {
+    /// Stores `events` one by one through the writer's own interner: what a prepared
+    /// batch's `reencode` does when its provisional string ids cannot be used.
+    public static func store<E: LedgerPayload>(_ events: [E], in writer: BatchWriter) throws -> AppendReceipt {
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
         for event in events {
             if let seq = try writer.append(event) {

@@ -134,13 +134,7 @@ struct Bench: ParsableCommand {
         config.events = events
         var generator = WorkloadGenerator(config)
         var out = [UInt8]()
-        var w = CanonicalWriter(capacity: 4096)
-        generator.generate { e in
-            w.bytes.removeAll(keepingCapacity: true)
-            e.writeCanonical(&w)
-            out.append(contentsOf: w.bytes)
-            out.append(0x0A)
-        }
+        generator.writeNDJSON { out.append(contentsOf: $0) }
         try Data(out).write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -66,10 +66,8 @@ extension Ingestor {
         var frames = [UInt8]()
         func flush() throws {
             guard !batch.isEmpty else { return }
-            let prepared = bulk.prepare(batch, worker: worker) { _ in
-                // Replaced when the batch is read back from the spool.
-                AppendReceipt(recordedAt: Timestamp(microseconds: 0))
-            }
+            // Spooled: its way to encode again is given when it is read back.
+            let prepared = bulk.prepare(batch, worker: worker)
             let bytes = prepared.serialized()
             var header = ByteWriter(capacity: Ingestor.frameHeader)
             header.writeFixed(UInt64(bytes.count))

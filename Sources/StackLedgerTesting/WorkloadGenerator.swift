@@ -72,6 +72,24 @@ public struct WorkloadGenerator {
         }
     }
 
+    /// Writes the workload as canonical NDJSON, handing `emit` chunks of about `chunk` bytes.
+    public mutating func writeNDJSON(chunk: Int = 1 << 20, _ emit: ([UInt8]) throws -> Void) rethrows {
+        var buffer = [UInt8]()
+        buffer.reserveCapacity(chunk + 4096)
+        var w = CanonicalWriter(capacity: 4096)
+        try generate { event in
+            w.bytes.removeAll(keepingCapacity: true)
+            event.writeCanonical(&w)
+            buffer.append(contentsOf: w.bytes)
+            buffer.append(0x0A)
+            if buffer.count >= chunk {
+                try emit(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        if !buffer.isEmpty { try emit(buffer) }
+    }
+
     func apps(device: Int) -> [App] {
         (0..<config.appsPerDevice).map { a in
             App(bundle: "com.example.app\(a)", kind: "Widget\(a)", intent: "Configure\(a)Intent",

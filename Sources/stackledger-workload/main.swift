@@ -27,20 +27,10 @@ struct Workload: ParsableCommand {
         config.latePercent = latePercent
         config.ids = !noIds
         var generator = WorkloadGenerator(config)
-        var buffer = [UInt8]()
-        buffer.reserveCapacity(1 << 20)
-        var w = CanonicalWriter(capacity: 4096)
-        generator.generate { event in
-            w.bytes.removeAll(keepingCapacity: true)
-            event.writeCanonical(&w)
-            buffer.append(contentsOf: w.bytes)
-            buffer.append(0x0A)
-            if buffer.count >= 1 << 20 { flush(&buffer) }
-        }
-        flush(&buffer)
+        generator.writeNDJSON { writeToStandardOutput($0) }
     }
 
-    private func flush(_ buffer: inout [UInt8]) {
+    private func writeToStandardOutput(_ buffer: [UInt8]) {
         var done = 0
         buffer.withUnsafeBytes { raw in
             while done < raw.count {
@@ -49,7 +39,6 @@ struct Workload: ParsableCommand {
                 done += n
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

@@ -140,3 +140,21 @@ struct ResumedIngestTests {
         #expect(exported == (first + later).joined(separator: "\n") + "\n")
     }
 }
+
+@Suite("Skipping lines found invalid after reading")
+struct SkipRepeatedIDTests {
+    @Test("--skip-invalid with an id given twice with different content stores the rest, in order")
+    func repeatedIDSkipped() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let lines = (0..<30).map { #"{"type":"app.foreground","time":"2026-03-02T07:00:00Z","app":"com.example.a","id":"e\#($0)"}"# }
+        let reused = #"{"type":"app.foreground","time":"2026-03-02T09:00:00Z","app":"com.example.b","id":"e3"}"#
+        let input = try dir.write("r.ndjson", (lines + [reused]).joined(separator: "\n") + "\n")
+        let r = try CLI.run(["ingest", "--store", dir.store, "--skip-invalid", "--batch-size", "7", input])
+        #expect(r.status == 65)
+        #expect(r.stdout.contains("stored 30, skipped 0 duplicates, rejected 1"))
+        #expect(r.stderr.contains("r.ndjson:31:1: field id"))
+        #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == lines.joined(separator: "\n") + "\n")
+    }
+}
