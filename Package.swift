@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "stackledger", targets: ["stackledger"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "SmartStack", targets: ["SmartStack"]),
+        .library(name: "Projections", targets: ["Projections"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,7 +43,16 @@ let package = Package(
         ),
         .target(
             name: "SmartStack",
-            dependencies: ["Ledger"],
+            dependencies: ["Ledger", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Projections",
+            dependencies: [
+                "Ledger",
+                "SmartStack",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -50,6 +60,7 @@ let package = Package(
             dependencies: [
                 "Ledger",
                 "SmartStack",
+                "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -24,6 +24,8 @@ public final class Ledger: Sendable {
     /// The store directory.
     public let path: String
     let databases: StoreDatabases
+    /// Whether the store was opened for reading only.
+    public let isReadOnly: Bool
     let stringTable = StringTable()
     let committer = GroupCommitter()
     let preparation = Mutex(PreparationState())
@@ -49,6 +51,7 @@ public final class Ledger: Sendable {
     ///   `.newerFormat` for a store of a newer format, `.storage` for LMDB failures.
     public init(path: String, options: Options = Options()) throws(LedgerError) {
         self.path = path
+        self.isReadOnly = options.readOnly
         var isDirectory = false
         let exists = Ledger.fileExists(path, isDirectory: &isDirectory)
         if !exists {
@@ -108,7 +111,15 @@ public final class Ledger: Sendable {
                 batches: try txn.openDatabase("batches", flags: c),
                 deviceTime: try txn.openDatabase("index.deviceTime", flags: c.union(dup)),
                 keys: try txn.openDatabase("index.keys", flags: c.union(dup)),
-                ids: try txn.openDatabase("ids", flags: c))
+                ids: try txn.openDatabase("ids", flags: c),
+                derived: try openOptional(txn, "derived", create))
+        }
+        func openOptional(_ txn: Transaction, _ name: String, _ create: Bool) throws -> Database? {
+            do {
+                return try txn.openDatabase(name, flags: create ? .create : [])
+            } catch LMDBError.notFound {
+                return nil
+            }
         }
         let dbs: StoreDatabases
         if readOnly {

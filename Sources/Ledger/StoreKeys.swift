@@ -35,8 +35,11 @@ enum StoreKeys {
 
 /// The named databases of a store.
 struct StoreDatabases: Sendable {
-    static let names = ["meta", "log", "strings", "batches", "index.deviceTime", "index.keys", "ids"]
+    static let names = ["meta", "log", "strings", "batches", "index.deviceTime", "index.keys", "ids", "derived"]
     var meta, log, strings, batches, deviceTime, keys, ids: Database
+    /// Data computed from the log that can be rebuilt (engine checkpoints); nil in a
+    /// read-only store that has none yet.
+    var derived: Database?
 }
 
 import LMDBKit

@@ -57,3 +57,18 @@ extension Timestamp: Comparable {
         lhs.microseconds != rhs.microseconds ? lhs.microseconds < rhs.microseconds : lhs.offsetMinutes < rhs.offsetMinutes
     }
 }
+
+extension Timestamp: Codable {
+    /// Decodes `[microseconds, offsetMinutes]`.
+    public init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        self.init(microseconds: try c.decode(Int64.self), offsetMinutes: try c.decode(Int16.self))
+    }
+
+    /// Encodes as `[microseconds, offsetMinutes]`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(microseconds)
+        try c.encode(offsetMinutes)
+    }
+}

@@ -28,7 +28,12 @@ struct LocalTime {
 
     /// `2026-03-02 09:45:00 +01:00`: the time on the device's clock, with its offset.
     func text(device: String, time: Timestamp) -> String {
-        let s = time.rfc3339(offsetMinutes: offset(device: device, time: time))
+        LocalTime.display(Timestamp(microseconds: time.microseconds, offsetMinutes: offset(device: device, time: time)))
+    }
+
+    /// `2026-03-02 09:45:00 +01:00`: a time in the offset it carries.
+    static func display(_ time: Timestamp) -> String {
+        let s = time.rfc3339
         var out = s.replacingOccurrences(of: "T", with: " ")
         if out.hasSuffix("Z") { out = String(out.dropLast()) + " +00:00" }
         else if let idx = out.lastIndex(where: { $0 == "+" || $0 == "-" }), out.distance(from: idx, to: out.endIndex) == 6 {

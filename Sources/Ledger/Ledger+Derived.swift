@@ -1,0 +1,127 @@
+import LMDBKit
+
+/// Writes derived data (data computed from the log that can always be rebuilt, such as
+/// engine checkpoints) inside one write transaction. Get one from `Ledger.writeDerived`.
+public struct DerivedWriter {
+    let txn: Transaction
+    let db: Database
+    let meta: Database
+
+    /// Stores `value` under `key`.
+    public func put(_ key: [UInt8], _ value: [UInt8]) throws {
+        _ = try txn.put(db, key: key, value: value)
+    }
+
+    /// Deletes every entry whose key starts with `prefix` and for which `shouldDelete`
+    /// returns true; returns how many were deleted.
+    @discardableResult
+    public func delete(prefix: [UInt8], where shouldDelete: ([UInt8]) -> Bool = { _ in true }) throws -> Int {
+        let c = try txn.cursor(db)
+        var entry = try prefix.withUnsafeBytes { try c.seek(atOrAfter: $0) }
+        var n = 0
+        while let e = entry, e.key.starts(with: prefix) {
+            if shouldDelete(Array(e.key)) {
+                try c.deleteCurrent()
+                n += 1
+                // LMDB leaves the cursor so that the next move yields the entry after the deleted one.
+                entry = try c.next()
+            } else {
+                entry = try c.next()
+            }
+        }
+        return n
+    }
+
+    /// A mark set with `setMark`, 0 if none.
+    public func mark(_ name: String) throws -> UInt64 {
+        guard let v = try txn.get(meta, key: Array(("derived." + name).utf8)), v.count == 8 else { return 0 }
+        return UInt64(bigEndian: v.loadUnaligned(as: UInt64.self))
+    }
+
+    /// A sequence number kept beside the derived data (e.g. how far checks have looked).
+    public func setMark(_ name: String, _ value: UInt64) throws {
+        _ = try txn.put(meta, key: Array(("derived." + name).utf8), value: withUnsafeBytes(of: value.bigEndian) { Array($0) })
+    }
+}
+
+extension Ledger {
+    /// Whether this store can hold derived data (opened for writing).
+    public var canWriteDerived: Bool { databases.derived != nil && !isReadOnly }
+
+    /// Runs `body` in a write transaction over the derived data. Derived data is never
+    /// part of the log, its chain or its checksums.
+    /// - Throws: `LedgerError` for storage failures or a store opened read-only.
+    public func writeDerived<T>(_ body: (DerivedWriter) throws -> T) throws -> T {
+        guard let db = databases.derived, !isReadOnly else {
+            throw LedgerError(.storage, "the store at \(path) is read-only; derived data cannot be saved")
+        }
+        do {
+            return try environment.write { txn in try body(DerivedWriter(txn: txn, db: db, meta: databases.meta)) }
+        } catch let e as LMDBError {
+            throw Ledger.describe(e, path: path)
+        }
+    }
+}
+
+extension LedgerReader {
+    /// The derived entry with the greatest key at or before `key` that starts with
+    /// `prefix`, if any.
+    public func derived(atOrBefore key: [UInt8], prefix: [UInt8]) throws -> (key: [UInt8], value: [UInt8])? {
+        guard let db = dbs.derived else { return nil }
+        let c = try txn.cursor(db)
+        var entry = try key.withUnsafeBytes { try c.seek(atOrAfter: $0) }
+        if let e = entry, Array(e.key) == key { return (Array(e.key), Array(e.value)) }
+        entry = entry == nil ? try c.last() : try c.previous()
+        guard let e = entry, e.key.starts(with: prefix) else { return nil }
+        return (Array(e.key), Array(e.value))
+    }
+
+    /// Every derived entry whose key starts with `prefix`, in key order.
+    public func derivedEntries(prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let db = dbs.derived else { return }
+        let c = try txn.cursor(db)
+        var entry = try prefix.withUnsafeBytes { try c.seek(atOrAfter: $0) }
+        while let e = entry, e.key.starts(with: prefix) {
+            try body(e.key, e.value)
+            entry = try c.next()
+        }
+    }
+
+    /// Whether any derived entry's key starts with `prefix`.
+    public func hasDerived(prefix: [UInt8]) throws -> Bool {
+        guard let db = dbs.derived else { return false }
+        let c = try txn.cursor(db)
+        return try prefix.withUnsafeBytes { try c.seek(atOrAfter: $0) }.map { $0.key.starts(with: prefix) } ?? false
+    }
+
+    /// A mark set with `DerivedWriter.setMark`, 0 if none.
+    public func derivedMark(_ name: String) throws -> UInt64 {
+        guard let v = try txn.get(dbs.meta, key: Array(("derived." + name).utf8)), v.count == 8 else { return 0 }
+        return UInt64(bigEndian: v.loadUnaligned(as: UInt64.self))
+    }
+
+    /// Calls `body` with `device`'s records in (event time, seq) order, starting after
+    /// `after` (exclusive) and ending with time `throughMicros` (inclusive), until it
+    /// returns false. The views' `recordedMicros` is not resolved (0): use `batches()`.
+    public func forEachRecord(device: String, after: (time: Int64, seq: UInt64)?, throughMicros: Int64,
+                              _ body: (RecordView) throws -> Bool) throws {
+        guard let id = strings.id(of: device) else { return }
+        let c = try txn.cursor(dbs.deviceTime)
+        var key = StoreKeys.stringID(id)
+        var start = after.map { StoreKeys.timeSeq($0.time, $0.seq) } ?? StoreKeys.timeSeq(.min, 0)
+        var entry = try withUnsafeBytes(of: &key) { k in
+            try withUnsafeBytes(of: &start) { v in try c.seek(key: k, valueAtOrAfter: v) }
+        }
+        if let a = after, let e = entry, let (t, s) = StoreKeys.decodeTimeSeq(e.value), t == a.time, s == a.seq {
+            entry = try c.nextDuplicate()
+        }
+        while let e = entry, let (t, seq) = StoreKeys.decodeTimeSeq(e.value), t <= throughMicros {
+            var k = StoreKeys.seq(seq)
+            guard let bytes = try withUnsafeBytes(of: &k, { try txn.get(dbs.log, key: $0) }) else {
+                throw LedgerError(.damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`")
+            }
+            guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0)) else { return }
+            entry = try c.nextDuplicate()
+        }
+    }
+}

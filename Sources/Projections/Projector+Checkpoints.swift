@@ -1,0 +1,55 @@
+import Ledger
+import SmartStack
+
+extension Projector {
+    /// The newest usable checkpoint of `device` at or before `limit`, made from a log no
+    /// longer than `ceiling`.
+    func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
+        let prefix = CheckpointKey.prefix(device, tag)
+        let found = try ledger.read { reader in
+            try reader.derived(atOrBefore: CheckpointKey.key(device, tag, time: limit, seq: .max), prefix: prefix)
+        }
+        guard let (key, value) = found, let at = CheckpointKey.position(key), let (high, bytes) = CheckpointKey.split(value),
+              high <= ceiling, let engine = try? DeviceEngine(checkpoint: bytes, policy: policy) else { return nil }
+        return (engine, at)
+    }
+
+    /// Saves checkpoints made from a log of `ceiling` records, unless a later invalidation
+    /// has looked past that log (they could miss a late event).
+    func store(_ entries: [([UInt8], [UInt8])], ceiling: UInt64) throws {
+        try ledger.writeDerived { w in
+            guard try w.mark("checkpoints") <= ceiling else { return }
+            for (k, v) in entries { try w.put(k, v) }
+        }
+    }
+
+    /// Drops the checkpoints that events recorded since the last look make stale: those
+    /// dated at or after the earliest new event of their device.
+    func prepare() throws {
+        guard !prepared, useCheckpoints, ledger.canWriteDerived else { return }
+        prepared = true
+        let (mark, last, hasCheckpoints) = try ledger.read { reader -> (UInt64, UInt64, Bool) in
+            (try reader.derivedMark("checkpoints"), try reader.lastSeq(), try reader.hasDerived(prefix: CheckpointKey.root))
+        }
+        guard last > mark else { return }
+        var earliest = [String: Int64]()
+        if hasCheckpoints {
+            try ledger.read { reader in
+                try reader.scan((mark + 1)...last) { view in
+                    let d = view.envelope.device, t = view.envelope.time.microseconds
+                    if t < earliest[d] ?? .max { earliest[d] = t }
+                    return true
+                }
+            }
+        }
+        try ledger.writeDerived { w in
+            for device in earliest.keys.sorted() {
+                let from = earliest[device]!
+                try w.delete(prefix: CheckpointKey.devicePrefix(device)) { key in
+                    (CheckpointKey.position(key)?.time ?? .max) >= from
+                }
+            }
+            try w.setMark("checkpoints", last)
+        }
+    }
+}

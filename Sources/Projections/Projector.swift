@@ -1,0 +1,131 @@
+public import Ledger
+public import SmartStack
+
+/// Runs the Smart Stack engine over a store's log and answers "what was the state at T"
+/// and "what was decided between T1 and T2", from checkpoints kept in the store.
+///
+/// An answer at any instant costs a seek to the newest checkpoint at or before it and a
+/// short fold of the events after it. Checkpoints are keyed by device, engine version and
+/// policy digest; events recorded late (dated before existing checkpoints) invalidate the
+/// checkpoints after their time. Answers are the same, byte for byte, with or without
+/// checkpoints.
+public final class Projector {
+    /// The store.
+    public let ledger: Ledger
+    /// The policy in force.
+    public let policy: Policy
+    /// Events per device between two checkpoints.
+    public var checkpointInterval = 4096
+    /// Whether to read and save checkpoints.
+    public var useCheckpoints = true
+    /// Events folded per read transaction.
+    var chunk = 65_536
+    let tag: [UInt8]
+    var prepared = false
+
+    /// Creates a projector over a store.
+    public init(ledger: Ledger, policy: Policy) {
+        self.ledger = ledger
+        self.policy = policy
+        self.tag = CheckpointKey.engineTag(policy)
+    }
+
+    /// The devices with events, sorted by name.
+    public func devices() throws -> [String] {
+        try ledger.read { try $0.devices() }.sorted()
+    }
+
+    /// The engine for `device`, with every event of the query's view up to `time` applied
+    /// and its clock advanced to `time`.
+    public func engine(device: String, at time: Int64, query: ProjectionQuery = ProjectionQuery()) throws -> DeviceEngine {
+        var engine = try fold(device: device, through: time, query: query, collect: nil)
+        engine.advance(to: time)
+        _ = engine.takeDecisions()
+        return engine
+    }
+
+    /// The decisions made on `device` with times in `[from, to]`, in the engine's order.
+    public func decisions(device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery()) throws -> [Decision] {
+        var engine = try fold(device: device, through: from - 1, query: query, collect: nil)
+        engine.advance(to: from - 1)
+        _ = engine.takeDecisions()
+        var out = [Decision]()
+        engine = try fold(device: device, through: to, query: query, start: engine) { out.append($0) }
+        engine.advance(to: to)
+        out += engine.takeDecisions()
+        return out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }
+    }
+
+    /// The last sequence number of the longest prefix of the log recorded by `t`.
+    func recordedThrough(_ t: Timestamp) throws -> UInt64 {
+        var last: UInt64 = 0
+        for b in try ledger.read({ try $0.batches() }) {
+            guard b.recordedMicros <= t.microseconds else { break }
+            last = b.lastSeq
+        }
+        return last
+    }
+
+    /// Folds the view's events up to `limit` into an engine, starting from `start`, else
+    /// from the best checkpoint, else from nothing.
+    func fold(device: String, through limit: Int64, query: ProjectionQuery, start: DeviceEngine? = nil,
+              collect: ((Decision) -> Void)?) throws -> DeviceEngine {
+        try prepare()
+        let eventLimit = min(limit, query.knownAt?.microseconds ?? .max)
+        let ceiling = try query.asRecordedAt.map(recordedThrough) ?? ledger.read { try $0.lastSeq() }
+        var engine = start ?? DeviceEngine(device: device, policy: policy)
+        var position: (time: Int64, seq: UInt64)? = start.map { $0.position }
+        if start != nil && position!.seq == 0 { position = nil }
+        if start == nil && useCheckpoints && query.without.isEmpty && query.with.isEmpty {
+            if let (restored, at) = try checkpoint(device: device, atOrBefore: eventLimit, ceiling: ceiling) {
+                engine = restored
+                position = at
+            }
+        }
+        var extras = query.with.enumerated()
+            .filter { $0.element.envelope.device == device && $0.element.envelope.time.microseconds <= eventLimit }
+            .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
+            .map { (ceiling + 1 + UInt64($0.offset), $0.element) }
+        if let at = position {
+            extras.removeAll { ($0.1.envelope.time.microseconds, $0.0) <= (at.time, at.seq) }
+        }
+        var nextExtra = 0
+        let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived
+        var sinceSave = 0
+        var done = false
+        while !done {
+            var pending = [([UInt8], [UInt8])]()
+            var visited = 0
+            done = true
+            try ledger.read { reader in
+                try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit) { view in
+                    position = (view.envelope.time.microseconds, view.seq)
+                    visited += 1
+                    if view.seq <= ceiling && !query.without.contains(view.seq) {
+                        while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < view.envelope.time.microseconds {
+                            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
+                            nextExtra += 1
+                        }
+                        engine.apply(try Event(record: view), seq: view.seq)
+                        for d in engine.takeDecisions() { collect?(d) }
+                        sinceSave += 1
+                        if save && sinceSave >= checkpointInterval {
+                            sinceSave = 0
+                            pending.append((CheckpointKey.key(device, tag, time: view.envelope.time.microseconds, seq: view.seq),
+                                            CheckpointKey.value(highSeq: ceiling, state: try engine.checkpoint())))
+                        }
+                    }
+                    if visited >= chunk { done = false; return false }
+                    return true
+                }
+            }
+            if !pending.isEmpty { try store(pending, ceiling: ceiling) }
+        }
+        while nextExtra < extras.count {
+            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
+            nextExtra += 1
+        }
+        for d in engine.takeDecisions() { collect?(d) }
+        return engine
+    }
+}

@@ -1,0 +1,83 @@
+public import Ledger
+
+/// A widget as decisions and states name it.
+public struct WidgetIdentity: Codable, Hashable, Sendable {
+    /// The instance id (`sys:<app>/<kind>` for a system-placed widget).
+    public var instance: String
+    /// The widget kind.
+    public var kind: String
+    /// The app's bundle id.
+    public var app: String
+
+    /// Creates an identity.
+    public init(instance: String, kind: String, app: String) {
+        self.instance = instance
+        self.kind = kind
+        self.app = app
+    }
+}
+
+/// What a decision did.
+public enum DecisionAction: String, Codable, Sendable {
+    /// The system rotated the stack to a widget (Smart Rotate).
+    case rotate
+    /// The person scrolled the stack to a widget.
+    case scroll
+    /// The system inserted a widget as a suggestion (or a watchOS relevance card).
+    case suggest
+    /// The system removed a suggestion.
+    case unsuggest
+    /// The widget stayed on top.
+    case keep
+}
+
+/// Whether a reason rests on Apple's documentation or on our policy.
+public enum ReasonBasis: String, Codable, Sendable {
+    /// A documented rule; `rule` is its id in the domain reference (R1, S2, ...).
+    case documented
+    /// A policy parameter; `rule` is the parameter's name.
+    case policy
+}
+
+/// One reason behind a decision or a verdict, with the stored events it rests on.
+public struct Reason: Codable, Hashable, Sendable {
+    /// The reason code (queries.md).
+    public var code: String
+    /// Documentation or policy.
+    public var basis: ReasonBasis
+    /// The rule id or the policy parameter.
+    public var rule: String
+    /// A sentence a person can follow.
+    public var detail: String
+    /// Sequence numbers of the events it rests on, ascending.
+    public var events: [UInt64]
+
+    /// Creates a reason.
+    public init(_ code: String, _ basis: ReasonBasis, _ rule: String, _ detail: String, events: [UInt64]) {
+        self.code = code
+        self.basis = basis
+        self.rule = rule
+        self.detail = detail
+        self.events = Array(Set(events)).sorted()
+    }
+}
+
+/// One decision of the engine: a rotation, a scroll, a suggestion, its removal.
+public struct Decision: Codable, Hashable, Sendable {
+    /// When it was made.
+    public var time: Timestamp
+    /// The device.
+    public var device: String
+    /// The stack.
+    public var stack: String
+    /// What was done.
+    public var action: DecisionAction
+    /// The widget acted on.
+    public var widget: WidgetIdentity
+    /// The top before.
+    public var from: WidgetIdentity?
+    /// The top after.
+    public var top: WidgetIdentity?
+    /// Why.
+    public var reasons: [Reason]
+}

@@ -1,0 +1,185 @@
+import Ledger
+
+extension DeviceEngine {
+    /// Applies one event to the state; returns whether decisions may change.
+    mutating func handle(_ event: Event, seq: UInt64) -> Bool {
+        let now = state.now
+        let app = event.envelope.app ?? ""
+        switch event.body {
+        case .deviceInfo(let info):
+            state.platform = info.platform
+            state.osVersion = info.osVersion
+            state.deviceInfoSeq = seq
+            state.clock.setZone(info.timeZone)
+        case .stackCreated(let c):
+            if let i = state.stackIndex(c.stack) {
+                state.stacks[i].platform = c.platform
+                state.stacks[i].family = c.family
+                state.stacks[i].smartRotate = c.smartRotate
+                state.stacks[i].widgetSuggestions = c.widgetSuggestions
+                state.stacks[i].settingsSeq = seq
+            } else {
+                state.stacks.append(StackState(id: c.stack, platform: c.platform, family: c.family, smartRotate: c.smartRotate,
+                                               widgetSuggestions: c.widgetSuggestions, createdSeq: seq, settingsSeq: seq))
+            }
+        case .stackSettingsChanged(let c):
+            guard let i = state.stackIndex(c.stack) else { return false }
+            if let r = c.smartRotate { state.stacks[i].smartRotate = r }
+            if let s = c.widgetSuggestions { state.stacks[i].widgetSuggestions = s }
+            state.stacks[i].settingsSeq = seq
+        case .widgetAdded(let a):
+            let i = stackIndex(creating: a.stack, family: a.widget.family, seq: seq)
+            let w = a.widget
+            let member = Member(widget: WidgetIdentity(instance: w.instance, kind: w.kind, app: w.app), family: w.family,
+                                intent: w.configuration?.name, parameters: parameterMap(w.configuration?.parameters), addedSeq: seq)
+            if let intent = w.configuration?.name { state.intentHomes[intent] = IntentHome(app: w.app, kind: w.kind) }
+            for j in state.stacks.indices { state.stacks[j].members.removeAll { $0.widget.instance == w.instance } }
+            var members = state.stacks[i].members
+            let at = min(max(a.position ?? members.count, 0), members.count)
+            members.insert(member, at: at)
+            state.stacks[i].members = members
+            if state.stacks[i].top == nil { state.stacks[i].top = w.instance }
+        case .widgetRemoved(let r):
+            guard let i = state.stackIndex(r.stack) else { return false }
+            state.stacks[i].members.removeAll { $0.widget.instance == r.instance }
+            if state.stacks[i].restingTop == r.instance { state.stacks[i].restingTop = nil }
+            state.stacks[i].repairTop()
+        case .widgetMoved(let m):
+            guard let i = state.stackIndex(m.stack), let from = state.stacks[i].members.firstIndex(where: { $0.widget.instance == m.instance }) else { return false }
+            let member = state.stacks[i].members.remove(at: from)
+            state.stacks[i].members.insert(member, at: min(max(m.position, 0), state.stacks[i].members.count))
+        case .widgetPinned(let s), .widgetUnpinned(let s):
+            guard let i = state.stackIndex(s.stack), let j = state.stacks[i].members.firstIndex(where: { $0.widget.instance == s.instance }) else { return false }
+            if case .widgetPinned = event.body { state.stacks[i].members[j].pinned = true } else { state.stacks[i].members[j].pinned = false }
+        case .scrolled(let s):
+            guard let i = state.stackIndex(s.stack), let target = state.stacks[i].identity(s.instance) else { return false }
+            let from = state.stacks[i].identity(state.stacks[i].top)
+            let hold = now + Int64(p.scrollHoldMinutes) * 60_000_000
+            state.stacks[i].holdUntil = hold
+            schedule(hold)
+            let reason = Reason("USER_SCROLLED", .policy, "scrollHoldMinutes",
+                                "the person scrolled the stack to \(target.kind); Smart Rotate waits \(p.scrollHoldMinutes) min", events: [seq])
+            state.stacks[i].top = target.instance
+            if state.stacks[i].member(target.instance) != nil { state.stacks[i].restingTop = target.instance }
+            record(stack: i, action: .scroll, widget: target, from: from, reasons: [reason])
+            return true
+        case .suggestionKept(let k):
+            guard let i = state.stackIndex(k.stack), let j = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == k.instance }) else { return false }
+            let s = state.stacks[i].suggestions.remove(at: j)
+            let home = state.intentHomes.first { $0.value.kind == s.widget.kind && $0.value.app == s.widget.app }?.key
+            state.stacks[i].members.insert(Member(widget: s.widget, family: state.stacks[i].family, intent: home, parameters: [:], addedSeq: seq), at: 0)
+        case .suggestionDismissed(let d):
+            guard let i = state.stackIndex(d.stack) else { return false }
+            let key = DeviceModel.appKind(app, d.kind)
+            let until = now + Int64(p.dismissCooldownHours) * 3_600_000_000
+            state.stacks[i].dismissedUntil[key] = until
+            schedule(until)
+            state.stacks[i].suggestions.removeAll { $0.widget.instance == d.instance }
+            state.stacks[i].repairTop()
+        case .widgetTimeline(let t):
+            schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros))
+        case .widgetDeclared(let d):
+            state.declarations[DeviceModel.appKind(app, d.kind)] = Declaration(families: d.families, configuration: d.configuration,
+                                                                                associatedKind: d.associatedKind, seq: seq)
+        case .intentDonated(let d):
+            let names = d.predictionParameters ?? (d.intent.parameters ?? []).map(\.key)
+            let all = parameterMap(d.intent.parameters)
+            var predicted = [String: String]()
+            for n in names { predicted[n] = all[n] ?? "null" }
+            state.usage.append(UsageRecord(time: now, hour: state.clock.hour(at: now), seq: seq, app: app, intent: d.intent.name,
+                                           parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
+            pruneUsage()
+            schedule(state.clock.nextHour(after: now))
+        case .donationsDeleted(let del):
+            for k in state.usage.indices where state.usage[k].app == app && state.usage[k].intent != nil && state.usage[k].deletedBy == nil {
+                let u = state.usage[k]
+                let hit: Bool
+                switch del {
+                case .donationIds(let ids): hit = u.donationId.map(ids.contains) ?? false
+                case .intent(let name): hit = u.intent == name
+                case .groupIdentifier(let g): hit = u.groupIdentifier == g
+                case .all: hit = true
+                }
+                if hit { state.usage[k].deletedBy = seq }
+            }
+        case .appForeground:
+            guard p.usageCountsAppForeground else { return false }
+            state.usage.append(UsageRecord(time: now, hour: state.clock.hour(at: now), seq: seq, app: app, intent: nil, parameters: [:]))
+            pruneUsage()
+            schedule(state.clock.nextHour(after: now))
+        case .relevantShortcuts(let set):
+            let previous = state.shortcutSets[app]
+            let stored = set.shortcuts.map { s in
+                StoredShortcut(kind: s.widgetKind, role: s.role, intent: s.intent?.name,
+                               parameters: s.intent.map { parameterMap($0.parameters) },
+                               providers: s.relevanceProviders.map(Clue.of), providerTypes: s.relevanceProviders.map(Clue.providerType))
+            }
+            if let intentShortcut = set.shortcuts.first(where: { $0.intent != nil }), let name = intentShortcut.intent?.name {
+                state.intentHomes[name] = IntentHome(app: app, kind: intentShortcut.widgetKind)
+            }
+            // S3: a kind omitted from the new set is invalidated.
+            let kinds = Set(stored.map(\.kind))
+            for old in previous?.shortcuts ?? [] where !kinds.contains(old.kind) {
+                state.invalidations[DeviceModel.appKind(app, old.kind)] = Invalidation(bySeq: seq, time: now, previousSeq: previous!.seq)
+            }
+            for k in kinds { state.invalidations[DeviceModel.appKind(app, k)] = nil }
+            state.shortcutSets[app] = ShortcutSet(seq: seq, time: now, shortcuts: stored)
+            schedule(stored.flatMap { $0.providers.flatMap(\.boundaries) })
+        case .relevantIntents(let set):
+            let signals = set.intents.map { e in
+                ContextSignal(kind: e.widgetKind, intent: e.intent.name, parameters: parameterMap(e.intent.parameters),
+                              clue: Clue.of(e.context, policy: p), group: defaultGroup(app: app))
+            }
+            state.intentSets[app] = ContextSet(seq: seq, signals: signals)
+            schedule(signals.flatMap { $0.clue?.boundaries ?? [] })
+        case .widgetRelevance(let r):
+            let signals = r.attributes.map { a in
+                ContextSignal(kind: r.kind, intent: a.configuration?.name, parameters: a.configuration.map { parameterMap($0.parameters) },
+                              clue: a.context.flatMap { Clue.of($0, policy: p) }, group: groupKey(a.group, app: app))
+            }
+            state.attributeSets[DeviceModel.appKind(app, r.kind)] = ContextSet(seq: seq, signals: signals)
+            schedule(signals.flatMap { $0.clue?.boundaries ?? [] })
+        case .contextChanged(let c):
+            let key = Clue.key(c.context)
+            if c.active { state.contexts[key] = ActiveState(since: now, seq: seq) } else { state.contexts[key] = nil }
+        case .permissionChanged(let c):
+            state.permissions[app + "\u{1F}" + c.permission] = PermissionState(granted: c.granted, seq: seq)
+        case .developerMode(let m):
+            state.developerMode = m.enabled
+            state.developerModeSeq = seq
+        case .widgetViewed, .widgetTapped, .reloadRequested, .widgetReloaded, .stackObserved:
+            return false
+        }
+        return true
+    }
+
+    /// The stack an added widget goes to, created with defaults if no `stack.created` came first.
+    mutating func stackIndex(creating id: String, family: String, seq: UInt64) -> Int {
+        if let i = state.stackIndex(id) { return i }
+        let platform = state.platform ?? "iOS"
+        state.stacks.append(StackState(id: id, platform: platform, family: family, smartRotate: true, widgetSuggestions: true,
+                                       createdSeq: seq, settingsSeq: seq))
+        return state.stacks.count - 1
+    }
+
+    /// The group of an automatic relevance attribute or relevant intent (W4).
+    func defaultGroup(app: String) -> String? {
+        p.defaultRelevanceGroup == "perApp" ? "app:" + app : nil
+    }
+
+    func groupKey(_ group: RelevanceGroup?, app: String) -> String? {
+        switch group {
+        case .none, .automatic?: return defaultGroup(app: app)
+        case .ungrouped?: return nil
+        case .named(let n)?: return "named:" + app + "/" + n
+        }
+    }
+
+    /// Drops usage older than the pattern window.
+    mutating func pruneUsage() {
+        let horizon = state.now - Int64(p.usagePatternWindowDays) * 86_400_000_000
+        if let first = state.usage.first, first.time < horizon {
+            state.usage.removeAll { $0.time < horizon }
+        }
+    }
+}

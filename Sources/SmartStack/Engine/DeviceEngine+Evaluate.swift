@@ -1,0 +1,129 @@
+import Ledger
+
+extension DeviceEngine {
+    /// Makes the decisions due at the current instant, stack by stack in creation order.
+    mutating func evaluate() {
+        state.dirty = false
+        rollCounters()
+        let system = systemCandidates()
+        for i in state.stacks.indices {
+            let mine = system.filter { $0.stack == i }.map(\.candidate)
+            placeSystemWidgets(stack: i, candidates: mine)
+            rotate(stack: i, system: mine)
+        }
+        if !state.usage.isEmpty { schedule(state.clock.nextHour(after: state.now)) }
+    }
+
+    /// Removes suggestions that are no longer relevant (G2) and adds new ones.
+    mutating func placeSystemWidgets(stack i: Int, candidates: [Candidate]) {
+        let stack = state.stacks[i]
+        let live = Dictionary(candidates.map { ($0.widget.instance, $0) }, uniquingKeysWith: { a, _ in a })
+        for s in stack.suggestions {
+            let still = stack.widgetSuggestions && live[s.widget.instance]?.source == s.source
+            guard !still else { continue }
+            let reason = stack.widgetSuggestions
+                ? Reason("NO_ACTIVE_RELEVANCE", .documented, stack.isWatch ? "W2" : "G2",
+                         stack.isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended", events: s.reasons.flatMap(\.events))
+                : Reason("STACK_TOGGLE_OFF", .documented, "G2", "Widget Suggestions were turned off for this stack", events: [stack.settingsSeq])
+            let from = state.stacks[i].identity(state.stacks[i].top)
+            state.stacks[i].suggestions.removeAll { $0.widget.instance == s.widget.instance }
+            if state.stacks[i].top == s.widget.instance {
+                state.stacks[i].top = nil
+                state.stacks[i].repairTop()
+            }
+            record(stack: i, action: .unsuggest, widget: s.widget, from: from, reasons: [reason], setsTop: from?.instance != state.stacks[i].top)
+        }
+        guard state.stacks[i].widgetSuggestions else { return }
+        let cap = stack.isWatch ? p.maxRelevanceCardsPerStack : p.maxSuggestionsPerStack
+        let ordered = candidates.enumerated().sorted { a, b in
+            a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
+        }.map(\.element)
+        for c in ordered {
+            let st = state.stacks[i]
+            guard st.suggestions.count < cap else { break }
+            guard st.suggestions.count + st.members.count < p.maxWidgetsPerStack else { break }
+            if st.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) { continue }
+            if let g = c.group, st.suggestions.contains(where: { shownGroup($0) == g }) { continue }
+            let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
+            if let until = st.dismissedUntil[kindKey], state.now < until { continue }
+            if limited("s|" + kindKey, cap: p.suggestionCapPerWidgetPerDay) { continue }
+            count("s|" + kindKey, cap: p.suggestionCapPerWidgetPerDay)
+            let from = st.identity(st.top)
+            if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
+            state.stacks[i].suggestions.insert(ShownSuggestion(widget: c.widget, source: c.source, since: state.now, reasons: c.reasons, group: c.group), at: 0)
+            state.stacks[i].top = c.widget.instance
+            record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: c.reasons)
+        }
+    }
+
+    func shownGroup(_ s: ShownSuggestion) -> String? { s.group }
+
+    /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
+    mutating func rotate(stack i: Int, system: [Candidate]) {
+        let stack = state.stacks[i]
+        guard !stack.members.isEmpty else { return }
+        var topRank: Double? = nil
+        if let t = stack.top {
+            if let m = stack.member(t) { topRank = memberCandidate(stack, m)?.rank }
+            else { topRank = system.first { $0.widget.instance == t }?.rank }
+        }
+        guard stack.smartRotate, state.now >= stack.holdUntil else { return }
+        var best: Candidate?
+        for m in stack.members {
+            guard let c = memberCandidate(stack, m) else { continue }
+            if m.widget.instance != stack.top && limited("r|" + m.widget.instance, cap: p.rotationCapPerWidgetPerDay) { continue }
+            if best == nil || c.rank > best!.rank { best = c }
+        }
+        guard let best else {
+            if topRank == nil, !p.topStaysUntilDisplaced, let first = stack.members.first?.widget, first.instance != stack.top {
+                let from = stack.identity(stack.top)
+                state.stacks[i].top = first.instance
+                record(stack: i, action: .rotate, widget: first, from: from, reasons: [
+                    Reason("KEPT", .policy, "topStaysUntilDisplaced", "nothing is relevant; the stack returns to its first widget", events: []),
+                ])
+            }
+            return
+        }
+        guard best.widget.instance != stack.top else { return }
+        if let topRank, best.rank <= topRank { return }
+        count("r|" + best.widget.instance, cap: p.rotationCapPerWidgetPerDay)
+        let from = stack.identity(stack.top)
+        state.stacks[i].top = best.widget.instance
+        state.stacks[i].restingTop = best.widget.instance
+        record(stack: i, action: .rotate, widget: best.widget, from: from, reasons: best.reasons)
+    }
+
+    /// Appends a decision.
+    mutating func record(stack i: Int, action: DecisionAction, widget: WidgetIdentity, from: WidgetIdentity?, reasons: [Reason], setsTop: Bool = true) {
+        let stack = state.stacks[i]
+        let d = Decision(time: state.clock.timestamp(state.now), device: state.device, stack: stack.id, action: action,
+                         widget: widget, from: from, top: stack.identity(stack.top), reasons: reasons)
+        if setsTop { state.stacks[i].topDecision = d }
+        decisions.append(d)
+    }
+
+    /// Resets the per-day counters at the device's local midnight.
+    mutating func rollCounters() {
+        let day = state.clock.day(at: state.now)
+        if day != state.counterDay {
+            state.counterDay = day
+            state.counters.removeAll()
+        }
+    }
+
+    /// Whether a widget reached its cap today (G3); Developer Mode lifts it.
+    func limited(_ key: String, cap: Int?) -> Bool {
+        guard let cap, !state.developerMode else { return false }
+        return (state.counters[key] ?? 0) >= cap
+    }
+
+    mutating func count(_ key: String, cap: Int?) {
+        let n = (state.counters[key] ?? 0) + 1
+        state.counters[key] = n
+        if let cap, n >= cap {
+            // The cap lifts at local midnight: look again then.
+            let o = Int64(state.clock.offset(at: state.now)) * 60_000_000
+            schedule((state.counterDay + 1) * 86_400_000_000 - o)
+        }
+    }
+}

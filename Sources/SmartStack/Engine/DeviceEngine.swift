@@ -1,0 +1,141 @@
+import Ledger
+
+/// The Smart Stack model of one device: a deterministic discrete-event simulation.
+///
+/// Feed it the device's events in (time, sequence number) order with `apply`, and move
+/// its clock with `advance(to:)`; it runs the transitions the events schedule (an entry's
+/// date, a window closing, a shortcut window opening) at their instants and reports every
+/// decision. It holds no storage: the same events always give the same decisions.
+///
+/// ```swift
+/// var engine = DeviceEngine(device: "default", policy: Policy())
+/// for (seq, event) in events { engine.apply(event, seq: seq) }
+/// engine.advance(to: t)
+/// let state = engine.snapshot()
+/// ```
+public struct DeviceEngine: Sendable {
+    /// The policy the engine follows.
+    public let policy: Policy
+    var p: PolicyParameters { policy.parameters }
+    /// The state; it is what a checkpoint stores.
+    var state: DeviceModel
+    /// Decisions made since the caller last took them.
+    public internal(set) var decisions: [Decision] = []
+
+    /// A fresh engine for a device.
+    public init(device: String, policy: Policy) {
+        self.policy = policy
+        self.state = DeviceModel(device: device)
+    }
+
+    /// The device's name.
+    public var device: String { state.device }
+    /// The engine's clock, microseconds since 1970.
+    public var now: Int64 { state.now }
+    /// The (time, seq) of the last event applied.
+    public var position: (time: Int64, seq: UInt64) { (state.lastEventTime, state.lastSeq) }
+
+    /// Hands over the decisions made so far.
+    public mutating func takeDecisions() -> [Decision] {
+        defer { decisions.removeAll(keepingCapacity: true) }
+        return decisions
+    }
+
+    var windowMicros: Int64 { Int64(p.normalizationWindowDays) * 86_400_000_000 }
+
+    /// Moves the clock to `time`: runs every transition scheduled up to it (each at its
+    /// own instant) and settles the instant `time` itself.
+    public mutating func advance(to time: Int64) {
+        run(before: time)
+        if time > state.now { state.now = time }
+        settle()
+    }
+
+    /// Applies one event. Events at the same instant apply in sequence order, before the
+    /// transitions they schedule at that instant. An event dated before the clock (only
+    /// possible when a caller feeds events out of order) applies at the clock's instant.
+    public mutating func apply(_ event: Event, seq: UInt64) {
+        let t = event.envelope.time.microseconds
+        if t > state.now {
+            run(before: t)
+            state.now = t
+        }
+        state.lastEventTime = max(state.lastEventTime, t)
+        state.lastSeq = seq
+        state.clock.noteOffset(event.envelope.time.offsetMinutes)
+        if handle(event, seq: seq) { state.dirty = true }
+    }
+
+    /// Settles the current instant, then runs every transition scheduled before `time`.
+    mutating func run(before time: Int64) {
+        settle()
+        while let next = state.wakeups.first, next < time {
+            state.wakeups.removeFirst()
+            state.now = next
+            evaluate()
+        }
+    }
+
+    /// Evaluates the current instant if an event changed something or a transition is due.
+    mutating func settle() {
+        var due = state.dirty
+        while let next = state.wakeups.first, next <= state.now {
+            state.wakeups.removeFirst()
+            due = true
+        }
+        if due { evaluate() }
+    }
+
+    mutating func schedule(_ times: [Int64]) {
+        for t in times { schedule(t) }
+    }
+
+    mutating func schedule(_ t: Int64) {
+        guard t >= state.now, t != .max else { return }
+        var lo = 0, hi = state.wakeups.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if state.wakeups[mid] < t { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < state.wakeups.count && state.wakeups[lo] == t { return }
+        state.wakeups.insert(t, at: lo)
+    }
+}
+
+/// Everything the engine knows about one device at its clock's instant.
+struct DeviceModel: Codable, Hashable {
+    var device: String
+    var now: Int64 = .min
+    var lastEventTime: Int64 = .min
+    var lastSeq: UInt64 = 0
+    /// An event changed the state since the last evaluation.
+    var dirty = false
+    var clock = LocalClock()
+    var platform: String?
+    var osVersion: String?
+    var deviceInfoSeq: UInt64 = 0
+    var developerMode = false
+    var developerModeSeq: UInt64 = 0
+    var stacks: [StackState] = []
+    var timelines = TimelineBook()
+    var shortcutSets: [String: ShortcutSet] = [:]
+    var invalidations: [String: Invalidation] = [:]
+    var intentSets: [String: ContextSet] = [:]
+    var attributeSets: [String: ContextSet] = [:]
+    var declarations: [String: Declaration] = [:]
+    var contexts: [String: ActiveState] = [:]
+    var permissions: [String: PermissionState] = [:]
+    var usage: [UsageRecord] = []
+    var intentHomes: [String: IntentHome] = [:]
+    /// Rotations and suggestions counted per local day: `r|instance` or `s|app/kind`.
+    var counters: [String: Int] = [:]
+    var counterDay: Int64 = .min
+    /// Instants with scheduled transitions, ascending, unique.
+    var wakeups: [Int64] = []
+
+    init(device: String) { self.device = device }
+
+    func stackIndex(_ id: String) -> Int? { stacks.firstIndex { $0.id == id } }
+
+    static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Crypto
+
+/// The decision policy: our model of the Smart Stack, named and versioned.
+///
+/// Every rule Apple documents is fixed in the engine; every choice Apple leaves
+/// undocumented is a parameter here, with a stated default. `smartstack-1` is this
+/// project's model, not Apple's algorithm.
+public struct Policy: Sendable, Hashable {
+    /// The policy's name.
+    public static let name = "smartstack-1"
+    /// The policy's version: it changes whenever the engine's behaviour for the same
+    /// parameters changes.
+    public static let version = 1
+
+    /// The parameters in force.
+    public var parameters: PolicyParameters
+
+    /// The default policy.
+    public init(parameters: PolicyParameters = PolicyParameters()) {
+        self.parameters = parameters
+    }
+
+    /// A short digest of the name, version and parameters: it changes with any override.
+    public var digest: String {
+        var text = "\(Policy.name)\n\(Policy.version)\n"
+        text += parametersJSON(pretty: false)
+        let hash = SHA256.hash(data: Array(text.utf8))
+        return "sha256:" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The parameters as JSON, keys sorted.
+    public func parametersJSON(pretty: Bool) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        // Optional caps are written as null (unlimited) rather than left out.
+        guard let data = try? encoder.encode(parameters) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Reads overrides from a JSON file: either `{"parameters": {...}}` or the bare
+    /// parameter object. Unknown parameter names are an error, so a typo never passes.
+    /// - Throws: `PolicyError` naming the file and the parameter.
+    public static func load(overridesAt path: String) throws -> Policy {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PolicyError("cannot read the policy file \(path); check the path")
+        }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw PolicyError("\(path) is not JSON: \(error.localizedDescription)")
+        }
+        guard var dict = object as? [String: Any] else { throw PolicyError("\(path): the policy must be a JSON object") }
+        if let name = dict["name"] as? String, name != Policy.name {
+            throw PolicyError("\(path): policy \"\(name)\" is not \(Policy.name); this engine implements only \(Policy.name)")
+        }
+        if let inner = dict["parameters"] as? [String: Any] { dict = inner }
+        else { for k in ["name", "version", "digest", "tool"] { dict.removeValue(forKey: k) } }
+        let known = Set(PolicyParameters.CodingKeys.allCases.map(\.rawValue))
+        for key in dict.keys.sorted() where !known.contains(key) {
+            throw PolicyError("\(path): unknown policy parameter \"\(key)\"; `stackledger policy` lists them")
+        }
+        // Merge onto the defaults, so a file may name only what it changes.
+        let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(PolicyParameters())) as! [String: Any]
+        let merged = defaults.merging(dict) { _, new in new }
+        do {
+            let params = try JSONDecoder().decode(PolicyParameters.self, from: JSONSerialization.data(withJSONObject: merged))
+            try params.validate()
+            return Policy(parameters: params)
+        } catch let e as PolicyError {
+            throw PolicyError("\(path): \(e.message)")
+        } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
+            let field = ctx.codingPath.map(\.stringValue).joined(separator: ".")
+            throw PolicyError("\(path): parameter \"\(field)\" has the wrong type; `stackledger policy --json` shows the expected form")
+        } catch {
+            throw PolicyError("\(path): \(error)")
+        }
+    }
+}
+
+/// A policy file that cannot be used.
+public struct PolicyError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong and what to do.
+    public var message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,93 @@
+import Ledger
+
+/// A relevant shortcut as the engine keeps it.
+struct StoredShortcut: Codable, Hashable {
+    var kind: String
+    var role: String
+    var intent: String?
+    var parameters: [String: String]?
+    var providers: [Clue]
+    var providerTypes: [String]
+}
+
+/// An app's latest `shortcuts.relevantSet` (S2: it replaces the whole set).
+struct ShortcutSet: Codable, Hashable {
+    var seq: UInt64
+    var time: Int64
+    var shortcuts: [StoredShortcut]
+}
+
+/// Why a kind's shortcut stopped counting (S3): the set that omitted it and the one that
+/// had it.
+struct Invalidation: Codable, Hashable {
+    var bySeq: UInt64
+    var time: Int64
+    var previousSeq: UInt64
+}
+
+/// A relevant intent or a relevance attribute.
+struct ContextSignal: Codable, Hashable {
+    var kind: String
+    var intent: String?
+    var parameters: [String: String]?
+    /// nil: no context (an attribute with only a group); it never matches by itself.
+    var clue: Clue?
+    /// The group key (W4), nil when ungrouped.
+    var group: String?
+}
+
+/// An app's latest `intents.relevantSet` (W1), or a kind's latest `widget.relevance`.
+struct ContextSet: Codable, Hashable {
+    var seq: UInt64
+    var signals: [ContextSignal]
+}
+
+/// What `widget.declared` said.
+struct Declaration: Codable, Hashable {
+    var families: [String]
+    var configuration: String
+    var associatedKind: String?
+    var seq: UInt64
+}
+
+/// A donation or an app use, for the usage model.
+struct UsageRecord: Codable, Hashable {
+    var time: Int64
+    var hour: Int
+    var seq: UInt64
+    var app: String
+    /// nil for an app use (`app.foreground`).
+    var intent: String?
+    /// The predicted parameters: name to canonical JSON value.
+    var parameters: [String: String]
+    var donationId: String?
+    var groupIdentifier: String?
+    /// The `intent.donationsDeleted` event that deleted it (D4).
+    var deletedBy: UInt64?
+}
+
+/// A context state that is active, since when, and the event that said so.
+struct ActiveState: Codable, Hashable {
+    var since: Int64
+    var seq: UInt64
+}
+
+/// An authorisation and the event that set it.
+struct PermissionState: Codable, Hashable {
+    var granted: Bool
+    var seq: UInt64
+}
+
+/// Where a donated intent type's widget lives: the app and kind last seen configured
+/// with it.
+struct IntentHome: Codable, Hashable {
+    var app: String
+    var kind: String
+}
+
+/// Converts intent parameters to the engine's map of canonical values.
+func parameterMap(_ members: [JSONMember]?) -> [String: String] {
+    var out = [String: String]()
+    for m in members ?? [] { out[m.key] = CanonicalWriter.text(of: m.value) }
+    return out
+}

@@ -1,0 +1,70 @@
+public import Ledger
+
+/// One widget a stack shows at an instant.
+public struct WidgetSnapshot: Codable, Hashable, Sendable {
+    /// Who it is.
+    public var widget: WidgetIdentity
+    /// Its position, 0 = first.
+    public var position: Int
+    /// Pinned by the person (watchOS).
+    public var pinned: Bool
+    /// Placed by the system (a suggestion or a relevance card).
+    public var suggested: Bool
+    /// Its active relevance, nil when none is active.
+    public var relevance: ActiveRelevance?
+}
+
+/// One stack at an instant.
+public struct StackSnapshot: Codable, Hashable, Sendable {
+    /// The stack's id.
+    public var stack: String
+    /// `iOS`, `iPadOS` or `watchOS`.
+    public var platform: String
+    /// Smart Rotate on.
+    public var smartRotate: Bool
+    /// Widget Suggestions on.
+    public var widgetSuggestions: Bool
+    /// The widget shown, nil for an empty stack.
+    public var top: WidgetSnapshot?
+    /// Every widget shown, in order.
+    public var widgets: [WidgetSnapshot]
+    /// The decision that put the top there, if any.
+    public var decision: Decision?
+}
+
+/// A device's stacks at an instant.
+public struct DeviceSnapshot: Codable, Hashable, Sendable {
+    /// The instant.
+    public var at: Timestamp
+    /// The device.
+    public var device: String
+    /// Its stacks, in creation order.
+    public var stacks: [StackSnapshot]
+}
+
+extension DeviceEngine {
+    /// The state at the engine's clock. Call `advance(to:)` first.
+    public mutating func snapshot(at time: Timestamp) -> DeviceSnapshot {
+        var stacks = [StackSnapshot]()
+        for s in state.stacks {
+            var widgets = [WidgetSnapshot]()
+            for (i, g) in s.suggestions.enumerated() {
+                widgets.append(WidgetSnapshot(widget: g.widget, position: i, pinned: false, suggested: true, relevance: nil))
+            }
+            for m in s.members {
+                let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
+                let r = usesEntryRelevance
+                    ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)
+                    : nil
+                widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r))
+            }
+            let top = widgets.first { $0.widget.instance == s.top }
+            stacks.append(StackSnapshot(stack: s.id, platform: s.platform, smartRotate: s.smartRotate, widgetSuggestions: s.widgetSuggestions,
+                                        top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision))
+        }
+        return DeviceSnapshot(at: time, device: state.device, stacks: stacks)
+    }
+
+    /// The device's local offset at an instant, in minutes.
+    public mutating func localOffset(at micros: Int64) -> Int16 { state.clock.offset(at: micros) }
+}

@@ -1,0 +1,73 @@
+import Ledger
+
+/// A widget the person configured into a stack (or a kept suggestion).
+struct Member: Codable, Hashable {
+    var widget: WidgetIdentity
+    var family: String
+    /// The configuration intent's type name; nil for a static widget.
+    var intent: String?
+    /// Configuration parameters: name to canonical JSON value.
+    var parameters: [String: String]
+    var pinned = false
+    var addedSeq: UInt64
+}
+
+/// A widget the system placed in a stack: a Widget Suggestion (iOS, iPadOS) or a
+/// relevance card (watchOS).
+struct ShownSuggestion: Codable, Hashable {
+    var widget: WidgetIdentity
+    /// What keeps it shown (the candidate's source); it goes when that source does.
+    var source: String
+    var since: Int64
+    var reasons: [Reason]
+    /// The relevance group (W4) of a watchOS card.
+    var group: String?
+}
+
+/// One Smart Stack's state.
+struct StackState: Codable, Hashable {
+    var id: String
+    var platform: String
+    var family: String
+    var smartRotate: Bool
+    var widgetSuggestions: Bool
+    var members: [Member] = []
+    /// Newest first.
+    var suggestions: [ShownSuggestion] = []
+    /// The instance on top, nil for an empty stack.
+    var top: String?
+    /// The decision that put `top` there, if the system or a scroll did.
+    var topDecision: Decision?
+    /// The member that was on top before a suggestion took the top.
+    var restingTop: String?
+    /// Smart Rotate waits until then after the person scrolled.
+    var holdUntil: Int64 = .min
+    /// Kinds (`app/kind`) not to suggest again before a time, after a dismissal.
+    var dismissedUntil: [String: Int64] = [:]
+    var createdSeq: UInt64
+    var settingsSeq: UInt64
+
+    var isWatch: Bool { platform == "watchOS" }
+
+    /// Every widget shown, in order: suggestions (newest first), then members.
+    var shown: [WidgetIdentity] { suggestions.map(\.widget) + members.map(\.widget) }
+
+    func member(_ instance: String) -> Member? { members.first { $0.widget.instance == instance } }
+
+    func holds(app: String, kind: String) -> Bool {
+        members.contains { $0.widget.app == app && $0.widget.kind == kind }
+            || suggestions.contains { $0.widget.app == app && $0.widget.kind == kind }
+    }
+
+    func identity(_ instance: String?) -> WidgetIdentity? {
+        guard let instance else { return nil }
+        return shown.first { $0.instance == instance }
+    }
+
+    /// Makes the first widget the top when the top is gone.
+    mutating func repairTop() {
+        if let t = top, identity(t) != nil { return }
+        top = restingTop.flatMap { identity($0) != nil ? $0 : nil } ?? members.first?.widget.instance ?? suggestions.first?.widget.instance
+        topDecision = nil
+    }
+}

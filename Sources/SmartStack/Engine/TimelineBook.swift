@@ -1,0 +1,160 @@
+public import Ledger
+
+/// A widget's relevance active at an instant (rules R1-R7).
+public struct ActiveRelevance: Codable, Hashable, Sendable {
+    /// The entry's score, on the app's own scale.
+    public var score: Double
+    /// The score normalised against the same provider's scores (queries.md).
+    public var normalized: Double
+    /// The entry's date.
+    public var since: Timestamp
+    /// When the window closes (`date + duration`), or nil for duration 0 (until the
+    /// next entry that carries relevance).
+    public var until: Timestamp?
+    /// The `widget.timeline` event that delivered the entry.
+    public var event: UInt64
+}
+
+/// A timeline entry as the engine keeps it.
+struct StoredEntry: Codable, Hashable {
+    var date: Int64
+    var offset: Int16
+    /// nil: the entry carries no relevance (keeps the previous, R4).
+    var score: Double?
+    var duration: Double
+    var seq: UInt64
+}
+
+/// The merged entries of one provider key: earlier timelines' entries before each later
+/// delivery, then the later timeline's entries.
+struct EntryList: Codable, Hashable {
+    var delivered: Int64 = .min
+    var entries: [StoredEntry] = []
+}
+
+/// The min and max positive score of one delivery, for the normalised score.
+struct ScoreSpan: Codable, Hashable {
+    var delivered: Int64
+    var min: Double
+    var max: Double
+}
+
+/// Every provider's timelines on a device, and the score history that normalises them.
+struct TimelineBook: Codable, Hashable {
+    /// Keyed by `app \u{1F} kind` or `app \u{1F} kind \u{1F} instance`.
+    var lists: [String: EntryList] = [:]
+    /// Keyed by `app \u{1F} kind`, oldest delivery first.
+    var history: [String: [ScoreSpan]] = [:]
+
+    static func key(app: String, kind: String, instance: String? = nil) -> String {
+        instance.map { app + "\u{1F}" + kind + "\u{1F}" + $0 } ?? app + "\u{1F}" + kind
+    }
+
+    /// Applies a delivered timeline; returns the instants it schedules (entry dates and
+    /// window ends) at or after `now`.
+    mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64) -> [Int64] {
+        let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
+        var list = lists[key] ?? EntryList()
+        // A later timeline replaces the earlier one's entries from its delivery on.
+        var kept = list.entries.filter { $0.date < now }
+        var fresh = t.entries.map {
+            StoredEntry(date: $0.date.microseconds, offset: $0.date.offsetMinutes,
+                        score: $0.relevance?.score, duration: $0.relevance?.duration ?? 0, seq: seq)
+        }
+        fresh.sort { $0.date < $1.date }
+        kept.append(contentsOf: fresh)
+        kept.sort { $0.date < $1.date }
+        list.entries = kept
+        list.delivered = now
+        lists[key] = list
+        prune(key, now: now)
+
+        let positives = t.entries.compactMap { $0.relevance?.score }.filter { $0 > 0 }
+        let historyKey = TimelineBook.key(app: app, kind: t.kind)
+        var spans = history[historyKey] ?? []
+        if let lo = positives.min(), let hi = positives.max() {
+            spans.append(ScoreSpan(delivered: now, min: lo, max: hi))
+        }
+        spans.removeAll { $0.delivered < now - windowMicros }
+        history[historyKey] = spans
+
+        var wakeups = [Int64]()
+        for e in fresh where e.score != nil {
+            if e.date >= now { wakeups.append(e.date) }
+            if e.duration > 0 {
+                let end = e.date + Int64(e.duration * 1_000_000)
+                if end >= now { wakeups.append(end) }
+            }
+        }
+        return wakeups
+    }
+
+    /// Drops entries that can no longer matter: everything before the latest entry that
+    /// carries relevance at or before `now`.
+    mutating func prune(_ key: String, now: Int64) {
+        guard var list = lists[key] else { return }
+        if let last = list.entries.lastIndex(where: { $0.date <= now && $0.score != nil }), last > 0 {
+            list.entries.removeFirst(last)
+            lists[key] = list
+        }
+    }
+
+    /// The entry list that applies to a widget instance: its own timeline when newer than
+    /// the kind's, else the kind's.
+    func list(app: String, kind: String, instance: String) -> EntryList? {
+        let own = lists[TimelineBook.key(app: app, kind: kind, instance: instance)]
+        let shared = lists[TimelineBook.key(app: app, kind: kind)]
+        switch (own, shared) {
+        case let (o?, s?): return o.delivered >= s.delivered ? o : s
+        case let (o?, nil): return o
+        default: return shared
+        }
+    }
+
+    /// The entry whose relevance governs `at` (the latest entry at or before it that
+    /// carries relevance), and the next one after it, if any.
+    func governing(_ list: EntryList, at: Int64) -> (StoredEntry, StoredEntry?)? {
+        guard let i = list.entries.lastIndex(where: { $0.date <= at && $0.score != nil }) else { return nil }
+        let next = list.entries[(i + 1)...].first { $0.score != nil }
+        return (list.entries[i], next)
+    }
+
+    /// The relevance active at `at` for a widget, normalised; nil when none is.
+    func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ActiveRelevance? {
+        guard let list = list(app: app, kind: kind, instance: instance),
+              let (entry, next) = governing(list, at: at), let score = entry.score else { return nil }
+        // R1/R5: a score of 0 or less is not relevant. R7: the window closes at date + duration.
+        guard score > 0 else { return nil }
+        var until: Int64? = nil
+        if entry.duration > 0 {
+            let end = entry.date + Int64(entry.duration * 1_000_000)
+            guard at < end else { return nil }
+            until = end
+        } else if let next {
+            until = next.date
+        }
+        return ActiveRelevance(score: score, normalized: normalized(score, app: app, kind: kind, at: at, windowMicros: windowMicros),
+                               since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
+                               until: until.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) },
+                               event: entry.seq)
+    }
+
+    /// `(s - min) / (max - min)` over the provider's positive scores delivered within the
+    /// window; 1.0 when max equals min.
+    func normalized(_ s: Double, app: String, kind: String, at: Int64, windowMicros: Int64) -> Double {
+        var lo = s, hi = s
+        for span in history[TimelineBook.key(app: app, kind: kind)] ?? [] where span.delivered <= at && span.delivered >= at - windowMicros {
+            lo = Swift.min(lo, span.min)
+            hi = Swift.max(hi, span.max)
+        }
+        guard hi > lo else { return 1.0 }
+        return ((s - lo) / (hi - lo) * 10_000).rounded() / 10_000
+    }
+
+    /// The last relevance-carrying entry at or before `at` (for explanations), even when
+    /// it is not active.
+    func lastEntry(app: String, kind: String, instance: String, at: Int64) -> StoredEntry? {
+        guard let list = list(app: app, kind: kind, instance: instance) else { return nil }
+        return governing(list, at: at)?.0
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Projections
+import SmartStack
+
+struct PolicyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "policy",
+        abstract: "Print the decision policy in force: its name, version, digest and parameters.",
+        discussion: """
+        smartstack-1 is StackLedger's model of the Smart Stack, not Apple's algorithm: every \
+        rule Apple documents is fixed, every undocumented choice is a parameter here. \
+        --policy FILE.json overrides parameters (a file may name only those it changes).
+        """)
+
+    @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let policy: Policy
+        do {
+            policy = try policyFile.map(Policy.load(overridesAt:)) ?? Policy()
+        } catch {
+            throw fail("--policy \(error)", code: ExitCodes.usage)
+        }
+        var out = StandardOutput()
+        if json {
+            out.write("{\"name\":\"\(Policy.name)\",\"version\":\(Policy.version),\"digest\":\"\(policy.digest)\",")
+            out.write("\"parameters\":\(policy.parametersJSON(pretty: false)),\"tool\":\"\(StackLedgerCommand.toolVersion)\"}\n")
+        } else {
+            out.write("\(Policy.name) version \(Policy.version), digest \(policy.digest)\n")
+            out.write("StackLedger's model of the Smart Stack (not Apple's algorithm); undocumented choices:\n")
+            out.write(policy.parametersJSON(pretty: true) + "\n")
+        }
+        out.flush()
+    }
+}

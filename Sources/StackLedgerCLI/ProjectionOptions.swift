@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+
+/// The options `state`, `replay` and `why` share.
+struct ProjectionOptions: ParsableArguments {
+    @Option(help: "The device (required when the store holds several).") var device: String?
+    @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+    @Option(name: .customLong("known-at"), help: "What the device knew at this time: only events dated at or before it count.") var knownAt: String?
+    @Option(name: .customLong("as-recorded-at"), help: "What this store held at this time: only the log recorded by then counts.") var asRecordedAt: String?
+    @Flag(help: "Answer even if the store fails its quick check (the answer says it is unverified).") var force = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        if let knownAt { _ = try parseTime(knownAt, option: "--known-at") }
+        if let asRecordedAt { _ = try parseTime(asRecordedAt, option: "--as-recorded-at") }
+    }
+
+    /// The policy in force.
+    func policy() throws -> Policy {
+        guard let policyFile else { return Policy() }
+        do {
+            return try Policy.load(overridesAt: policyFile)
+        } catch {
+            throw fail("--policy \(error)", code: ExitCodes.usage)
+        }
+    }
+
+    /// The view of the log the query asks for.
+    func query() throws -> ProjectionQuery {
+        ProjectionQuery(knownAt: try knownAt.map { try parseTime($0, option: "--known-at") },
+                        asRecordedAt: try asRecordedAt.map { try parseTime($0, option: "--as-recorded-at") })
+    }
+}
+
+/// An opened store ready for queries: quick-checked, its device chosen.
+struct QuerySession {
+    let ledger: Ledger
+    let projector: Projector
+    let device: String
+    let verified: Bool
+
+    /// Opens the store (for writing when it can, so checkpoints are kept), runs the quick
+    /// check, and resolves the device.
+    init(store: StoreOptions, options: ProjectionOptions) throws {
+        let policy = try options.policy()
+        guard FileManager.default.fileExists(atPath: store.path + "/data.mdb") else {
+            throw fail("no store at \(store.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
+        }
+        let ledger: Ledger
+        if let writable = try? Ledger(path: store.path) { ledger = writable } else { ledger = try openLedger(store, readOnly: true) }
+        self.ledger = ledger
+        let problem = try withLedgerErrors { try ledger.quickCheck() }
+        if let problem, !options.force {
+            throw fail("the store fails its quick check (\(problem)); run `stackledger verify`, or pass --force to answer anyway", code: ExitCodes.ioError)
+        }
+        verified = problem == nil
+        let projector = Projector(ledger: ledger, policy: policy)
+        self.projector = projector
+        let devices = try withLedgerErrors { try projector.devices() }
+        if let d = options.device {
+            guard devices.contains(d) else {
+                throw fail("--device \(d): the store has no events of that device; it holds: \(devices.joined(separator: ", "))", code: ExitCodes.usage)
+            }
+            device = d
+        } else if devices.count == 1 {
+            device = devices[0]
+        } else if devices.isEmpty {
+            throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
+        } else {
+            throw fail("the store holds several devices; pass --device with one of: \(devices.joined(separator: ", "))", code: ExitCodes.usage)
+        }
+    }
+}

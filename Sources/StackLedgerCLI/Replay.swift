@@ -1,0 +1,66 @@
+import ArgumentParser
+import Ledger
+import Projections
+import SmartStack
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The decisions (rotate, scroll, suggest, unsuggest) in an interval, with their reasons.",
+        discussion: "--json prints NDJSON, one decision per line, ordered by (time, device, stack) and then the engine's order.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "The interval's start (RFC 3339, inclusive).") var from: String
+    @Option(help: "The interval's end (RFC 3339, inclusive).") var to: String
+    @Option(help: "Only this stack.") var stack: String?
+    @OptionGroup var options: ProjectionOptions
+
+    func validate() throws {
+        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        guard a.microseconds <= b.microseconds else { throw ValidationError("--from \(from) is after --to \(to)") }
+    }
+
+    func run() throws {
+        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let session = try QuerySession(store: storeOptions, options: options)
+        var decisions = try withLedgerErrors {
+            try session.projector.decisions(device: session.device, from: a.microseconds, to: b.microseconds, query: try options.query())
+        }
+        if let stack { decisions = decisions.filter { $0.stack == stack } }
+        // Ordered by (time, device, stack), the engine's order within that.
+        decisions = decisions.enumerated().sorted { x, y in
+            let l = x.element, r = y.element
+            if l.time.microseconds != r.time.microseconds { return l.time.microseconds < r.time.microseconds }
+            if l.device != r.device { return l.device < r.device }
+            if l.stack != r.stack { return l.stack < r.stack }
+            return x.offset < y.offset
+        }.map(\.element)
+        var out = StandardOutput()
+        if !session.verified && !options.json {
+            out.write("UNVERIFIED: the store failed its quick check; answered because of --force\n")
+        }
+        for d in decisions {
+            if options.json {
+                var w = CanonicalWriter()
+                ProjectionJSON.write(&w, d)
+                w.bytes.append(0x0A)
+                out.write(w.bytes)
+            } else {
+                out.write(Replay.text(d))
+            }
+        }
+        if decisions.isEmpty && !options.json { out.write("no decisions between \(from) and \(to)\n") }
+        out.flush()
+    }
+
+    static func text(_ d: Decision) -> String {
+        var line = "\(LocalTime.display(d.time))  \(d.stack)  \(d.action.rawValue) \(d.widget.kind) (\(d.widget.instance))"
+        if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind)" }
+        line += "\n"
+        for r in d.reasons {
+            line += "    \(r.code) [\(r.basis == .documented ? "Apple, rule" : "policy,") \(r.rule)] \(r.detail)"
+            if !r.events.isEmpty { line += "; events " + r.events.map(String.init).joined(separator: ", ") }
+            line += "\n"
+        }
+        return line
+    }
+}
