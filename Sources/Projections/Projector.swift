@@ -112,7 +112,7 @@ public final class Projector {
                         if save && sinceSave >= checkpointInterval {
                             sinceSave = 0
                             pending.append((CheckpointKey.key(device, tag, time: view.envelope.time.microseconds, seq: view.seq),
-                                            CheckpointKey.value(highSeq: ceiling, state: try engine.checkpoint())))
+                                            CheckpointKey.value(highSeq: ceiling, state: engine.checkpoint())))
                         }
                     }
                     if visited >= chunk { done = false; return false }

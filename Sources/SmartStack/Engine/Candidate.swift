@@ -1,22 +1,94 @@
 import Ledger
 
+/// What makes a widget a candidate; the reasons are written from it only when a decision
+/// is made.
+enum Signal: Hashable {
+    /// A timeline entry's relevance (R6, R7).
+    case relevance(ActiveRelevance, rule: String)
+    /// A learned donation pattern: rotation (D2) or suggestion (D3).
+    case pattern(intent: String, evidence: [UInt64], suggestion: Bool)
+    /// A relevant shortcut: the set, the clue that is open (nil: no providers, usage
+    /// stands in), and the events.
+    case shortcut(setSeq: UInt64, clue: Clue?, events: [UInt64], usage: Int, member: Bool)
+    /// A matching RelevanceKit context; `card` > 1 for further cards of a relevance widget.
+    case context(clue: Clue, events: [UInt64], what: String, card: Int, rule: String)
+}
+
 /// A widget that could be on top, or placed in a stack, at the engine's instant.
 struct Candidate: Hashable {
     var widget: WidgetIdentity
     /// Higher ranks first: a relevance score ranks by its normalised score (0-1), other
     /// signals by their policy rank.
     var rank: Double
-    /// The relevance score behind it, if any.
-    var relevance: ActiveRelevance?
-    /// What keeps it a candidate (for suggestions: it stays while this does).
+    var signal: Signal
+    /// What keeps a suggestion shown: it stays while a candidate with this source does.
     var source: String
-    var reasons: [Reason]
     /// The relevance group (W4), for cards.
     var group: String?
+
+    var relevance: ActiveRelevance? {
+        if case .relevance(let r, _) = signal { return r }
+        return nil
+    }
+}
+
+/// A member's candidate, the instant until which it holds, and the versions of the
+/// usage and context it was computed from (nil when it does not depend on them).
+struct CachedCandidate {
+    var candidate: Candidate?
+    var validUntil: Int64
+    var usageVersion: UInt64?
+    var contextVersion: UInt64?
 }
 
 extension DeviceEngine {
-    /// Whether a clue matches now; the events it rests on.
+    /// The reasons behind a candidate, with the events they rest on.
+    mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
+        switch c.signal {
+        case .relevance(let r, let rule):
+            let window = r.until.map { "\(state.clock.clockText(r.since.microseconds))-\(state.clock.clockText($0.microseconds))" }
+                ?? "from \(state.clock.clockText(r.since.microseconds)) until the next entry with relevance"
+            var out = [Reason("RELEVANCE_SCORE", .documented, rule,
+                              "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)",
+                              events: [r.event])]
+            if watch {
+                out.append(Reason("RELEVANCE_SCORE", .policy, "watchUsesEntryRelevance", "timeline relevance counted on watchOS by policy", events: [r.event]))
+            }
+            return out
+        case .pattern(let intent, let evidence, let suggestion):
+            let documented = suggestion
+                ? Reason("DONATION_PATTERN", .documented, "D3",
+                         "\(evidence.count) \(intent) donations at this hour of day and no matching widget in a stack: suggested, configured with the donated values", events: evidence)
+                : Reason("DONATION_PATTERN", .documented, "D2",
+                         "\(evidence.count) matching \(intent) donations at this hour of day; the widget's configuration matches them", events: evidence)
+            return [documented, Reason("DONATION_PATTERN", .policy, "usagePatternMinimum",
+                                       "a pattern needs \(p.usagePatternMinimum) donations in the same local hour within \(p.usagePatternWindowDays) days", events: evidence)]
+        case .shortcut(_, let clue, let events, let usage, let member):
+            var out: [Reason]
+            if let clue {
+                out = [Reason("RELEVANT_SHORTCUT", .documented, "S6", "relevant shortcut, \(describe(clue))", events: events)]
+            } else {
+                out = [Reason("RELEVANT_SHORTCUT", .documented, "S5",
+                              "relevant shortcut with no providers: the system relies on usage (\(usage) uses at this hour)", events: events),
+                       Reason("RELEVANT_SHORTCUT", .policy, "usagePatternMinimum",
+                              "usage counts once it reaches \(p.usagePatternMinimum) in the same local hour within \(p.usagePatternWindowDays) days", events: events)]
+            }
+            if member {
+                out.append(Reason("RELEVANT_SHORTCUT", .policy, "relevantShortcutsRotateMembers",
+                                  "an open relevant shortcut also rotates a widget already in the stack", events: events))
+            }
+            return out
+        case .context(let clue, let events, let what, let card, let rule):
+            var out = [Reason("RELEVANT_CONTEXT", .documented, rule, "\(what), \(describe(clue)), matches the person's context", events: events)]
+            if card > 1 { out.append(Reason("RELEVANT_CONTEXT", .documented, "W5", "a relevance widget shows one card per matching clue", events: events)) }
+            if rule == "P3" {
+                out.append(Reason("RELEVANT_CONTEXT", .policy, "relevantIntentsOnIOS17", "iOS 17 logs follow the older documentation", events: events))
+            }
+            return out
+        }
+    }
+
+    /// Whether a clue matches now; the events it rests on, and the permission it lacks.
     func matches(_ clue: Clue, app: String) -> (Bool, [UInt64], missingPermission: String?) {
         switch clue {
         case .window(let from, let to, _):
@@ -63,23 +135,6 @@ extension DeviceEngine {
             return false
         }
         return true
-    }
-
-    /// Donations of `intent` in the current local hour within the window, matching
-    /// `parameters` (nil: any); deleted ones excluded (D4).
-    mutating func patternEvidence(intent: String?, app: String?, matching parameters: [String: String]?) -> [UInt64] {
-        let hour = state.clock.hour(at: state.now)
-        let horizon = state.now - Int64(p.usagePatternWindowDays) * 86_400_000_000
-        var seqs = [UInt64]()
-        for u in state.usage where u.hour == hour && u.time > horizon && u.time <= state.now && u.deletedBy == nil {
-            if let intent {
-                guard u.intent == intent else { continue }
-                if let parameters, !parametersMatch(donated: u.parameters, widget: parameters) { continue }
-            }
-            if let app, u.app != app { continue }
-            seqs.append(u.seq)
-        }
-        return seqs.count >= p.usagePatternMinimum ? seqs : []
     }
 
     func isIOS17() -> Bool { state.osVersion?.hasPrefix("17") ?? false }

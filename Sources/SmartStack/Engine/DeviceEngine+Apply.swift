@@ -1,10 +1,21 @@
 import Ledger
 
 extension DeviceEngine {
-    /// Applies one event to the state; returns whether decisions may change.
-    mutating func handle(_ event: Event, seq: UInt64) -> Bool {
+    /// Applies one event to the state; returns what decisions it may change.
+    mutating func handle(_ event: Event, seq: UInt64) -> Work {
         let now = state.now
         let app = event.envelope.app ?? ""
+        switch event.body {
+        case .stackCreated, .stackSettingsChanged, .widgetAdded, .widgetRemoved, .widgetMoved, .suggestionKept,
+             .deviceInfo, .developerMode, .widgetDeclared:
+            memberCache.removeAll(keepingCapacity: true)
+        case .contextChanged, .permissionChanged:
+            contextVersion &+= 1
+        case .relevantShortcuts, .relevantIntents, .widgetRelevance:
+            for s in state.stacks { for m in s.members where m.widget.app == app { memberCache[m.widget.instance] = nil } }
+        default:
+            break
+        }
         switch event.body {
         case .deviceInfo(let info):
             state.platform = info.platform
@@ -23,7 +34,7 @@ extension DeviceEngine {
                                                widgetSuggestions: c.widgetSuggestions, createdSeq: seq, settingsSeq: seq))
             }
         case .stackSettingsChanged(let c):
-            guard let i = state.stackIndex(c.stack) else { return false }
+            guard let i = state.stackIndex(c.stack) else { return .none }
             if let r = c.smartRotate { state.stacks[i].smartRotate = r }
             if let s = c.widgetSuggestions { state.stacks[i].widgetSuggestions = s }
             state.stacks[i].settingsSeq = seq
@@ -40,19 +51,19 @@ extension DeviceEngine {
             state.stacks[i].members = members
             if state.stacks[i].top == nil { state.stacks[i].top = w.instance }
         case .widgetRemoved(let r):
-            guard let i = state.stackIndex(r.stack) else { return false }
+            guard let i = state.stackIndex(r.stack) else { return .none }
             state.stacks[i].members.removeAll { $0.widget.instance == r.instance }
             if state.stacks[i].restingTop == r.instance { state.stacks[i].restingTop = nil }
             state.stacks[i].repairTop()
         case .widgetMoved(let m):
-            guard let i = state.stackIndex(m.stack), let from = state.stacks[i].members.firstIndex(where: { $0.widget.instance == m.instance }) else { return false }
+            guard let i = state.stackIndex(m.stack), let from = state.stacks[i].members.firstIndex(where: { $0.widget.instance == m.instance }) else { return .none }
             let member = state.stacks[i].members.remove(at: from)
             state.stacks[i].members.insert(member, at: min(max(m.position, 0), state.stacks[i].members.count))
         case .widgetPinned(let s), .widgetUnpinned(let s):
-            guard let i = state.stackIndex(s.stack), let j = state.stacks[i].members.firstIndex(where: { $0.widget.instance == s.instance }) else { return false }
+            guard let i = state.stackIndex(s.stack), let j = state.stacks[i].members.firstIndex(where: { $0.widget.instance == s.instance }) else { return .none }
             if case .widgetPinned = event.body { state.stacks[i].members[j].pinned = true } else { state.stacks[i].members[j].pinned = false }
         case .scrolled(let s):
-            guard let i = state.stackIndex(s.stack), let target = state.stacks[i].identity(s.instance) else { return false }
+            guard let i = state.stackIndex(s.stack), let target = state.stacks[i].identity(s.instance) else { return .none }
             let from = state.stacks[i].identity(state.stacks[i].top)
             let hold = now + Int64(p.scrollHoldMinutes) * 60_000_000
             state.stacks[i].holdUntil = hold
@@ -62,14 +73,14 @@ extension DeviceEngine {
             state.stacks[i].top = target.instance
             if state.stacks[i].member(target.instance) != nil { state.stacks[i].restingTop = target.instance }
             record(stack: i, action: .scroll, widget: target, from: from, reasons: [reason])
-            return true
+            return .all
         case .suggestionKept(let k):
-            guard let i = state.stackIndex(k.stack), let j = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == k.instance }) else { return false }
+            guard let i = state.stackIndex(k.stack), let j = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == k.instance }) else { return .none }
             let s = state.stacks[i].suggestions.remove(at: j)
             let home = state.intentHomes.first { $0.value.kind == s.widget.kind && $0.value.app == s.widget.app }?.key
             state.stacks[i].members.insert(Member(widget: s.widget, family: state.stacks[i].family, intent: home, parameters: [:], addedSeq: seq), at: 0)
         case .suggestionDismissed(let d):
-            guard let i = state.stackIndex(d.stack) else { return false }
+            guard let i = state.stackIndex(d.stack) else { return .none }
             let key = DeviceModel.appKind(app, d.kind)
             let until = now + Int64(p.dismissCooldownHours) * 3_600_000_000
             state.stacks[i].dismissedUntil[key] = until
@@ -77,7 +88,11 @@ extension DeviceEngine {
             state.stacks[i].suggestions.removeAll { $0.widget.instance == d.instance }
             state.stacks[i].repairTop()
         case .widgetTimeline(let t):
-            schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros))
+            schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros), .rotation)
+            for s in state.stacks {
+                for m in s.members where m.widget.kind == t.kind && m.widget.app == app { memberCache[m.widget.instance] = nil }
+            }
+            return .rotation
         case .widgetDeclared(let d):
             state.declarations[DeviceModel.appKind(app, d.kind)] = Declaration(families: d.families, configuration: d.configuration,
                                                                                 associatedKind: d.associatedKind, seq: seq)
@@ -86,13 +101,16 @@ extension DeviceEngine {
             let all = parameterMap(d.intent.parameters)
             var predicted = [String: String]()
             for n in names { predicted[n] = all[n] ?? "null" }
-            state.usage.append(UsageRecord(time: now, hour: state.clock.hour(at: now), seq: seq, app: app, intent: d.intent.name,
-                                           parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
-            pruneUsage()
+            let hour = state.clock.hour(at: now)
+            state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
+                                                 parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
+            state.usageVersion &+= 1
+            pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .donationsDeleted(let del):
-            for k in state.usage.indices where state.usage[k].app == app && state.usage[k].intent != nil && state.usage[k].deletedBy == nil {
-                let u = state.usage[k]
+            for h in 0..<24 {
+            for k in state.usage[h].indices where state.usage[h][k].app == app && state.usage[h][k].intent != nil && state.usage[h][k].deletedBy == nil {
+                let u = state.usage[h][k]
                 let hit: Bool
                 switch del {
                 case .donationIds(let ids): hit = u.donationId.map(ids.contains) ?? false
@@ -100,12 +118,16 @@ extension DeviceEngine {
                 case .groupIdentifier(let g): hit = u.groupIdentifier == g
                 case .all: hit = true
                 }
-                if hit { state.usage[k].deletedBy = seq }
+                if hit { state.usage[h][k].deletedBy = seq }
             }
+            }
+            state.usageVersion &+= 1
         case .appForeground:
-            guard p.usageCountsAppForeground else { return false }
-            state.usage.append(UsageRecord(time: now, hour: state.clock.hour(at: now), seq: seq, app: app, intent: nil, parameters: [:]))
-            pruneUsage()
+            guard p.usageCountsAppForeground else { return .none }
+            let hour = state.clock.hour(at: now)
+            state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
+            state.usageVersion &+= 1
+            pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .relevantShortcuts(let set):
             let previous = state.shortcutSets[app]
@@ -148,9 +170,9 @@ extension DeviceEngine {
             state.developerMode = m.enabled
             state.developerModeSeq = seq
         case .widgetViewed, .widgetTapped, .reloadRequested, .widgetReloaded, .stackObserved:
-            return false
+            return .none
         }
-        return true
+        return .all
     }
 
     /// The stack an added widget goes to, created with defaults if no `stack.created` came first.
@@ -175,11 +197,14 @@ extension DeviceEngine {
         }
     }
 
-    /// Drops usage older than the pattern window.
-    mutating func pruneUsage() {
+    /// Drops usage older than the pattern window (in batches: queries skip old records anyway).
+    mutating func pruneUsage(_ h: Int) {
         let horizon = state.now - Int64(p.usagePatternWindowDays) * 86_400_000_000
-        if let first = state.usage.first, first.time < horizon {
-            state.usage.removeAll { $0.time < horizon }
+        guard let first = state.usage[h].first, first.time < horizon else { return }
+        let old = state.usage[h].prefix { $0.time < horizon }.count
+        if old >= 16 || old * 4 >= state.usage[h].count {
+            state.usage[h].removeFirst(old)
+            state.usageVersion &+= 1
         }
     }
 }

@@ -2,90 +2,109 @@ import Ledger
 
 extension DeviceEngine {
     /// The strongest signal that makes a member of a stack a Smart Rotate candidate now,
-    /// or nil. Platform rules: timeline relevance and donations act on iOS and iPadOS
-    /// (P2); RelevanceKit acts on watchOS (P1).
+    /// or nil, from the cache while it holds.
     mutating func memberCandidate(_ stack: StackState, _ m: Member) -> Candidate? {
-        var best: Candidate?
-        func offer(_ c: Candidate) {
-            if best == nil || c.rank > best!.rank { best = c }
+        if let cached = memberCache[m.widget.instance], state.now < cached.validUntil,
+           cached.usageVersion.map({ $0 == state.usageVersion }) ?? true,
+           cached.contextVersion.map({ $0 == contextVersion }) ?? true {
+            return cached.candidate
         }
+        var entry = CachedCandidate(candidate: nil, validUntil: .max)
+        entry.candidate = computeMemberCandidate(stack, m, &entry)
+        memberCache[m.widget.instance] = entry
+        return entry.candidate
+    }
+
+    /// The strongest signal of a member now, and the first instant at which it may change
+    /// by the passing of time alone. Platform rules: timeline relevance and donations act
+    /// on iOS and iPadOS (P2); RelevanceKit acts on watchOS (P1).
+    mutating func computeMemberCandidate(_ stack: StackState, _ m: Member, _ deps: inout CachedCandidate) -> Candidate? {
+        var best: Candidate?
+        var until = Int64.max
+        defer { deps.validUntil = until }
         let w = m.widget
-        let usesEntryRelevance = !stack.isWatch || p.watchUsesEntryRelevance
-        if usesEntryRelevance, let r = state.timelines.active(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros) {
-            let window = r.until.map { "\(state.clock.clockText(r.since.microseconds))-\(state.clock.clockText($0.microseconds))" }
-                ?? "from \(state.clock.clockText(r.since.microseconds)) until the next entry with relevance"
-            let rule = r.until == nil || (state.timelines.lastEntry(app: w.app, kind: w.kind, instance: w.instance, at: state.now)?.duration ?? 0) == 0 ? "R6" : "R7"
-            var reasons = [Reason("RELEVANCE_SCORE", .documented, rule,
-                                  "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)",
-                                  events: [r.event])]
-            if stack.isWatch {
-                reasons.append(Reason("RELEVANCE_SCORE", .policy, "watchUsesEntryRelevance", "timeline relevance counted on watchOS by policy", events: [r.event]))
-            }
-            offer(Candidate(widget: w, rank: r.normalized, relevance: r, source: "relevance", reasons: reasons))
+        if !stack.isWatch || p.watchUsesEntryRelevance {
+            until = state.timelines.nextChange(app: w.app, kind: w.kind, instance: w.instance, after: state.now, windowMicros: windowMicros)
+        }
+        if !stack.isWatch || p.watchUsesEntryRelevance,
+           let (r, duration) = state.timelines.active(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros) {
+            best = Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance")
         }
         if !stack.isWatch {
-            if let intent = m.intent {
-                let evidence = patternEvidence(intent: intent, app: nil, matching: m.parameters)
-                if !evidence.isEmpty {
-                    offer(Candidate(widget: w, rank: p.usagePatternRank, relevance: nil, source: "pattern:" + intent, reasons: [
-                        Reason("DONATION_PATTERN", .documented, "D2",
-                               "\(evidence.count) matching \(intent) donations at this hour of day; the widget's configuration matches them", events: evidence),
-                        Reason("DONATION_PATTERN", .policy, "usagePatternMinimum",
-                               "a pattern needs \(p.usagePatternMinimum) donations in the same local hour within \(p.usagePatternWindowDays) days", events: evidence),
-                    ]))
+            if m.intent != nil {
+                refreshUsage()
+                until = min(until, usageCache.until)
+                deps.usageVersion = state.usageVersion
+            }
+            if let set = state.shortcutSets[w.app], p.relevantShortcutsRotateMembers {
+                for s in set.shortcuts where s.kind == w.kind {
+                    if s.providers.isEmpty {
+                        refreshUsage()
+                        until = min(until, usageCache.until)
+                        deps.usageVersion = state.usageVersion
+                    }
+                    deps.contextVersion = contextVersion
+                    for clue in s.providers { for b in clue.boundaries where b > state.now { until = min(until, b) } }
                 }
             }
-            if p.relevantShortcutsRotateMembers, let (set, shortcut, events, detail) = openShortcut(app: w.app, kind: w.kind) {
-                offer(Candidate(widget: w, rank: p.relevantShortcutRank, relevance: nil, source: "shortcut:\(set)", reasons: [
-                    Reason("RELEVANT_SHORTCUT", .documented, shortcut.providers.isEmpty ? "S5" : "S6", detail, events: events),
-                    Reason("RELEVANT_SHORTCUT", .policy, "relevantShortcutsRotateMembers", "an open relevant shortcut also rotates a widget already in the stack", events: events),
-                ]))
+            if let intent = m.intent, best == nil || best!.rank < p.usagePatternRank {
+                let evidence = memberPattern(instance: w.instance, intent: intent, parameters: m.parameters)
+                if !evidence.isEmpty {
+                    best = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
+                                     source: "pattern")
+                }
+            }
+            if p.relevantShortcutsRotateMembers, best == nil || best!.rank < p.relevantShortcutRank,
+               let signal = openShortcut(app: w.app, kind: w.kind, forSuggestion: false, member: true) {
+                best = Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut")
             }
         } else {
-            for (signal, setSeq) in contextSignals(app: w.app) where signal.kind == w.kind {
+            deps.contextVersion = contextVersion
+            for (signal, setSeq) in contextSignals(app: w.app, kind: w.kind) {
+                for b in signal.clue?.boundaries ?? [] where b > state.now { until = min(until, b) }
                 if let intent = signal.intent, let params = signal.parameters, intent == m.intent,
                    !parametersMatch(donated: params, widget: m.parameters) { continue }
                 guard let clue = signal.clue else { continue }
                 let (ok, events, _) = matches(clue, app: w.app)
-                guard ok else { continue }
-                offer(Candidate(widget: w, rank: contextRank(clue), relevance: nil, source: "context:\(setSeq)", reasons: [
-                    Reason("RELEVANT_CONTEXT", .documented, "W2", "\(describe(clue)) matches the person's context", events: [setSeq] + events),
-                ]))
+                let rank = contextRank(clue)
+                guard ok, best == nil || best!.rank < rank else { continue }
+                best = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
+                                 source: "context")
             }
         }
         return best
     }
 
-    /// The app's relevant intents and its kinds' relevance attributes, with the event
+    /// The app's relevant intents and relevance attributes naming `kind`, with the event
     /// that set each.
-    func contextSignals(app: String) -> [(ContextSignal, UInt64)] {
+    func contextSignals(app: String, kind: String) -> [(ContextSignal, UInt64)] {
         var out = [(ContextSignal, UInt64)]()
-        if let set = state.intentSets[app] { out += set.signals.map { ($0, set.seq) } }
-        for key in state.attributeSets.keys.sorted() where key.hasPrefix(app + "/") {
-            let set = state.attributeSets[key]!
-            out += set.signals.map { ($0, set.seq) }
+        if let set = state.intentSets[app] {
+            for s in set.signals where s.kind == kind { out.append((s, set.seq)) }
+        }
+        if let set = state.attributeSets[DeviceModel.appKind(app, kind)] {
+            for s in set.signals { out.append((s, set.seq)) }
         }
         return out
     }
 
-    /// The app's relevant shortcut for `kind` whose providers say it is relevant now:
-    /// (set seq, shortcut, events, detail). Providers combine with "any".
-    mutating func openShortcut(app: String, kind: String, forSuggestion: Bool = false) -> (UInt64, StoredShortcut, [UInt64], String)? {
+    /// The app's relevant shortcut for `kind` whose providers say it is relevant now.
+    /// Providers combine with "any"; for suggestions only the policy's provider types count.
+    mutating func openShortcut(app: String, kind: String, forSuggestion: Bool, member: Bool) -> Signal? {
         guard let set = state.shortcutSets[app] else { return nil }
         for s in set.shortcuts where s.kind == kind {
             if s.providers.isEmpty {
                 guard !forSuggestion || p.suggestionProviders.contains("empty") else { continue }
-                let evidence = patternEvidence(intent: nil, app: app, matching: nil)
+                let evidence = appUsage(app)
                 if !evidence.isEmpty {
-                    return (set.seq, s, [set.seq] + evidence,
-                            "relevant shortcut with no providers; the app's usage at this hour (\(evidence.count) uses) stands in")
+                    return .shortcut(setSeq: set.seq, clue: nil, events: [set.seq] + evidence, usage: evidence.count, member: member)
                 }
                 continue
             }
             for (clue, type) in zip(s.providers, s.providerTypes) {
                 if forSuggestion && !p.suggestionProviders.contains(type) { continue }
                 let (ok, events, _) = matches(clue, app: app)
-                if ok { return (set.seq, s, [set.seq] + events, "relevant shortcut, \(describe(clue))") }
+                if ok { return .shortcut(setSeq: set.seq, clue: clue, events: [set.seq] + events, usage: 0, member: member) }
             }
         }
         return nil
@@ -99,7 +118,7 @@ extension DeviceEngine {
 
     /// Whether any stack of the device holds the kind as a member.
     func held(app: String, kind: String) -> Bool {
-        state.stacks.contains { s in s.members.contains { $0.widget.app == app && $0.widget.kind == kind } }
+        state.stacks.contains { s in s.members.contains { $0.widget.kind == kind && $0.widget.app == app } }
     }
 
     /// The stack a system-placed widget of this kind goes to: the first (in creation

@@ -2,24 +2,27 @@ import Ledger
 
 extension DeviceEngine {
     /// Makes the decisions due at the current instant, stack by stack in creation order.
-    mutating func evaluate() {
-        state.dirty = false
+    /// `work` says what can have changed: a timeline's window alone cannot change what the
+    /// system places, so suggestions are looked at only for other changes.
+    mutating func evaluate(_ work: Work) {
+        state.dirty = 0
         rollCounters()
-        let system = systemCandidates()
+        let system = work.contains(.system) ? systemCandidates() : []
         for i in state.stacks.indices {
-            let mine = system.filter { $0.stack == i }.map(\.candidate)
-            placeSystemWidgets(stack: i, candidates: mine)
-            rotate(stack: i, system: mine)
+            if work.contains(.system) {
+                let mine = system.isEmpty ? [] : system.filter { $0.stack == i }.map(\.candidate)
+                placeSystemWidgets(stack: i, candidates: mine)
+            }
+            rotate(stack: i)
         }
-        if !state.usage.isEmpty { schedule(state.clock.nextHour(after: state.now)) }
+        if work.contains(.system) && state.usageVersion != 0 { schedule(state.clock.nextHour(after: state.now)) }
     }
 
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.
     mutating func placeSystemWidgets(stack i: Int, candidates: [Candidate]) {
         let stack = state.stacks[i]
-        let live = Dictionary(candidates.map { ($0.widget.instance, $0) }, uniquingKeysWith: { a, _ in a })
         for s in stack.suggestions {
-            let still = stack.widgetSuggestions && live[s.widget.instance]?.source == s.source
+            let still = stack.widgetSuggestions && candidates.contains { $0.widget.instance == s.widget.instance && $0.source == s.source }
             guard !still else { continue }
             let reason = stack.widgetSuggestions
                 ? Reason("NO_ACTIVE_RELEVANCE", .documented, stack.isWatch ? "W2" : "G2",
@@ -50,29 +53,33 @@ extension DeviceEngine {
             count("s|" + kindKey, cap: p.suggestionCapPerWidgetPerDay)
             let from = st.identity(st.top)
             if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
-            state.stacks[i].suggestions.insert(ShownSuggestion(widget: c.widget, source: c.source, since: state.now, reasons: c.reasons, group: c.group), at: 0)
+            let why = reasons(c, watch: st.isWatch)
+            state.stacks[i].suggestions.insert(ShownSuggestion(widget: c.widget, source: c.source, since: state.now, reasons: why,
+                                                               group: c.group, rank: c.rank), at: 0)
             state.stacks[i].top = c.widget.instance
-            record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: c.reasons)
+            record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why)
         }
     }
 
     func shownGroup(_ s: ShownSuggestion) -> String? { s.group }
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
-    mutating func rotate(stack i: Int, system: [Candidate]) {
+    mutating func rotate(stack i: Int) {
         let stack = state.stacks[i]
-        guard !stack.members.isEmpty else { return }
-        var topRank: Double? = nil
-        if let t = stack.top {
-            if let m = stack.member(t) { topRank = memberCandidate(stack, m)?.rank }
-            else { topRank = system.first { $0.widget.instance == t }?.rank }
-        }
-        guard stack.smartRotate, state.now >= stack.holdUntil else { return }
-        var best: Candidate?
+        guard !stack.members.isEmpty, stack.smartRotate, state.now >= stack.holdUntil else { return }
+        var topRank: Double? = stack.suggestions.first { $0.widget.instance == stack.top }?.rank
+        var ranked = [Candidate]()
         for m in stack.members {
             guard let c = memberCandidate(stack, m) else { continue }
-            if m.widget.instance != stack.top && limited("r|" + m.widget.instance, cap: p.rotationCapPerWidgetPerDay) { continue }
-            if best == nil || c.rank > best!.rank { best = c }
+            if m.widget.instance == stack.top { topRank = c.rank; continue }
+            ranked.append(c)
+        }
+        // The best-ranked candidate within its rate limit; ties go to the earlier member.
+        var best: Candidate?
+        for c in ranked where best == nil || c.rank > best!.rank {
+            if topRank != nil && c.rank <= topRank! { continue }
+            if limited("r|" + c.widget.instance, cap: p.rotationCapPerWidgetPerDay) { continue }
+            best = c
         }
         guard let best else {
             if topRank == nil, !p.topStaysUntilDisplaced, let first = stack.members.first?.widget, first.instance != stack.top {
@@ -84,13 +91,12 @@ extension DeviceEngine {
             }
             return
         }
-        guard best.widget.instance != stack.top else { return }
         if let topRank, best.rank <= topRank { return }
         count("r|" + best.widget.instance, cap: p.rotationCapPerWidgetPerDay)
         let from = stack.identity(stack.top)
         state.stacks[i].top = best.widget.instance
         state.stacks[i].restingTop = best.widget.instance
-        record(stack: i, action: .rotate, widget: best.widget, from: from, reasons: best.reasons)
+        record(stack: i, action: .rotate, widget: best.widget, from: from, reasons: reasons(best, watch: stack.isWatch))
     }
 
     /// Appends a decision.

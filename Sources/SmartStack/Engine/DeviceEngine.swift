@@ -21,6 +21,12 @@ public struct DeviceEngine: Sendable {
     var state: DeviceModel
     /// Decisions made since the caller last took them.
     public internal(set) var decisions: [Decision] = []
+    /// The usage model's answers for the current hour (derived; never checkpointed).
+    var usageCache = UsageCache()
+    /// Each member's candidate and until when it holds (derived; never checkpointed).
+    var memberCache: [String: CachedCandidate] = [:]
+    /// Bumped by every change of the person's context or permissions (derived).
+    var contextVersion: UInt64 = 0
 
     /// A fresh engine for a device.
     public init(device: String, policy: Policy) {
@@ -63,7 +69,8 @@ public struct DeviceEngine: Sendable {
         state.lastEventTime = max(state.lastEventTime, t)
         state.lastSeq = seq
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
-        if handle(event, seq: seq) { state.dirty = true }
+        let work = handle(event, seq: seq)
+        state.dirty |= work.rawValue
     }
 
     /// Settles the current instant, then runs every transition scheduled before `time`.
@@ -71,8 +78,9 @@ public struct DeviceEngine: Sendable {
         settle()
         while let next = state.wakeups.first, next < time {
             state.wakeups.removeFirst()
+            let work = state.wakeupWork.removeFirst()
             state.now = next
-            evaluate()
+            evaluate(Work(rawValue: work))
         }
     }
 
@@ -81,25 +89,41 @@ public struct DeviceEngine: Sendable {
         var due = state.dirty
         while let next = state.wakeups.first, next <= state.now {
             state.wakeups.removeFirst()
-            due = true
+            due |= state.wakeupWork.removeFirst()
         }
-        if due { evaluate() }
+        if due != 0 { evaluate(Work(rawValue: due)) }
     }
 
-    mutating func schedule(_ times: [Int64]) {
-        for t in times { schedule(t) }
+    mutating func schedule(_ times: [Int64], _ work: Work = .all) {
+        for t in times { schedule(t, work) }
     }
 
-    mutating func schedule(_ t: Int64) {
+    /// Schedules an evaluation of `work` at `t`.
+    mutating func schedule(_ t: Int64, _ work: Work = .all) {
         guard t >= state.now, t != .max else { return }
         var lo = 0, hi = state.wakeups.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if state.wakeups[mid] < t { lo = mid + 1 } else { hi = mid }
         }
-        if lo < state.wakeups.count && state.wakeups[lo] == t { return }
+        if lo < state.wakeups.count && state.wakeups[lo] == t {
+            state.wakeupWork[lo] |= work.rawValue
+            return
+        }
         state.wakeups.insert(t, at: lo)
+        state.wakeupWork.insert(work.rawValue, at: lo)
     }
+}
+
+/// What an evaluation must look at.
+struct Work: OptionSet, Hashable {
+    let rawValue: UInt8
+    /// Smart Rotate among members (a timeline's entry or window changed).
+    static let rotation = Work(rawValue: 1)
+    /// What the system places (suggestions, cards) and everything else.
+    static let system = Work(rawValue: 2)
+    static let all: Work = [.rotation, .system]
+    static let none: Work = []
 }
 
 /// Everything the engine knows about one device at its clock's instant.
@@ -108,8 +132,8 @@ struct DeviceModel: Codable, Hashable {
     var now: Int64 = .min
     var lastEventTime: Int64 = .min
     var lastSeq: UInt64 = 0
-    /// An event changed the state since the last evaluation.
-    var dirty = false
+    /// What events changed since the last evaluation (`Work` bits).
+    var dirty: UInt8 = 0
     var clock = LocalClock()
     var platform: String?
     var osVersion: String?
@@ -118,20 +142,28 @@ struct DeviceModel: Codable, Hashable {
     var developerModeSeq: UInt64 = 0
     var stacks: [StackState] = []
     var timelines = TimelineBook()
-    var shortcutSets: [String: ShortcutSet] = [:]
+    /// Keyed by app.
+    var shortcutSets = SortedTable<ShortcutSet>()
     var invalidations: [String: Invalidation] = [:]
-    var intentSets: [String: ContextSet] = [:]
-    var attributeSets: [String: ContextSet] = [:]
+    /// Keyed by app.
+    var intentSets = SortedTable<ContextSet>()
+    /// Keyed by `app/kind`.
+    var attributeSets = SortedTable<ContextSet>()
     var declarations: [String: Declaration] = [:]
     var contexts: [String: ActiveState] = [:]
     var permissions: [String: PermissionState] = [:]
-    var usage: [UsageRecord] = []
+    /// Donations and app uses by local hour of day, oldest first.
+    var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
     var intentHomes: [String: IntentHome] = [:]
     /// Rotations and suggestions counted per local day: `r|instance` or `s|app/kind`.
     var counters: [String: Int] = [:]
     var counterDay: Int64 = .min
     /// Instants with scheduled transitions, ascending, unique.
     var wakeups: [Int64] = []
+    /// The `Work` bits of each wakeup.
+    var wakeupWork: [UInt8] = []
+    /// Bumped whenever `usage` changes.
+    var usageVersion: UInt64 = 0
 
     init(device: String) { self.device = device }
 

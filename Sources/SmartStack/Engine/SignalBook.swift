@@ -64,6 +64,21 @@ struct UsageRecord: Codable, Hashable {
     var groupIdentifier: String?
     /// The `intent.donationsDeleted` event that deleted it (D4).
     var deletedBy: UInt64?
+    /// The intent and its predicted parameters as one key (what a pattern groups by).
+    var patternKey: String?
+
+    init(time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
+         donationId: String? = nil, groupIdentifier: String? = nil) {
+        self.time = time
+        self.hour = hour
+        self.seq = seq
+        self.app = app
+        self.intent = intent
+        self.parameters = parameters
+        self.donationId = donationId
+        self.groupIdentifier = groupIdentifier
+        self.patternKey = intent.map { i in i + "\u{1F}" + parameters.keys.sorted().map { $0 + "=" + parameters[$0]! }.joined(separator: "&") }
+    }
 }
 
 /// A context state that is active, since when, and the event that said so.

@@ -54,7 +54,7 @@ extension DeviceEngine {
             for m in s.members {
                 let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
                 let r = usesEntryRelevance
-                    ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)
+                    ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)?.0
                     : nil
                 widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r))
             }

@@ -22,6 +22,8 @@ struct ShownSuggestion: Codable, Hashable {
     var reasons: [Reason]
     /// The relevance group (W4) of a watchOS card.
     var group: String?
+    /// Its rank when placed (a suggestion's rank depends only on its kind of signal).
+    var rank: Double
 }
 
 /// One Smart Stack's state.

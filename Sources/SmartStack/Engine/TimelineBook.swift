@@ -39,15 +39,22 @@ struct ScoreSpan: Codable, Hashable {
     var max: Double
 }
 
+/// A timeline provider: an app's kind, or one instance of it.
+struct ProviderKey: Codable, Hashable {
+    var app: String
+    var kind: String
+    var instance: String?
+}
+
 /// Every provider's timelines on a device, and the score history that normalises them.
 struct TimelineBook: Codable, Hashable {
-    /// Keyed by `app \u{1F} kind` or `app \u{1F} kind \u{1F} instance`.
-    var lists: [String: EntryList] = [:]
-    /// Keyed by `app \u{1F} kind`, oldest delivery first.
-    var history: [String: [ScoreSpan]] = [:]
+    /// Entries per provider (kind-wide, or one instance).
+    var lists: [ProviderKey: EntryList] = [:]
+    /// Per app and kind, oldest delivery first.
+    var history: [ProviderKey: [ScoreSpan]] = [:]
 
-    static func key(app: String, kind: String, instance: String? = nil) -> String {
-        instance.map { app + "\u{1F}" + kind + "\u{1F}" + $0 } ?? app + "\u{1F}" + kind
+    static func key(app: String, kind: String, instance: String? = nil) -> ProviderKey {
+        ProviderKey(app: app, kind: kind, instance: instance)
     }
 
     /// Applies a delivered timeline; returns the instants it schedules (entry dates and
@@ -91,7 +98,7 @@ struct TimelineBook: Codable, Hashable {
 
     /// Drops entries that can no longer matter: everything before the latest entry that
     /// carries relevance at or before `now`.
-    mutating func prune(_ key: String, now: Int64) {
+    mutating func prune(_ key: ProviderKey, now: Int64) {
         guard var list = lists[key] else { return }
         if let last = list.entries.lastIndex(where: { $0.date <= now && $0.score != nil }), last > 0 {
             list.entries.removeFirst(last)
@@ -119,8 +126,9 @@ struct TimelineBook: Codable, Hashable {
         return (list.entries[i], next)
     }
 
-    /// The relevance active at `at` for a widget, normalised; nil when none is.
-    func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ActiveRelevance? {
+    /// The relevance active at `at` for a widget, normalised, with its entry's duration;
+    /// nil when none is.
+    func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> (ActiveRelevance, Double)? {
         guard let list = list(app: app, kind: kind, instance: instance),
               let (entry, next) = governing(list, at: at), let score = entry.score else { return nil }
         // R1/R5: a score of 0 or less is not relevant. R7: the window closes at date + duration.
@@ -133,10 +141,11 @@ struct TimelineBook: Codable, Hashable {
         } else if let next {
             until = next.date
         }
-        return ActiveRelevance(score: score, normalized: normalized(score, app: app, kind: kind, at: at, windowMicros: windowMicros),
-                               since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
-                               until: until.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) },
-                               event: entry.seq)
+        let r = ActiveRelevance(score: score, normalized: normalized(score, app: app, kind: kind, at: at, windowMicros: windowMicros),
+                                since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
+                                until: until.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) },
+                                event: entry.seq)
+        return (r, entry.duration)
     }
 
     /// `(s - min) / (max - min)` over the provider's positive scores delivered within the
@@ -149,6 +158,24 @@ struct TimelineBook: Codable, Hashable {
         }
         guard hi > lo else { return 1.0 }
         return ((s - lo) / (hi - lo) * 10_000).rounded() / 10_000
+    }
+
+    /// The first instant after `at` at which `active(...)` may answer differently: the
+    /// next entry with relevance, the active window's end, or the oldest score in the
+    /// normalisation window expiring. Deliveries change it too; callers handle those.
+    func nextChange(app: String, kind: String, instance: String, after at: Int64, windowMicros: Int64) -> Int64 {
+        var until = Int64.max
+        if let list = list(app: app, kind: kind, instance: instance) {
+            if let next = list.entries.first(where: { $0.date > at && $0.score != nil }) { until = next.date }
+            if let (entry, _) = governing(list, at: at), entry.duration > 0 {
+                let end = entry.date + Int64(entry.duration * 1_000_000)
+                if end > at { until = Swift.min(until, end) }
+            }
+        }
+        if let first = history[TimelineBook.key(app: app, kind: kind)]?.first(where: { $0.delivered >= at - windowMicros }) {
+            until = Swift.min(until, first.delivered + windowMicros + 1)
+        }
+        return until
     }
 
     /// The last relevance-carrying entry at or before `at` (for explanations), even when

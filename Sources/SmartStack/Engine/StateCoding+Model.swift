@@ -1,0 +1,261 @@
+import Ledger
+
+// The checkpoint layout of every piece of engine state. Fields are written in
+// declaration order; a change here is a change of `DeviceEngine.engineVersion`.
+
+extension WidgetIdentity {
+    func write(_ w: inout StateWriter) { w.string(instance); w.string(kind); w.string(app) }
+    init(_ r: inout StateReader) throws { self.init(instance: try r.string(), kind: try r.string(), app: try r.string()) }
+}
+
+extension Reason {
+    func write(_ w: inout StateWriter) {
+        w.string(code); w.byte(basis == .documented ? 0 : 1); w.string(rule); w.string(detail)
+        w.array(events) { $0.uint($1) }
+    }
+    init(_ r: inout StateReader) throws {
+        let code = try r.string(), basis: ReasonBasis = try r.byte() == 0 ? .documented : .policy
+        let rule = try r.string(), detail = try r.string()
+        self.init(code, basis, rule, detail, events: try r.array { try $0.uint() })
+    }
+}
+
+extension Decision {
+    static let actions: [DecisionAction] = [.rotate, .scroll, .suggest, .unsuggest, .keep]
+    func write(_ w: inout StateWriter) {
+        w.time(time); w.string(device); w.string(stack)
+        w.byte(UInt8(Decision.actions.firstIndex(of: action)!))
+        widget.write(&w)
+        w.optional(from) { $1.write(&$0) }
+        w.optional(top) { $1.write(&$0) }
+        w.array(reasons) { $1.write(&$0) }
+    }
+    init(_ r: inout StateReader) throws {
+        time = try r.time(); device = try r.string(); stack = try r.string()
+        let a = Int(try r.byte())
+        guard a < Decision.actions.count else { throw StateReader.Malformed(offset: r.offset) }
+        action = Decision.actions[a]
+        widget = try WidgetIdentity(&r)
+        from = try r.optional { try WidgetIdentity(&$0) }
+        top = try r.optional { try WidgetIdentity(&$0) }
+        reasons = try r.array { try Reason(&$0) }
+    }
+}
+
+extension Clue {
+    func write(_ w: inout StateWriter) {
+        switch self {
+        case .window(let from, let to, let kind): w.byte(0); w.int(from); w.int(to); w.optional(kind) { $0.string($1) }
+        case .state(let key, let permission): w.byte(1); w.string(key); w.optional(permission) { $0.string($1) }
+        }
+    }
+    init(_ r: inout StateReader) throws {
+        switch try r.byte() {
+        case 0: self = .window(from: try r.int(), to: try r.int(), dateKind: try r.optional { try $0.string() })
+        case 1: self = .state(key: try r.string(), permission: try r.optional { try $0.string() })
+        default: throw StateReader.Malformed(offset: r.offset)
+        }
+    }
+}
+
+extension Member {
+    func write(_ w: inout StateWriter) {
+        widget.write(&w); w.string(family); w.optional(intent) { $0.string($1) }
+        w.map(parameters) { $0.string($1) }; w.bool(pinned); w.uint(addedSeq)
+    }
+    init(_ r: inout StateReader) throws {
+        widget = try WidgetIdentity(&r); family = try r.string(); intent = try r.optional { try $0.string() }
+        parameters = try r.map { try $0.string() }; pinned = try r.bool(); addedSeq = try r.uint()
+    }
+}
+
+extension ShownSuggestion {
+    func write(_ w: inout StateWriter) {
+        widget.write(&w); w.string(source); w.int(since); w.array(reasons) { $1.write(&$0) }
+        w.optional(group) { $0.string($1) }; w.double(rank)
+    }
+    init(_ r: inout StateReader) throws {
+        widget = try WidgetIdentity(&r); source = try r.string(); since = try r.int()
+        reasons = try r.array { try Reason(&$0) }; group = try r.optional { try $0.string() }; rank = try r.double()
+    }
+}
+
+extension StackState {
+    func write(_ w: inout StateWriter) {
+        w.string(id); w.string(platform); w.string(family); w.bool(smartRotate); w.bool(widgetSuggestions)
+        w.array(members) { $1.write(&$0) }
+        w.array(suggestions) { $1.write(&$0) }
+        w.optional(top) { $0.string($1) }
+        w.optional(topDecision) { $1.write(&$0) }
+        w.optional(restingTop) { $0.string($1) }
+        w.int(holdUntil)
+        w.map(dismissedUntil) { $0.int($1) }
+        w.uint(createdSeq); w.uint(settingsSeq)
+    }
+    init(_ r: inout StateReader) throws {
+        id = try r.string(); platform = try r.string(); family = try r.string()
+        smartRotate = try r.bool(); widgetSuggestions = try r.bool()
+        members = try r.array { try Member(&$0) }
+        suggestions = try r.array { try ShownSuggestion(&$0) }
+        top = try r.optional { try $0.string() }
+        topDecision = try r.optional { try Decision(&$0) }
+        restingTop = try r.optional { try $0.string() }
+        holdUntil = try r.int()
+        dismissedUntil = try r.map { try $0.int() }
+        createdSeq = try r.uint(); settingsSeq = try r.uint()
+    }
+}
+
+extension ProviderKey: Comparable {
+    static func < (a: ProviderKey, b: ProviderKey) -> Bool {
+        (a.app, a.kind, a.instance ?? "") < (b.app, b.kind, b.instance ?? "")
+    }
+    func write(_ w: inout StateWriter) { w.string(app); w.string(kind); w.optional(instance) { $0.string($1) } }
+    init(_ r: inout StateReader) throws { app = try r.string(); kind = try r.string(); instance = try r.optional { try $0.string() } }
+}
+
+extension TimelineBook {
+    func write(_ w: inout StateWriter) {
+        w.array(lists.keys.sorted()) { w, key in
+            key.write(&w)
+            let list = lists[key]!
+            w.int(list.delivered)
+            w.array(list.entries) { w, e in
+                w.int(e.date); w.int(Int64(e.offset)); w.optional(e.score) { $0.double($1) }; w.double(e.duration); w.uint(e.seq)
+            }
+        }
+        w.array(history.keys.sorted()) { w, key in
+            key.write(&w)
+            w.array(history[key]!) { w, s in w.int(s.delivered); w.double(s.min); w.double(s.max) }
+        }
+    }
+    init(_ r: inout StateReader) throws {
+        self.init()
+        for (key, list) in try r.array({ r -> (ProviderKey, EntryList) in
+            let key = try ProviderKey(&r)
+            var list = EntryList()
+            list.delivered = try r.int()
+            list.entries = try r.array { r in
+                StoredEntry(date: try r.int(), offset: Int16(truncatingIfNeeded: try r.int()), score: try r.optional { try $0.double() },
+                            duration: try r.double(), seq: try r.uint())
+            }
+            return (key, list)
+        }) { lists[key] = list }
+        for (key, spans) in try r.array({ r -> (ProviderKey, [ScoreSpan]) in
+            (try ProviderKey(&r), try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) })
+        }) { history[key] = spans }
+    }
+}
+
+extension SortedTable {
+    func write(_ w: inout StateWriter, _ value: (inout StateWriter, Value) -> Void) {
+        w.varint(UInt64(keys.count))
+        for (k, v) in entries { w.string(k); value(&w, v) }
+    }
+    init(_ r: inout StateReader, _ value: (inout StateReader) throws -> Value) throws {
+        self.init()
+        let n = Int(try r.varint())
+        for _ in 0..<n { let k = try r.string(); self[k] = try value(&r) }
+    }
+}
+
+extension ContextSet {
+    func write(_ w: inout StateWriter) {
+        w.uint(seq)
+        w.array(signals) { w, s in
+            w.string(s.kind); w.optional(s.intent) { $0.string($1) }; w.optional(s.parameters) { $0.map($1) { $0.string($1) } }
+            w.optional(s.clue) { $1.write(&$0) }; w.optional(s.group) { $0.string($1) }
+        }
+    }
+    init(_ r: inout StateReader) throws {
+        seq = try r.uint()
+        signals = try r.array { r in
+            ContextSignal(kind: try r.string(), intent: try r.optional { try $0.string() }, parameters: try r.optional { try $0.map { try $0.string() } },
+                          clue: try r.optional { try Clue(&$0) }, group: try r.optional { try $0.string() })
+        }
+    }
+}
+
+extension UsageRecord {
+    func write(_ w: inout StateWriter) {
+        w.int(time); w.int(hour); w.uint(seq); w.string(app); w.optional(intent) { $0.string($1) }
+        w.map(parameters) { $0.string($1) }; w.optional(donationId) { $0.string($1) }
+        w.optional(groupIdentifier) { $0.string($1) }; w.optional(deletedBy) { $0.uint($1) }
+    }
+    init(_ r: inout StateReader) throws {
+        self.init(time: try r.int(), hour: try r.intValue(), seq: try r.uint(), app: try r.string(), intent: try r.optional { try $0.string() },
+                  parameters: try r.map { try $0.string() }, donationId: try r.optional { try $0.string() },
+                  groupIdentifier: try r.optional { try $0.string() })
+        deletedBy = try r.optional { try $0.uint() }
+    }
+}
+
+extension DeviceModel {
+    func write(_ w: inout StateWriter) {
+        w.string(device); w.int(now); w.int(lastEventTime); w.uint(lastSeq); w.byte(dirty)
+        w.optional(clock.zoneName) { $0.string($1) }; w.int(Int64(clock.lastOffset))
+        w.optional(platform) { $0.string($1) }; w.optional(osVersion) { $0.string($1) }; w.uint(deviceInfoSeq)
+        w.bool(developerMode); w.uint(developerModeSeq)
+        w.array(stacks) { $1.write(&$0) }
+        timelines.write(&w)
+        shortcutSets.write(&w) { w, s in
+            w.uint(s.seq); w.int(s.time)
+            w.array(s.shortcuts) { w, x in
+                w.string(x.kind); w.string(x.role); w.optional(x.intent) { $0.string($1) }
+                w.optional(x.parameters) { $0.map($1) { $0.string($1) } }
+                w.array(x.providers) { $1.write(&$0) }; w.array(x.providerTypes) { $0.string($1) }
+            }
+        }
+        w.map(invalidations) { w, v in w.uint(v.bySeq); w.int(v.time); w.uint(v.previousSeq) }
+        intentSets.write(&w) { $1.write(&$0) }
+        attributeSets.write(&w) { $1.write(&$0) }
+        w.map(declarations) { w, d in
+            w.array(d.families) { $0.string($1) }; w.string(d.configuration); w.optional(d.associatedKind) { $0.string($1) }; w.uint(d.seq)
+        }
+        w.map(contexts) { w, a in w.int(a.since); w.uint(a.seq) }
+        w.map(permissions) { w, a in w.bool(a.granted); w.uint(a.seq) }
+        w.array(usage) { w, bucket in w.array(bucket) { $1.write(&$0) } }
+        w.map(intentHomes) { w, h in w.string(h.app); w.string(h.kind) }
+        w.map(counters) { $0.int($1) }
+        w.int(counterDay)
+        w.array(wakeups) { $0.int($1) }
+        w.array(wakeupWork) { $0.byte($1) }
+        w.uint(usageVersion)
+    }
+
+    init(_ r: inout StateReader) throws {
+        self.init(device: try r.string())
+        now = try r.int(); lastEventTime = try r.int(); lastSeq = try r.uint(); dirty = try r.byte()
+        clock.setZone(try r.optional { try $0.string() })
+        clock.noteOffset(Int16(truncatingIfNeeded: try r.int()))
+        platform = try r.optional { try $0.string() }; osVersion = try r.optional { try $0.string() }; deviceInfoSeq = try r.uint()
+        developerMode = try r.bool(); developerModeSeq = try r.uint()
+        stacks = try r.array { try StackState(&$0) }
+        timelines = try TimelineBook(&r)
+        shortcutSets = try SortedTable(&r) { r in
+            ShortcutSet(seq: try r.uint(), time: try r.int(), shortcuts: try r.array { r in
+                StoredShortcut(kind: try r.string(), role: try r.string(), intent: try r.optional { try $0.string() },
+                               parameters: try r.optional { try $0.map { try $0.string() } },
+                               providers: try r.array { try Clue(&$0) }, providerTypes: try r.array { try $0.string() })
+            })
+        }
+        invalidations = try r.map { r in Invalidation(bySeq: try r.uint(), time: try r.int(), previousSeq: try r.uint()) }
+        intentSets = try SortedTable(&r) { try ContextSet(&$0) }
+        attributeSets = try SortedTable(&r) { try ContextSet(&$0) }
+        declarations = try r.map { r in
+            Declaration(families: try r.array { try $0.string() }, configuration: try r.string(),
+                        associatedKind: try r.optional { try $0.string() }, seq: try r.uint())
+        }
+        contexts = try r.map { r in ActiveState(since: try r.int(), seq: try r.uint()) }
+        permissions = try r.map { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
+        usage = try r.array { r in try r.array { try UsageRecord(&$0) } }
+        guard usage.count == 24 else { throw StateReader.Malformed(offset: r.offset) }
+        intentHomes = try r.map { r in IntentHome(app: try r.string(), kind: try r.string()) }
+        counters = try r.map { try $0.intValue() }
+        counterDay = try r.int()
+        wakeups = try r.array { try $0.int() }
+        wakeupWork = try r.array { try $0.byte() }
+        usageVersion = try r.uint()
+        guard r.offset == r.bytes.count, wakeups.count == wakeupWork.count else { throw StateReader.Malformed(offset: r.offset) }
+    }
+}

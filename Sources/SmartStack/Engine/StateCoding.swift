@@ -1,0 +1,116 @@
+import Ledger
+
+/// Writes engine state for checkpoints: compact, deterministic (maps in key order),
+/// strings interned per checkpoint.
+struct StateWriter {
+    var bytes: [UInt8] = []
+    private var strings: [String: Int] = [:]
+
+    init() { bytes.reserveCapacity(16_384) }
+
+    mutating func varint(_ v: UInt64) {
+        var v = v
+        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        bytes.append(UInt8(v))
+    }
+    mutating func int(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+    mutating func int(_ v: Int) { int(Int64(v)) }
+    mutating func uint(_ v: UInt64) { varint(v) }
+    mutating func byte(_ v: UInt8) { bytes.append(v) }
+    mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func string(_ s: String) {
+        if let i = strings[s] { varint(UInt64(i + 1)); return }
+        strings[s] = strings.count
+        varint(0)
+        varint(UInt64(s.utf8.count))
+        bytes.append(contentsOf: s.utf8)
+    }
+    mutating func optional<T>(_ v: T?, _ write: (inout StateWriter, T) -> Void) {
+        guard let v else { bytes.append(0); return }
+        bytes.append(1)
+        write(&self, v)
+    }
+    mutating func array<T>(_ list: [T], _ write: (inout StateWriter, T) -> Void) {
+        varint(UInt64(list.count))
+        for x in list { write(&self, x) }
+    }
+    mutating func map<V>(_ m: [String: V], _ write: (inout StateWriter, V) -> Void) {
+        varint(UInt64(m.count))
+        for k in m.keys.sorted() { string(k); write(&self, m[k]!) }
+    }
+    mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
+}
+
+/// Reads what `StateWriter` wrote.
+struct StateReader {
+    let bytes: [UInt8]
+    var offset = 0
+    private var strings: [String] = []
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    struct Malformed: Error, CustomStringConvertible {
+        var offset: Int
+        var description: String { "the checkpoint is malformed at byte \(offset)" }
+    }
+
+    mutating func varint() throws -> UInt64 {
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            guard offset < bytes.count, shift < 64 else { throw Malformed(offset: offset) }
+            let b = bytes[offset]; offset += 1
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+    }
+    mutating func int() throws -> Int64 { let u = try varint(); return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
+    mutating func intValue() throws -> Int { Int(try int()) }
+    mutating func uint() throws -> UInt64 { try varint() }
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw Malformed(offset: offset) }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+    mutating func bool() throws -> Bool { try byte() != 0 }
+    mutating func double() throws -> Double {
+        guard offset + 8 <= bytes.count else { throw Malformed(offset: offset) }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        offset += 8
+        return Double(bitPattern: v)
+    }
+    mutating func string() throws -> String {
+        let tag = try varint()
+        if tag > 0 {
+            guard tag <= strings.count else { throw Malformed(offset: offset) }
+            return strings[Int(tag - 1)]
+        }
+        let n = Int(try varint())
+        guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
+        let s = String(decoding: bytes[offset..<offset + n], as: UTF8.self)
+        offset += n
+        strings.append(s)
+        return s
+    }
+    mutating func optional<T>(_ read: (inout StateReader) throws -> T) throws -> T? {
+        try byte() == 0 ? nil : try read(&self)
+    }
+    mutating func array<T>(_ read: (inout StateReader) throws -> T) throws -> [T] {
+        let n = Int(try varint())
+        guard n <= bytes.count else { throw Malformed(offset: offset) }
+        var out = [T]()
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try read(&self)) }
+        return out
+    }
+    mutating func map<V>(_ read: (inout StateReader) throws -> V) throws -> [String: V] {
+        let n = Int(try varint())
+        guard n <= bytes.count else { throw Malformed(offset: offset) }
+        var out = [String: V](minimumCapacity: n)
+        for _ in 0..<n { let k = try string(); out[k] = try read(&self) }
+        return out
+    }
+    mutating func time() throws -> Timestamp { Timestamp(microseconds: try int(), offsetMinutes: Int16(truncatingIfNeeded: try int())) }
+}
