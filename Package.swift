@@ -72,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "StackLedgerTesting",
-            dependencies: ["SmartStack", "Ledger"],
+            dependencies: ["SmartStack", "Ledger", "Projections"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -111,6 +111,11 @@ let package = Package(
         .testTarget(
             name: "SmartStackTests",
             dependencies: ["SmartStack", "Ledger", "StackLedgerTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["SmartStack", "Ledger", "Projections", "StackLedgerTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -64,7 +64,19 @@ extension DeviceEngine {
             // A timeline widget shows one card; a relevance widget one per matching clue.
             if n > 1 && !isRelevanceWidget { return }
             perKind[key] = n
-            let w = WidgetIdentity(instance: "sys:" + key + (n > 1 ? "#\(n)" : ""), kind: signal.kind, app: app)
+            // A card keeps its instance while its clue matches; a new one takes the first free number.
+            let shown = state.stacks[target].suggestions
+            let instance: String
+            if let same = shown.first(where: { $0.source == source }) {
+                instance = same.widget.instance
+            } else {
+                let taken = Set(shown.filter { $0.widget.app == app && $0.widget.kind == signal.kind }.map(\.widget.instance))
+                    .union(out.map(\.candidate.widget.instance))
+                var k = 1
+                while taken.contains("sys:" + key + (k > 1 ? "#\(k)" : "")) { k += 1 }
+                instance = "sys:" + key + (k > 1 ? "#\(k)" : "")
+            }
+            let w = WidgetIdentity(instance: instance, kind: signal.kind, app: app)
             out.append((target, Candidate(widget: w, rank: contextRank(clue),
                                           signal: .context(clue: clue, events: events, what: what, card: n, rule: "W2"),
                                           source: source, group: signal.group)))

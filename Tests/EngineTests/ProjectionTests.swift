@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import Ledger
+import Projections
+import SmartStack
+import StackLedgerTesting
+
+/// A store in a temporary directory.
+struct ScratchStore {
+    let path = NSTemporaryDirectory() + "stackledger-projection-" + UUID().uuidString
+    func ledger() throws -> Ledger { try Ledger(path: path) }
+    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The state of every device at `t` and the decisions of `[from, t]`, as JSON text.
+func rendering(_ projector: Projector, at t: Int64, from: Int64, query: ProjectionQuery = ProjectionQuery()) throws -> String {
+    var w = CanonicalWriter()
+    for device in try projector.devices() {
+        var engine = try projector.engine(device: device, at: t, query: query)
+        ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: t)).stacks)
+        for d in try projector.decisions(device: device, from: from, to: t, query: query) { ProjectionJSON.write(&w, d) }
+    }
+    return w.text
+}
+
+func workloadEvents(_ count: Int, seed: UInt64) -> [Event] {
+    var config = WorkloadGenerator.Configuration()
+    config.events = count
+    config.seed = seed
+    config.devices = 2
+    config.latePercent = 5
+    var generator = WorkloadGenerator(config)
+    var out = [Event]()
+    generator.generate { out.append($0) }
+    return out
+}
+
+@Suite("Projections: checkpoints, time travel, determinism")
+struct ProjectionTests {
+    @Test("from scratch and from any checkpoint the answers are byte-identical", arguments: [UInt64(3), 17, 2026])
+    func determinism(seed: UInt64) throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var rng = SplitMix64(seed: seed)
+        var events = workloadEvents(4000, seed: seed)
+        while !events.isEmpty {
+            let n = min(events.count, 1 + Int(rng.next() % 700))
+            _ = try ledger.append(Array(events.prefix(n)))
+            events.removeFirst(n)
+        }
+        let (first, last) = try ledger.read { r -> (Int64, Int64) in
+            var lo = Int64.max, hi = Int64.min
+            try r.scan { v in lo = min(lo, v.envelope.time.microseconds); hi = max(hi, v.envelope.time.microseconds); return true }
+            return (lo, hi)
+        }
+        let scratch = Projector(ledger: ledger, policy: Policy())
+        scratch.useCheckpoints = false
+        let checkpointed = Projector(ledger: ledger, policy: Policy())
+        checkpointed.checkpointInterval = 50
+        _ = try rendering(checkpointed, at: last, from: last - 3_600_000_000)  // lays down checkpoints
+        var saved = 0
+        try ledger.read { r in try r.derivedEntries(prefix: Array("cp".utf8)) { _, _ in saved += 1 } }
+        #expect(saved > 20)
+        for _ in 0..<8 {
+            let t = first + Int64(rng.next() % UInt64(last - first + 1))
+            let from = t - Int64(rng.next() % 86_400_000_000)
+            let a = try rendering(scratch, at: t, from: from)
+            let b = try rendering(checkpointed, at: t, from: from)
+            #expect(a == b)
+            #expect(!a.isEmpty)
+        }
+    }
+
+    @Test("a late event invalidates the checkpoints after its time, and answers stay those of a full replay")
+    func lateEvents() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let events = workloadEvents(3000, seed: 9)
+        _ = try ledger.append(events)
+        let times = events.map(\.envelope.time.microseconds)
+        let (first, last) = (times.min()!, times.max()!)
+        let mid = first + (last - first) / 2
+        let checkpointed = Projector(ledger: ledger, policy: Policy())
+        checkpointed.checkpointInterval = 40
+        _ = try rendering(checkpointed, at: last, from: last)
+        func checkpointTimes() throws -> [Int64] {
+            var out = [Int64]()
+            try ledger.read { r in
+                try r.derivedEntries(prefix: Array("cp".utf8)) { k, _ in
+                    let tail = Array(k.suffix(16))
+                    out.append(tail.withUnsafeBytes { Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) ^ Int64.min })
+                }
+            }
+            return out
+        }
+        #expect(try checkpointTimes().contains { $0 > mid })
+        // A scroll dated in the middle of the log, recorded now.
+        var decoder = EventDecoder()
+        let late = try decoder.decode(#"{"type":"stack.scrolled","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","instance":"w-0-2"}"#)
+        _ = try ledger.append([late])
+        let fresh = Projector(ledger: ledger, policy: Policy())
+        fresh.checkpointInterval = 40
+        let answer = try rendering(fresh, at: last, from: mid - 1)
+        // device-0's checkpoints after the late event are gone (device-1's stay).
+        let scratch = Projector(ledger: ledger, policy: Policy())
+        scratch.useCheckpoints = false
+        #expect(answer == (try rendering(scratch, at: last, from: mid - 1)))
+        #expect(answer.contains(#""action":"scroll""#))
+    }
+
+    @Test("--known-at answers with what the device knew; --as-recorded-at with what the store held")
+    func timeTravel() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let harness = try EngineHarness(text: try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8))
+        let all = harness.events.map(\.event)
+        let timeline = all.firstIndex { $0.envelope.time.rfc3339 == "2026-03-02T08:10:00Z" }!
+        _ = try ledger.append(Array(all[..<timeline]))
+        Thread.sleep(forTimeInterval: 0.01)
+        let between = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        Thread.sleep(forTimeInterval: 0.01)
+        _ = try ledger.append(Array(all[timeline...]))
+        let projector = Projector(ledger: ledger, policy: Policy())
+        let t = try Timestamp(rfc3339: "2026-03-02T09:45:00Z").microseconds
+        func top(_ q: ProjectionQuery) throws -> String? {
+            var e = try projector.engine(device: "default", at: t, query: q)
+            return e.snapshot(at: Timestamp(microseconds: t)).stacks.first?.top?.widget.instance
+        }
+        #expect(try top(ProjectionQuery()) == "w-cards")
+        #expect(try top(ProjectionQuery(knownAt: try Timestamp(rfc3339: "2026-03-02T08:00:00Z"))) == "w-weather")
+        #expect(try top(ProjectionQuery(knownAt: try Timestamp(rfc3339: "2026-03-02T08:10:00Z"))) == "w-cards")
+        #expect(try top(ProjectionQuery(asRecordedAt: between)) == "w-weather")
+        #expect(try top(ProjectionQuery(without: [6])) == "w-weather")
+    }
+}
