@@ -103,7 +103,10 @@ extension LedgerReader {
     /// Calls `body` with `device`'s records in (event time, seq) order, starting after
     /// `after` (exclusive) and ending with time `throughMicros` (inclusive), until it
     /// returns false. The views' `recordedMicros` is not resolved (0): use `batches()`.
+    /// With `skippingDamaged`, records that fail their checksum are passed to `damaged`
+    /// and skipped instead of ending the read with an error.
     public func forEachRecord(device: String, after: (time: Int64, seq: UInt64)?, throughMicros: Int64,
+                              skippingDamaged: Bool = false, damaged: (UInt64) -> Void = { _ in },
                               _ body: (RecordView) throws -> Bool) throws {
         guard let id = strings.id(of: device) else { return }
         let c = try txn.cursor(dbs.deviceTime)
@@ -120,7 +123,11 @@ extension LedgerReader {
             guard let bytes = try withUnsafeBytes(of: &k, { try txn.get(dbs.log, key: $0) }) else {
                 throw LedgerError(.damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`")
             }
-            guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0)) else { return }
+            if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
+                damaged(seq)
+            } else {
+                guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0)) else { return }
+            }
             entry = try c.nextDuplicate()
         }
     }

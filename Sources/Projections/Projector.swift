@@ -18,6 +18,11 @@ public final class Projector {
     public var checkpointInterval = 4096
     /// Whether to read and save checkpoints.
     public var useCheckpoints = true
+    /// Skip records that fail their checksum instead of failing (`--force`); the ones
+    /// skipped are listed in `damagedRecords`.
+    public var skipsDamagedRecords = false
+    /// Records skipped because they failed their checksum, ascending.
+    public private(set) var damagedRecords: [UInt64] = []
     /// Events folded per read transaction.
     var chunk = 65_536
     let tag: [UInt8]
@@ -56,6 +61,13 @@ public final class Projector {
         return out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }
     }
 
+    func noteDamaged(_ seq: UInt64) {
+        if !damagedRecords.contains(seq) {
+            damagedRecords.append(seq)
+            damagedRecords.sort()
+        }
+    }
+
     /// The last sequence number of the longest prefix of the log recorded by `t`.
     func recordedThrough(_ t: Timestamp) throws -> UInt64 {
         var last: UInt64 = 0
@@ -76,7 +88,7 @@ public final class Projector {
         var engine = start ?? DeviceEngine(device: device, policy: policy)
         var position: (time: Int64, seq: UInt64)? = start.map { $0.position }
         if start != nil && position!.seq == 0 { position = nil }
-        if start == nil && useCheckpoints && query.without.isEmpty && query.with.isEmpty {
+        if start == nil && useCheckpoints && query.without.isEmpty && query.with.isEmpty && !skipsDamagedRecords {
             if let (restored, at) = try checkpoint(device: device, atOrBefore: eventLimit, ceiling: ceiling) {
                 engine = restored
                 position = at
@@ -90,7 +102,7 @@ public final class Projector {
             extras.removeAll { ($0.1.envelope.time.microseconds, $0.0) <= (at.time, at.seq) }
         }
         var nextExtra = 0
-        let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived
+        let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
         var sinceSave = 0
         var done = false
         while !done {
@@ -98,7 +110,8 @@ public final class Projector {
             var visited = 0
             done = true
             try ledger.read { reader in
-                try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit) { view in
+                try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit,
+                                         skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in
                     position = (view.envelope.time.microseconds, view.seq)
                     visited += 1
                     if view.seq <= ceiling && !query.without.contains(view.seq) {

@@ -58,6 +58,7 @@ struct QuerySession {
         }
         verified = problem == nil
         let projector = Projector(ledger: ledger, policy: policy)
+        projector.skipsDamagedRecords = problem != nil
         self.projector = projector
         let devices = try withLedgerErrors { try projector.devices() }
         if let d = options.device {

@@ -34,6 +34,9 @@ struct State: ParsableCommand {
             w.key("at"); w.time(local)
             w.key("device"); w.string(session.device)
             w.key("verified"); w.bool(session.verified)
+            if !session.verified {
+                w.key("unreadable"); w.beginArray(); for s in session.projector.damagedRecords { w.integer(Int(s)) }; w.endArray()
+            }
             ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
             w.key("stacks"); ProjectionJSON.writeStacks(&w, snapshot.stacks)
             w.endObject()
@@ -41,6 +44,9 @@ struct State: ParsableCommand {
             out.write(w.bytes)
         } else {
             out.write(State.text(snapshot, verified: session.verified, policy: session.projector.policy))
+            if !session.projector.damagedRecords.isEmpty {
+                out.write("skipped records that fail their checksum: \(session.projector.damagedRecords.map(String.init).joined(separator: ", "))\n")
+            }
         }
         out.flush()
     }

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import StackLedgerTesting
+import LMDBKit
+
+@Suite("state, replay and policy commands")
+struct ProjectionCommandTests {
+    func ingested(_ scenario: String) throws -> WorkDirectory {
+        let dir = WorkDirectory()
+        let r = try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/\(scenario).ndjson")])
+        #expect(r.status == 0)
+        return dir
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("state --json has the shape of queries.md, with policy and tool")
+    func stateJSON() throws {
+        let dir = try ingested("cards-day")
+        defer { dir.cleanup() }
+        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try json(r.stdout)
+        #expect(doc["at"] as? String == "2026-03-02T09:45:00Z")
+        #expect(doc["device"] as? String == "default")
+        let policy = try #require(doc["policy"] as? [String: Any])
+        #expect(policy["name"] as? String == "smartstack-1")
+        #expect((policy["digest"] as? String)?.hasPrefix("sha256:") == true)
+        #expect((doc["tool"] as? String)?.hasPrefix("stackledger ") == true)
+        let stack = try #require((doc["stacks"] as? [[String: Any]])?.first)
+        #expect(stack["stack"] as? String == "home-1")
+        #expect((stack["top"] as? [String: Any])?["kind"] as? String == "CardRecentPurchasesWidget")
+        let widgets = try #require(stack["widgets"] as? [[String: Any]])
+        let cards = try #require(widgets.first { $0["instance"] as? String == "w-cards" })
+        let relevance = try #require(cards["relevance"] as? [String: Any])
+        #expect(relevance["score"] as? Double == 52.6)
+        #expect(relevance["event"] as? Int == 6)
+        #expect(relevance["until"] as? String == "2026-03-02T10:11:00Z")
+    }
+
+    @Test("replay --json prints one decision per line with reasons citing events")
+    func replayJSON() throws {
+        let dir = try ingested("calendar-suggestion")
+        defer { dir.cleanup() }
+        let r = try CLI.run(["replay", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-02T23:59:59Z", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let suggest = try json(lines[0]), unsuggest = try json(lines[1])
+        #expect(suggest["action"] as? String == "suggest" && unsuggest["action"] as? String == "unsuggest")
+        #expect(suggest["time"] as? String == "2026-03-02T09:30:00Z")
+        let reason = try #require((suggest["reasons"] as? [[String: Any]])?.first)
+        #expect(reason["code"] as? String == "RELEVANT_SHORTCUT" && reason["basis"] as? String == "documented" && reason["rule"] as? String == "S6")
+        #expect(reason["events"] as? [Int] == [4])
+    }
+
+    @Test("the same answer twice, the second from checkpoints, byte for byte")
+    func repeatable() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        _ = try dir.write("w.ndjson", workload(3000, seed: 5))
+        #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
+        let args = ["state", "--store", dir.store, "--device", "device-1", "--at", "2026-03-20T12:00:00Z", "--json"]
+        let a = try CLI.run(args), b = try CLI.run(args)
+        #expect(a.status == 0 && a.stdout == b.stdout)
+        let replay = ["replay", "--store", dir.store, "--device", "device-1", "--from", "2026-03-05T00:00:00Z", "--to", "2026-03-20T12:00:00Z", "--json"]
+        let c = try CLI.run(replay), d = try CLI.run(replay)
+        #expect(c.status == 0 && !c.stdout.isEmpty && c.stdout == d.stdout)
+    }
+
+    @Test("several devices without --device is a usage error listing them")
+    func severalDevices() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        _ = try dir.write("w.ndjson", workload(500, seed: 2))
+        #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
+        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T12:00:00Z"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("device-0") && r.stderr.contains("device-1") && r.stderr.contains("--device"))
+    }
+
+    @Test("policy prints its parameters; an override changes the digest; a bad file is a usage error")
+    func policy() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let base = try json(try CLI.run(["policy", "--json"]).stdout)
+        let params = try #require(base["parameters"] as? [String: Any])
+        #expect(params.keys.contains("rotationCapPerWidgetPerDay") && params.keys.contains("suggestionCapPerWidgetPerDay"))
+        let file = try dir.write("p.json", #"{"rotationCapPerWidgetPerDay": null}"#)
+        let custom = try json(try CLI.run(["policy", "--json", "--policy", file]).stdout)
+        #expect(custom["digest"] as? String != base["digest"] as? String)
+        #expect((custom["parameters"] as? [String: Any])?["rotationCapPerWidgetPerDay"] is NSNull)
+        let bad = try dir.write("bad.json", #"{"rotationCap": 3}"#)
+        let r = try CLI.run(["policy", "--policy", bad])
+        #expect(r.status == 64 && r.stderr.contains("rotationCap"))
+    }
+
+    @Test("a store that fails its quick check is refused (74) unless --force, which marks the answer unverified")
+    func quickCheck() throws {
+        let dir = try ingested("cards-day")
+        defer { dir.cleanup() }
+        // Flip one byte of the newest record through LMDB, as a forger would.
+        let env = try Environment(path: dir.store, options: .init(initialMapSize: 64 << 20))
+        let key = withUnsafeBytes(of: UInt64(6).bigEndian) { Array($0) }
+        try env.write { txn in
+            let db = try txn.openDatabase("log")
+            var bytes = Array(try #require(try txn.get(db, key: key)))
+            bytes[bytes.count / 2] ^= 0x01
+            _ = try txn.put(db, key: key, value: bytes)
+        }
+        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
+        #expect(r.status == 74 && r.stderr.contains("--force"))
+        let forced = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json", "--force"])
+        #expect(forced.status == 0 && forced.stdout.contains(#""verified":false,"unreadable":[6]"#))
+    }
+}
