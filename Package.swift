@@ -98,6 +98,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "StackLedgerEngineBench",
+            dependencies: [
+                "Ledger", "SmartStack", "Projections", "StackLedgerTesting", "CBaselines",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LMDBKitTests",
             dependencies: ["LMDBKit"],

@@ -42,3 +42,37 @@ done:
     mdb_env_close(env);
     return rc;
 }
+
+/* Walks every record of the named database with a read cursor, as the simplest reader
+   of the same store would; returns the record count (negative on error), and the sum
+   of the value bytes in *bytes. */
+long cb_lmdb_scan(const char *path, const char *database, unsigned long long *bytes) {
+    MDB_env *env = NULL;
+    MDB_txn *txn = NULL;
+    MDB_dbi dbi;
+    MDB_cursor *cursor = NULL;
+    MDB_val key, value;
+    long count = 0;
+    unsigned long long total = 0;
+    int rc = mdb_env_create(&env);
+    if (rc) return -1;
+    mdb_env_set_maxdbs(env, 16);
+    mdb_env_set_mapsize(env, 1ULL << 40);
+    rc = mdb_env_open(env, path, MDB_RDONLY | MDB_NOTLS, 0600);
+    if (rc == 0) rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+    if (rc == 0) rc = mdb_dbi_open(txn, database, 0, &dbi);
+    if (rc == 0) rc = mdb_cursor_open(txn, dbi, &cursor);
+    if (rc == 0) {
+        int op = MDB_FIRST;
+        while (mdb_cursor_get(cursor, &key, &value, op) == 0) {
+            total += value.mv_size + ((const unsigned char *)value.mv_data)[0];
+            count++;
+            op = MDB_NEXT;
+        }
+        mdb_cursor_close(cursor);
+    }
+    if (txn) mdb_txn_abort(txn);
+    mdb_env_close(env);
+    if (bytes) *bytes = total;
+    return rc ? -1 : count;
+}

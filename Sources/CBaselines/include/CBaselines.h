@@ -28,4 +28,6 @@ int cb_lmdb_replay(const char *path, const cb_put *puts, size_t count,
 int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
                      const size_t *batch_ends, size_t batches);
 
+long cb_lmdb_scan(const char *path, const char *database, unsigned long long *bytes);
+
 #endif

@@ -3,34 +3,35 @@ import Ledger
 extension DeviceEngine {
     /// The strongest signal that makes a member of a stack a Smart Rotate candidate now,
     /// or nil, from the cache while it holds.
-    mutating func memberCandidate(_ stack: StackState, _ m: Member) -> Candidate? {
-        if let cached = memberCache[m.widget.instance], state.now < cached.validUntil,
+    mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
+        let instance = state.stacks[i].members[j].widget.instance
+        if let cached = memberCache[instance], state.now < cached.validUntil,
            cached.usageVersion.map({ $0 == state.usageVersion }) ?? true,
            cached.contextVersion.map({ $0 == contextVersion }) ?? true {
             return cached.candidate
         }
         var entry = CachedCandidate(candidate: nil, validUntil: .max)
-        entry.candidate = computeMemberCandidate(stack, m, &entry)
-        memberCache[m.widget.instance] = entry
+        entry.candidate = computeMemberCandidate(isWatch: state.stacks[i].isWatch, state.stacks[i].members[j], &entry)
+        memberCache[instance] = entry
         return entry.candidate
     }
 
     /// The strongest signal of a member now, and the first instant at which it may change
     /// by the passing of time alone. Platform rules: timeline relevance and donations act
     /// on iOS and iPadOS (P2); RelevanceKit acts on watchOS (P1).
-    mutating func computeMemberCandidate(_ stack: StackState, _ m: Member, _ deps: inout CachedCandidate) -> Candidate? {
+    mutating func computeMemberCandidate(isWatch: Bool, _ m: Member, _ deps: inout CachedCandidate) -> Candidate? {
         var best: Candidate?
         var until = Int64.max
         defer { deps.validUntil = until }
         let w = m.widget
-        if !stack.isWatch || p.watchUsesEntryRelevance {
-            until = state.timelines.nextChange(app: w.app, kind: w.kind, instance: w.instance, after: state.now, windowMicros: windowMicros)
+        if !isWatch || p.watchUsesEntryRelevance {
+            let (active, next) = state.timelines.evaluate(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros)
+            until = next
+            if let (r, duration) = active {
+                best = Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance")
+            }
         }
-        if !stack.isWatch || p.watchUsesEntryRelevance,
-           let (r, duration) = state.timelines.active(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros) {
-            best = Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance")
-        }
-        if !stack.isWatch {
+        if !isWatch {
             if m.intent != nil {
                 refreshUsage()
                 until = min(until, usageCache.until)

@@ -65,13 +65,15 @@ extension DeviceEngine {
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
     mutating func rotate(stack i: Int) {
-        let stack = state.stacks[i]
-        guard !stack.members.isEmpty, stack.smartRotate, state.now >= stack.holdUntil else { return }
-        var topRank: Double? = stack.suggestions.first { $0.widget.instance == stack.top }?.rank
+        guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil else { return }
+        let top = state.stacks[i].top
+        var topRank: Double? = state.stacks[i].suggestions.isEmpty ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
         var ranked = [Candidate]()
-        for m in stack.members {
-            guard let c = memberCandidate(stack, m) else { continue }
-            if m.widget.instance == stack.top { topRank = c.rank; continue }
+        swap(&ranked, &scratch)
+        ranked.removeAll(keepingCapacity: true)
+        for j in state.stacks[i].members.indices {
+            guard let c = memberCandidate(stack: i, member: j) else { continue }
+            if c.widget.instance == top { topRank = c.rank; continue }
             ranked.append(c)
         }
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
@@ -81,6 +83,8 @@ extension DeviceEngine {
             if limited("r|" + c.widget.instance, cap: p.rotationCapPerWidgetPerDay) { continue }
             best = c
         }
+        scratch = ranked
+        let stack = state.stacks[i]
         guard let best else {
             if topRank == nil, !p.topStaysUntilDisplaced, let first = stack.members.first?.widget, first.instance != stack.top {
                 let from = stack.identity(stack.top)

@@ -31,7 +31,9 @@ extension DeviceEngine {
             }
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
-        for pattern in usagePatterns() {
+        // Only intents whose widget no stack holds can be suggested.
+        let open = state.intentHomes.contains { !held(app: $0.value.app, kind: $0.value.kind) }
+        for pattern in open ? usagePatterns() : [] {
             guard let intent = state.usage[usageCache.hour][pattern.record].intent, let home = state.intentHomes[intent], !held(app: home.app, kind: home.kind),
                   let (target, w) = place(app: home.app, kind: home.kind) else { continue }
             out.append((target, Candidate(widget: w, rank: p.usagePatternRank,

@@ -25,6 +25,8 @@ public struct DeviceEngine: Sendable {
     var usageCache = UsageCache()
     /// Each member's candidate and until when it holds (derived; never checkpointed).
     var memberCache: [String: CachedCandidate] = [:]
+    /// Reused storage for rotation candidates.
+    var scratch: [Candidate] = []
     /// Bumped by every change of the person's context or permissions (derived).
     var contextVersion: UInt64 = 0
 
@@ -38,6 +40,8 @@ public struct DeviceEngine: Sendable {
     public var device: String { state.device }
     /// The engine's clock, microseconds since 1970.
     public var now: Int64 { state.now }
+    /// How many events this engine has applied since it was created (not checkpointed).
+    public private(set) var appliedEvents = 0
     /// The (time, seq) of the last event applied.
     public var position: (time: Int64, seq: UInt64) { (state.lastEventTime, state.lastSeq) }
 
@@ -68,6 +72,7 @@ public struct DeviceEngine: Sendable {
         }
         state.lastEventTime = max(state.lastEventTime, t)
         state.lastSeq = seq
+        appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
         let work = handle(event, seq: seq)
         state.dirty |= work.rawValue

@@ -177,13 +177,17 @@ extension ContextSet {
 }
 
 extension UsageRecord {
-    func write(_ w: inout StateWriter) {
-        w.int(time); w.int(hour); w.uint(seq); w.string(app); w.optional(intent) { $0.string($1) }
+    /// Written within its hour's bucket: the hour is the bucket's, time and seq are
+    /// deltas from the previous record of the bucket.
+    func write(_ w: inout StateWriter, after previous: (time: Int64, seq: UInt64)) {
+        w.int(time &- previous.time); w.int(Int64(bitPattern: seq &- previous.seq)); w.string(app); w.optional(intent) { $0.string($1) }
         w.map(parameters) { $0.string($1) }; w.optional(donationId) { $0.string($1) }
         w.optional(groupIdentifier) { $0.string($1) }; w.optional(deletedBy) { $0.uint($1) }
     }
-    init(_ r: inout StateReader) throws {
-        self.init(time: try r.int(), hour: try r.intValue(), seq: try r.uint(), app: try r.string(), intent: try r.optional { try $0.string() },
+    init(_ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64)) throws {
+        let time = previous.time &+ (try r.int())
+        let seq = previous.seq &+ UInt64(bitPattern: try r.int())
+        self.init(time: time, hour: hour, seq: seq, app: try r.string(), intent: try r.optional { try $0.string() },
                   parameters: try r.map { try $0.string() }, donationId: try r.optional { try $0.string() },
                   groupIdentifier: try r.optional { try $0.string() })
         deletedBy = try r.optional { try $0.uint() }
@@ -214,7 +218,14 @@ extension DeviceModel {
         }
         w.map(contexts) { w, a in w.int(a.since); w.uint(a.seq) }
         w.map(permissions) { w, a in w.bool(a.granted); w.uint(a.seq) }
-        w.array(usage) { w, bucket in w.array(bucket) { $1.write(&$0) } }
+        w.array(usage) { w, bucket in
+            w.varint(UInt64(bucket.count))
+            var previous: (time: Int64, seq: UInt64) = (0, 0)
+            for u in bucket {
+                u.write(&w, after: previous)
+                previous = (u.time, u.seq)
+            }
+        }
         w.map(intentHomes) { w, h in w.string(h.app); w.string(h.kind) }
         w.map(counters) { $0.int($1) }
         w.int(counterDay)
@@ -248,8 +259,21 @@ extension DeviceModel {
         }
         contexts = try r.map { r in ActiveState(since: try r.int(), seq: try r.uint()) }
         permissions = try r.map { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
-        usage = try r.array { r in try r.array { try UsageRecord(&$0) } }
-        guard usage.count == 24 else { throw StateReader.Malformed(offset: r.offset) }
+        let hours = Int(try r.varint())
+        guard hours == 24 else { throw StateReader.Malformed(offset: r.offset) }
+        for hour in 0..<24 {
+            let n = Int(try r.varint())
+            guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+            var bucket = [UsageRecord]()
+            bucket.reserveCapacity(n)
+            var previous: (time: Int64, seq: UInt64) = (0, 0)
+            for _ in 0..<n {
+                let u = try UsageRecord(&r, hour: hour, after: previous)
+                previous = (u.time, u.seq)
+                bucket.append(u)
+            }
+            usage[hour] = bucket
+        }
         intentHomes = try r.map { r in IntentHome(app: try r.string(), kind: try r.string()) }
         counters = try r.map { try $0.intValue() }
         counterDay = try r.int()

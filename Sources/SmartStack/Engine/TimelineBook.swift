@@ -160,6 +160,37 @@ struct TimelineBook: Codable, Hashable {
         return ((s - lo) / (hi - lo) * 10_000).rounded() / 10_000
     }
 
+    /// `active(...)` and `nextChange(...)` at once, resolving the provider once.
+    func evaluate(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ((ActiveRelevance, Double)?, Int64) {
+        var until = Int64.max
+        let spans = history[TimelineBook.key(app: app, kind: kind)]
+        if let first = spans?.first(where: { $0.delivered >= at - windowMicros }) {
+            until = first.delivered + windowMicros + 1
+        }
+        guard let list = list(app: app, kind: kind, instance: instance) else { return (nil, until) }
+        if let next = list.entries.first(where: { $0.date > at && $0.score != nil }) { until = Swift.min(until, next.date) }
+        guard let (entry, next) = governing(list, at: at), let score = entry.score else { return (nil, until) }
+        var end: Int64? = nil
+        if entry.duration > 0 {
+            let e = entry.date + Int64(entry.duration * 1_000_000)
+            if e > at { until = Swift.min(until, e) }
+            end = e
+        }
+        guard score > 0 else { return (nil, until) }
+        if let e = end, at >= e { return (nil, until) }
+        var lo = score, hi = score
+        for span in spans ?? [] where span.delivered <= at && span.delivered >= at - windowMicros {
+            lo = Swift.min(lo, span.min)
+            hi = Swift.max(hi, span.max)
+        }
+        let normalized = hi > lo ? ((score - lo) / (hi - lo) * 10_000).rounded() / 10_000 : 1.0
+        let closes = end ?? next?.date
+        let r = ActiveRelevance(score: score, normalized: normalized,
+                                since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
+                                until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq)
+        return ((r, entry.duration), until)
+    }
+
     /// The first instant after `at` at which `active(...)` may answer differently: the
     /// next entry with relevance, the active window's end, or the oldest score in the
     /// normalisation window expiring. Deliveries change it too; callers handle those.

@@ -1,0 +1,113 @@
+import ArgumentParser
+import CBaselines
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+import StackLedgerTesting
+import Synchronization
+
+/// Measures the engine and projections on a store: full rebuild against a raw LMDB scan
+/// and a decode-only scan (same run), `state` answers in-process (median, p99), with
+/// `--known-at`, the first answer after a late event, checkpoint size and peak memory.
+struct EngineBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stackledger-engine-bench",
+        abstract: "Benchmark the Smart Stack engine and its projections on a store.")
+
+    @Option(help: "A store holding the workload (its checkpoints are rebuilt; one late event is appended).") var store: String
+    @Option(help: "State queries to time.") var queries = 300
+    @Option(help: "Threads for the rebuild and the scans.") var threads = 2
+    @Option(help: "Events per device between checkpoints.") var checkpointInterval = 1024
+    @Option(help: "Repetitions of the rebuild and the scans (medians are reported).") var repeats = 1
+    @Option(help: "Random seed for query times.") var seed: UInt64 = 7
+
+    func run() throws {
+        let ledger = try Ledger(path: store)
+        let policy = Policy()
+        let stats = try ledger.statistics()
+        let events = stats.events
+        var lines = ["store: \(store), \(events) events, \(stats.usedBytes) bytes used, \(stats.countsByDevice.count) devices"]
+
+        // Baselines in the same run: a plain C cursor walk of the log, and decoding every record.
+        var cScan = [Double](), decodeScan = [Double](), rebuild = [Double]()
+        var rebuilt = 0
+        var peakAfterBaselines = 0
+        for _ in 0..<repeats {
+            cScan.append(try time {
+                var bytes: UInt64 = 0
+                guard cb_lmdb_scan(store, "log", &bytes) == events else { throw ValidationError("the C scan did not see every record") }
+            })
+            decodeScan.append(try time {
+                let n = Atomic<Int>(0)
+                try ledger.scanInParallel(threads: threads) { view in
+                    _ = try Event(record: view)
+                    n.wrappingAdd(1, ordering: .relaxed)
+                }
+            })
+            peakAfterBaselines = peakResidentKB()
+            rebuild.append(try time {
+                rebuilt = try Projector.rebuild(ledger: ledger, policy: policy, threads: threads, checkpointInterval: checkpointInterval)
+            })
+        }
+        let rebuildRate = Double(rebuilt) / median(rebuild)
+        lines.append("raw LMDB scan in C (1 thread): \(rate(events, cScan)) events/s")
+        lines.append("scan + decode (\(threads) threads): \(rate(events, decodeScan)) events/s")
+        lines.append("full rebuild, decode + engine + checkpoints (\(threads) threads): \(Int(rebuildRate)) events/s (target >= 1,000,000)")
+        lines.append("  ratio to scan + decode: \(String(format: "%.2f", rebuildRate / (Double(events) / median(decodeScan))))")
+        lines.append("  ratio to the C scan: \(String(format: "%.3f", rebuildRate / (Double(events) / median(cScan))))")
+        lines.append("peak resident memory: \(peakResidentKB() / 1024) MB (before the rebuild: \(peakAfterBaselines / 1024) MB; target < 1024)")
+        let footprint = try Projector(ledger: ledger, policy: policy).checkpointFootprint()
+        lines.append("checkpoints: \(footprint.count), \(footprint.bytes) bytes = \(String(format: "%.2f", 100 * Double(footprint.bytes) / Double(stats.usedBytes)))% of the store (target <= 15%)")
+
+        // State at random instants, in-process: open, pick the checkpoint, fold, snapshot, render.
+        let devices = try Projector(ledger: ledger, policy: policy).devices()
+        let (first, last) = (stats.firstTime?.microseconds ?? 0, stats.lastTime?.microseconds ?? 0)
+        var rng = SplitMix64(seed: seed)
+        func randomT() -> Int64 { first + Int64(rng.next() % UInt64(max(1, last - first))) }
+        func answer(_ projector: Projector, _ device: String, _ t: Int64, _ q: ProjectionQuery) throws -> Int {
+            var engine = try projector.engine(device: device, at: t, query: q)
+            var w = CanonicalWriter()
+            ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: t)).stacks)
+            return w.bytes.count
+        }
+        var plain = [Double](), known = [Double]()
+        for _ in 0..<queries {
+            let device = devices[Int(rng.next() % UInt64(devices.count))]
+            let t = randomT()
+            plain.append(try time { _ = try answer(Projector(ledger: ledger, policy: policy), device, t, ProjectionQuery()) })
+            let t2 = Timestamp(microseconds: t - Int64(rng.next() % 86_400_000_000))
+            known.append(try time { _ = try answer(Projector(ledger: ledger, policy: policy), device, t, ProjectionQuery(knownAt: t2)) })
+        }
+        lines.append("state --at random T, in-process: median \(ms(median(plain))) ms, p99 \(ms(percentile(plain, 0.99))) ms (targets 2 / 20)")
+        lines.append("state --at T --known-at T2, in-process: median \(ms(median(known))) ms, p99 \(ms(percentile(known, 0.99))) ms")
+
+        // A late event in the middle of the log, then the first answer after it.
+        let mid = first + (last - first) / 2
+        var decoder = EventDecoder()
+        let late = try decoder.decode(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"\#(devices[0])","app":"com.example.late","duration":5}"#)
+        _ = try ledger.append([late])
+        let lateAnswer = try time { _ = try answer(Projector(ledger: ledger, policy: policy), devices[0], mid + (last - mid) / 2, ProjectionQuery()) }
+        lines.append("first state answer after a late event in the middle of the log: \(ms(lateAnswer)) ms (target <= 1000)")
+        print(lines.joined(separator: "\n"))
+    }
+
+    func time(_ body: () throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+    func percentile(_ xs: [Double], _ p: Double) -> Double { xs.sorted()[min(xs.count - 1, Int(Double(xs.count) * p))] }
+    func rate(_ n: Int, _ xs: [Double]) -> Int { Int(Double(n) / median(xs)) }
+    func ms(_ s: Double) -> String { String(format: "%.2f", s * 1000) }
+
+    func peakResidentKB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss
+    }
+}
+
+EngineBench.main()
