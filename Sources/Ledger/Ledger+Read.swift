@@ -194,10 +194,13 @@ public final class LedgerReader {
 
 extension Ledger {
     /// Runs `body` with a reader over one consistent snapshot of the store.
+    ///
+    /// With `privateStrings`, the reader's interned strings are copies of its own, so that
+    /// threads reading at once do not contend on the shared ones' reference counts.
     @discardableResult
-    public func read<T>(_ body: (LedgerReader) throws -> T) throws -> T {
+    public func read<T>(privateStrings: Bool = false, _ body: (LedgerReader) throws -> T) throws -> T {
         do {
-            return try environment.read { txn in try body(try LedgerReader(ledger: self, txn: txn)) }
+            return try environment.read { txn in try body(try LedgerReader(ledger: self, txn: txn, privateStrings: privateStrings)) }
         } catch let e as LMDBError {
             throw Ledger.describe(e, path: path)
         }

@@ -23,6 +23,7 @@ extension Projector {
             let projector = Projector(ledger: ledger, policy: policy)
             projector.checkpointInterval = checkpointInterval
             projector.prepared = true
+            projector.privateStrings = true
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < devices.count, failure.withLock({ $0 == nil }) else { return }

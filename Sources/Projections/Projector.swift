@@ -23,6 +23,9 @@ public final class Projector {
     public var skipsDamagedRecords = false
     /// Records skipped because they failed their checksum, ascending.
     public private(set) var damagedRecords: [UInt64] = []
+    /// Whether folds read with private copies of the interned strings (for threads that
+    /// fold at the same time).
+    var privateStrings = false
     /// Events folded per read transaction.
     var chunk = 65_536
     let tag: [UInt8]
@@ -109,7 +112,7 @@ public final class Projector {
             var pending = [([UInt8], [UInt8])]()
             var visited = 0
             done = true
-            try ledger.read { reader in
+            try ledger.read(privateStrings: privateStrings) { reader in
                 try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit,
                                          skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in
                     position = (view.envelope.time.microseconds, view.seq)
