@@ -1,0 +1,249 @@
+import Ledger
+
+extension DeviceEngine {
+    /// Every candidate of a stack at the engine's instant: the widgets it shows and the
+    /// system-placed widgets that target it, with scores, eligibility and reasons.
+    public mutating func candidates(stack id: String) -> [CandidateExplanation] {
+        guard let i = state.stackIndex(id) else { return [] }
+        let stack = state.stacks[i]
+        var out = [CandidateExplanation]()
+        for s in stack.suggestions {
+            out.append(CandidateExplanation(widget: s.widget, score: nil, normalized: nil, rank: s.rank, eligible: true, suggested: true, reasons: s.reasons))
+        }
+        for j in stack.members.indices {
+            let m = stack.members[j]
+            if m.widget.instance == stack.top {
+                let c = memberCandidate(stack: i, member: j)
+                out.append(CandidateExplanation(widget: m.widget, score: c?.relevance?.score, normalized: c?.relevance?.normalized, rank: c?.rank,
+                                                eligible: true, suggested: false, reasons: c.map { reasons($0, watch: stack.isWatch) } ?? placing(stack: i, member: j)))
+            } else if let c = memberCandidate(stack: i, member: j) {
+                var reasons = reasons(c, watch: stack.isWatch)
+                let blocked = rotationBlockers(stack: i, member: m, candidate: c)
+                reasons += blocked
+                out.append(CandidateExplanation(widget: m.widget, score: c.relevance?.score, normalized: c.relevance?.normalized, rank: c.rank,
+                                                eligible: blocked.isEmpty || blocked.allSatisfy { $0.code == "OUTRANKED" },
+                                                suggested: false, reasons: reasons))
+            } else {
+                out.append(CandidateExplanation(widget: m.widget, score: nil, normalized: nil, rank: nil, eligible: false, suggested: false,
+                                                reasons: rotationPath(stack: i, member: m)))
+            }
+        }
+        for (target, c) in systemCandidates() where target == i && !stack.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) {
+            var reasons = reasons(c, watch: stack.isWatch)
+            reasons += suggestionPath(stack: i, app: c.widget.app, kind: c.widget.kind, candidate: c)
+            out.append(CandidateExplanation(widget: c.widget, score: nil, normalized: nil, rank: c.rank, eligible: false, suggested: false, reasons: reasons))
+        }
+        return out
+    }
+
+    /// Why `query` (an instance id or a kind) is or is not on top or suggested in `stack`.
+    public mutating func verdict(stack id: String, widget query: String) -> WidgetVerdict? {
+        guard let i = state.stackIndex(id) else { return nil }
+        let stack = state.stacks[i]
+        if let s = stack.suggestions.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
+            var reasons = s.reasons
+            if stack.top != s.widget.instance, let topWidget = stack.identity(stack.top) {
+                reasons.append(Reason("OUTRANKED", .policy, "maxSuggestionsPerStack", "\(topWidget.kind) is on top; the suggestion is shown below it", events: []))
+            }
+            return WidgetVerdict(query: query, onTop: stack.top == s.widget.instance, suggested: true, reasons: reasons)
+        }
+        if let j = stack.members.firstIndex(where: { $0.widget.instance == query || $0.widget.kind == query }) {
+            let m = stack.members[j]
+            let onTop = stack.top == m.widget.instance
+            var reasons = [Reason]()
+            if onTop { reasons += placing(stack: i, member: j) }
+            if !onTop || memberCandidate(stack: i, member: j) == nil {
+                if let c = memberCandidate(stack: i, member: j) {
+                    reasons += rotationBlockers(stack: i, member: m, candidate: c)
+                } else if !onTop {
+                    reasons += rotationPath(stack: i, member: m)
+                }
+            }
+            return WidgetVerdict(query: query, onTop: onTop, suggested: false, reasons: reasons)
+        }
+        // Not in this stack: the suggestion path, for the kind.
+        let (app, kind) = resolve(query)
+        let candidate = systemCandidates().first { $0.stack == i && $0.candidate.widget.kind == kind && $0.candidate.widget.app == app }?.candidate
+        var reasons = suggestionPath(stack: i, app: app, kind: kind, candidate: candidate)
+        if reasons.isEmpty, let c = candidate {
+            reasons = [Reason("OUTRANKED", .policy, stack.isWatch ? "maxRelevanceCardsPerStack" : "maxSuggestionsPerStack",
+                              "\(kind) is a candidate (rank \(format(c.rank))) but the stack already shows as many suggestions as the policy allows", events: [])]
+        }
+        return WidgetVerdict(query: query, onTop: false, suggested: false, reasons: reasons)
+    }
+
+    /// What placed a member on top: the decision that did, or why it stays.
+    mutating func placing(stack i: Int, member j: Int) -> [Reason] {
+        let stack = state.stacks[i]
+        let m = stack.members[j]
+        var out = [Reason]()
+        if let d = stack.topDecision, d.widget.instance == m.widget.instance, d.action != .unsuggest {
+            out += d.reasons
+        } else if let d = stack.topDecision, d.action == .unsuggest {
+            out.append(Reason("KEPT", .documented, "G2", "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it", events: d.reasons.flatMap(\.events)))
+        }
+        if memberCandidate(stack: i, member: j) == nil {
+            let lapsed = relevanceDetail(m)
+            out.append(Reason("KEPT", .policy, "topStaysUntilDisplaced",
+                              "nothing better is relevant, so it stays on top" + (lapsed.map { " (\($0.detail))" } ?? ""),
+                              events: lapsed?.events ?? []))
+        }
+        return out
+    }
+
+    /// The reasons a member with a live signal is not on top: toggles, rate limit, scroll, rank.
+    mutating func rotationBlockers(stack i: Int, member m: Member, candidate c: Candidate) -> [Reason] {
+        let stack = state.stacks[i]
+        guard stack.top != m.widget.instance else { return [] }
+        var out = [Reason]()
+        if !stack.smartRotate {
+            out.append(Reason("STACK_TOGGLE_OFF", .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
+        }
+        if state.now < stack.holdUntil {
+            out.append(Reason("USER_SCROLLED", .policy, "scrollHoldMinutes",
+                              "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
+                              events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
+        }
+        if let cap = p.rotationCapPerWidgetPerDay, limited("r|" + m.widget.instance, cap: cap) {
+            out.append(Reason("RATE_LIMITED", .policy, "rotationCapPerWidgetPerDay",
+                              "rotated to \(state.counters["r|" + m.widget.instance] ?? 0) times today (local day); the cap is \(cap); Developer Mode is off", events: [state.developerModeSeq].filter { $0 > 0 }))
+        }
+        if let t = stack.top, t != m.widget.instance {
+            let topRank = stack.suggestions.first { $0.widget.instance == t }?.rank
+                ?? stack.members.firstIndex { $0.widget.instance == t }.flatMap { memberCandidate(stack: i, member: $0)?.rank }
+            if let topRank, c.rank <= topRank, let topWidget = stack.identity(t) {
+                let bothScores = c.relevance != nil
+                out.append(Reason("OUTRANKED", bothScores ? .documented : .policy, bothScores ? "R2" : "relevantShortcutRank",
+                                  "it ranks \(format(c.rank)); the top, \(topWidget.kind), ranks \(format(topRank)) (a tie keeps the top)", events: []))
+            }
+        }
+        return out
+    }
+
+    /// Why a member of a stack has no live signal, in the documented order.
+    mutating func rotationPath(stack i: Int, member m: Member) -> [Reason] {
+        let stack = state.stacks[i]
+        var out = [Reason]()
+        if !stack.smartRotate {
+            out.append(Reason("STACK_TOGGLE_OFF", .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
+        }
+        let w = m.widget
+        let hasTimeline = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) != nil
+        let hasContext = !contextSignals(app: w.app, kind: w.kind).isEmpty
+        if stack.isWatch && hasTimeline && !p.watchUsesEntryRelevance {
+            out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P2", "timeline relevance acts on iOS and iPadOS; this stack is on watchOS", events: []))
+        }
+        if !stack.isWatch && hasContext {
+            out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)", events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
+        }
+        if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance { out.append(r) }
+        else if !stack.isWatch || p.watchUsesEntryRelevance {
+            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, "R8", "no timeline with relevance was delivered for \(w.kind)", events: []))
+        }
+        if !stack.isWatch, let intent = m.intent { out += donationReasons(intent: intent, widgetParameters: m.parameters) }
+        if stack.isWatch { out += contextReasons(app: w.app, kind: w.kind) }
+        if out.isEmpty {
+            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, stack.isWatch ? "W2" : "R8", "no signal for \(w.kind) is active now", events: []))
+        }
+        return out
+    }
+
+    /// NO_ACTIVE_RELEVANCE made concrete from the member's last entry with relevance.
+    mutating func relevanceDetail(_ m: Member) -> Reason? {
+        let w = m.widget
+        guard let list = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) else { return nil }
+        let next = list.entries.first { $0.date > state.now && $0.score != nil }
+        guard let (entry, _) = state.timelines.governing(list, at: state.now), let score = entry.score else {
+            if let next {
+                return Reason("NO_ACTIVE_RELEVANCE", .documented, "R7", "the first entry with relevance starts at \(state.clock.clockText(next.date))", events: [next.seq])
+            }
+            return nil
+        }
+        let at = state.clock.clockText(entry.date)
+        let then = next.map { "; the next entry with relevance is at \(state.clock.clockText($0.date))" } ?? ""
+        if score <= 0 {
+            return Reason("NO_ACTIVE_RELEVANCE", .documented, score == 0 ? "R5" : "R1", "the \(at) entry scored \(format(score)), which is not relevant\(then)", events: [entry.seq])
+        }
+        if entry.duration > 0 {
+            let end = entry.date + Int64(entry.duration * 1_000_000)
+            if end <= state.now {
+                return Reason("NO_ACTIVE_RELEVANCE", .documented, "R7",
+                              "the \(at) entry's \(format(entry.duration)) s window closed at \(state.clock.clockText(end))\(then)", events: [entry.seq])
+            }
+        }
+        return nil
+    }
+
+    /// DONATION_NO_MATCH, DONATION_DELETED, PATTERN_NOT_LEARNED for an intent type.
+    mutating func donationReasons(intent: String, widgetParameters: [String: String]?) -> [Reason] {
+        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        var all = [UsageRecord]()
+        for bucket in state.usage { for u in bucket where u.intent == intent && u.time > state.now - window && u.time <= state.now { all.append(u) } }
+        guard !all.isEmpty else { return [] }
+        all.sort { $0.seq < $1.seq }
+        var out = [Reason]()
+        var matching = all
+        if let widgetParameters {
+            matching = all.filter { parametersMatch(donated: $0.parameters, widget: widgetParameters) }
+            if matching.isEmpty, let u = all.last {
+                let key = u.parameters.keys.sorted().first { widgetParameters[$0] != u.parameters[$0] } ?? "?"
+                out.append(Reason("DONATION_NO_MATCH", .documented, "D1",
+                                  "the donations' \(key) is \(u.parameters[key] ?? "unset"); the widget's is \(widgetParameters[key] ?? "unset")",
+                                  events: all.suffix(3).map(\.seq)))
+                return out
+            }
+        }
+        let deleted = matching.filter { $0.deletedBy != nil }
+        if !deleted.isEmpty {
+            out.append(Reason("DONATION_DELETED", .documented, "D4", "\(deleted.count) matching donations were deleted",
+                              events: deleted.compactMap(\.deletedBy) + deleted.suffix(3).map(\.seq)))
+        }
+        let hour = state.clock.hour(at: state.now)
+        let live = matching.filter { $0.deletedBy == nil && $0.hour == hour }
+        if live.count < p.usagePatternMinimum {
+            out.append(Reason("PATTERN_NOT_LEARNED", .policy, "usagePatternMinimum",
+                              "\(live.count) matching donations in this local hour within \(p.usagePatternWindowDays) days; a pattern needs \(p.usagePatternMinimum)",
+                              events: live.map(\.seq)))
+        }
+        return out
+    }
+
+    /// PERMISSION_MISSING and NO_ACTIVE_RELEVANCE for RelevanceKit signals of a kind.
+    mutating func contextReasons(app: String, kind: String) -> [Reason] {
+        var out = [Reason]()
+        var anyMatchTime = false
+        for (signal, seq) in contextSignals(app: app, kind: kind) {
+            guard let clue = signal.clue else { continue }
+            let (ok, events, missing) = matches(clue, app: app)
+            if ok { anyMatchTime = true }
+            if let missing {
+                out.append(Reason("PERMISSION_MISSING", .documented, "W3", "\(describe(clue)) matches, but \(app) lacks the \(missing) permission", events: [seq] + events))
+            }
+        }
+        if !anyMatchTime && out.isEmpty && !contextSignals(app: app, kind: kind).isEmpty {
+            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, "W2", "none of its contexts matches the person's context now",
+                              events: contextSignals(app: app, kind: kind).map(\.1)))
+        }
+        return out
+    }
+
+    /// The app and kind a query names (a kind, or an instance id seen in any stack).
+    func resolve(_ query: String) -> (String, String) {
+        for s in state.stacks {
+            if let m = s.members.first(where: { $0.widget.instance == query || $0.widget.kind == query }) { return (m.widget.app, m.widget.kind) }
+        }
+        if query.hasPrefix("sys:"), let slash = query.lastIndex(of: "/") {
+            var kind = String(query[query.index(after: slash)...])
+            if let hash = kind.firstIndex(of: "#") { kind = String(kind[..<hash]) }
+            return (String(query[query.index(query.startIndex, offsetBy: 4)..<slash]), kind)
+        }
+        for (app, set) in state.shortcutSets.entries where set.shortcuts.contains(where: { $0.kind == query }) { return (app, query) }
+        for (app, set) in state.intentSets.entries where set.signals.contains(where: { $0.kind == query }) { return (app, query) }
+        for key in state.declarations.keys.sorted() + state.invalidations.keys.sorted() where key.hasSuffix("/" + query) {
+            return (String(key.dropLast(query.count + 1)), query)
+        }
+        for home in state.intentHomes.values.sorted(by: { ($0.app, $0.kind) < ($1.app, $1.kind) }) where home.kind == query { return (home.app, query) }
+        for key in state.timelines.lists.keys.sorted() where key.kind == query { return (key.app, query) }
+        return ("", query)
+    }
+}

@@ -1,0 +1,126 @@
+import Ledger
+import Projections
+import SmartStack
+
+extension Explainer.Explanation {
+    /// `why --json` as queries.md gives it.
+    func writeJSON(_ w: inout CanonicalWriter, verified: Bool, policy: Policy, tool: String) {
+        w.beginObject()
+        w.key("at"); w.time(at)
+        w.key("stack"); w.string(stack.stack)
+        w.key("verified"); w.bool(verified)
+        ProjectionJSON.writeHeader(&w, policy: policy, tool: tool)
+        w.key("top"); ProjectionJSON.write(&w, stack.top?.widget) { w in w.key("suggested"); w.bool(stack.top?.suggested ?? false) }
+        w.key("decision"); if let d = stack.decision { ProjectionJSON.write(&w, d) } else { w.null() }
+        if let v = verdict {
+            w.key("widget"); w.beginObject()
+            w.key("query"); w.string(v.query)
+            w.key("onTop"); w.bool(v.onTop)
+            w.key("suggested"); w.bool(v.suggested)
+            w.key("reasons"); w.beginArray(); for r in v.reasons { ProjectionJSON.write(&w, r) }; w.endArray()
+            w.endObject()
+        }
+        w.key("candidates"); w.beginArray()
+        for c in candidates {
+            w.beginObject()
+            w.key("instance"); w.string(c.widget.instance)
+            w.key("kind"); w.string(c.widget.kind)
+            w.key("app"); w.string(c.widget.app)
+            w.key("score"); if let s = c.score { w.number(s) } else { w.null() }
+            w.key("normalized"); if let n = c.normalized { w.number(n) } else { w.null() }
+            w.key("rank"); if let r = c.rank { w.number(r) } else { w.null() }
+            w.key("eligible"); w.bool(c.eligible)
+            w.key("suggested"); w.bool(c.suggested)
+            w.key("reasons"); w.beginArray(); for r in c.reasons { ProjectionJSON.write(&w, r) }; w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.key("observed"); w.beginArray()
+        for o in observed {
+            w.beginObject()
+            w.key("event"); w.integer(Int(o.event))
+            w.key("time"); w.time(o.time)
+            w.key("agrees"); w.bool(o.agrees)
+            w.key("detail"); w.string(o.detail)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// A short paragraph a person can follow, then the cited events.
+    func text(verified: Bool, ledger: Ledger, policy: Policy) throws -> String {
+        var out = ""
+        let when = State.clock(at)
+        if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force.\n" }
+        if let top = stack.top {
+            out += "At \(when) on \(stack.stack) (\(stack.platform)), \(top.widget.kind) (\(top.widget.instance)) is on top"
+            out += top.suggested ? ", placed there by the system.\n" : ".\n"
+            if let d = stack.decision {
+                out += "  \(Why.sentence(for: d)) at \(State.clock(d.time)):\n"
+                for r in d.reasons { out += "    " + Why.line(r) + "\n" }
+            } else {
+                out += "  No decision moved it there: it has been on top since the stack was set up.\n"
+            }
+            if let kept = candidates.first(where: { $0.widget.instance == top.widget.instance })?.reasons.filter({ $0.code == "KEPT" }), !kept.isEmpty {
+                out += "  It is still there:\n"
+                for r in kept { out += "    " + Why.line(r) + "\n" }
+            }
+        } else {
+            out += "At \(when) \(stack.stack) is empty.\n"
+        }
+        if let v = verdict {
+            let state = v.onTop ? "is on top" : v.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
+            out += "\n\(v.query) \(state):\n"
+            for r in v.reasons { out += "    " + Why.line(r) + "\n" }
+        }
+        let others = candidates.filter { $0.widget.instance != stack.top?.widget.instance }
+        if !others.isEmpty {
+            out += "\nOther candidates:\n"
+            for c in others {
+                var head = "  \(c.widget.kind) (\(c.widget.instance))"
+                if let s = c.score { head += ", score \(State.number(s))" }
+                if let n = c.normalized { head += ", normalised \(State.number(n))" }
+                head += c.eligible ? ", eligible" : ", not eligible"
+                out += head + ":\n"
+                for r in c.reasons { out += "    " + Why.line(r) + "\n" }
+            }
+        }
+        for o in observed {
+            out += "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail) — \(o.agrees ? "agrees" : "DISAGREES").\n"
+        }
+        var cited = Set<UInt64>()
+        for r in (stack.decision?.reasons ?? []) + (verdict?.reasons ?? []) + candidates.flatMap(\.reasons) { cited.formUnion(r.events) }
+        cited.formUnion(observed.map(\.event))
+        if !cited.isEmpty {
+            out += "\nEvents cited:\n"
+            try ledger.read { reader in
+                let local = try LocalTime(reader: reader)
+                for seq in cited.sorted() {
+                    try reader.withRecord(seq) { view in out += "  " + Log.textLine(view: view, event: try Event(record: view), local: local) }
+                }
+            }
+        }
+        out += "\n(\(Policy.name) v\(Policy.version) \(policy.digest): StackLedger's model of the Smart Stack, not Apple's algorithm; "
+        out += "\"Apple\" marks a documented rule, \"policy\" one of the model's parameters.)\n"
+        return out
+    }
+}
+
+extension Why {
+    static func sentence(for d: Decision) -> String {
+        switch d.action {
+        case .rotate: return "Smart Rotate rotated to it" + (d.from.map { " from \($0.kind)" } ?? "")
+        case .scroll: return "The person scrolled to it"
+        case .suggest: return "The system placed it as a suggestion" + (d.from.map { " above \($0.kind)" } ?? "")
+        case .unsuggest: return "It came back on top when the suggestion \(d.widget.kind) was removed"
+        case .keep: return "It was kept"
+        }
+    }
+
+    static func line(_ r: Reason) -> String {
+        var s = "\(r.code) [\(r.basis == .documented ? "Apple, rule" : "policy,") \(r.rule)] \(r.detail)"
+        if !r.events.isEmpty { s += " (events " + r.events.map(String.init).joined(separator: ", ") + ")" }
+        return s
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import Ledger
+import SmartStack
+import StackLedgerTesting
+
+/// `why --widget`: the reason codes of queries.md, each produced by a small log.
+@Suite("Why a widget is or is not on top")
+struct VerdictTests {
+    func verdict(_ lines: [String], at time: String, stack: String = "home", widget: String, policy: Policy = Policy()) throws -> WidgetVerdict {
+        var engine = try EngineHarness(lines, policy: policy).engine(at: Line.t(time))
+        let v = engine.verdict(stack: stack, widget: widget)
+        return try #require(v)
+    }
+
+    func codes(_ v: WidgetVerdict) -> [String] { v.reasons.map(\.code) }
+
+    static let base = RelevanceRuleTests.base
+
+    @Test("NO_ACTIVE_RELEVANCE names the entry whose window closed, and when")
+    func noActiveRelevance() throws {
+        let lines = VerdictTests.base + [Line.timeline("com.b", "B", at: "08:00", [("09:41", 52.6, 1800), ("12:15", 16, 1800)]),
+                                         Line.event("stack.scrolled", at: "10:15", #""stack":"home","instance":"a""#)]
+        let v = try verdict(lines, at: "10:20", widget: "B")
+        #expect(v.reasons.first?.code == "NO_ACTIVE_RELEVANCE")
+        #expect(v.reasons.first?.detail.contains("the 09:41 entry's 1800 s window closed at 10:11") == true)
+        #expect(v.reasons.first?.events == [4])
+    }
+
+    @Test("KEPT: the top whose relevance ended stays, and says why")
+    func kept() throws {
+        let lines = VerdictTests.base + [Line.timeline("com.b", "B", at: "08:00", [("09:41", 52.6, 1800)])]
+        let v = try verdict(lines, at: "10:20", widget: "b")
+        #expect(v.onTop)
+        #expect(codes(v) == ["RELEVANCE_SCORE", "KEPT"])
+    }
+
+    @Test("RATE_LIMITED gives the count and the cap")
+    func rateLimited() throws {
+        var params = PolicyParameters()
+        params.rotationCapPerWidgetPerDay = 1
+        let lines = VerdictTests.base + [
+            Line.timeline("com.b", "B", at: "08:00", [("09:00", 5, 1800), ("11:00", 5, 1800)]),
+            Line.timeline("com.a", "A", at: "08:00", [("10:00", 5, 1800)]),
+        ]
+        let v = try verdict(lines, at: "11:10", widget: "B", policy: Policy(parameters: params))
+        let r = try #require(v.reasons.first { $0.code == "RATE_LIMITED" })
+        #expect(r.rule == "rotationCapPerWidgetPerDay" && r.basis == .policy)
+        #expect(r.detail.contains("1 times today") && r.detail.contains("the cap is 1"))
+    }
+
+    @Test("STACK_TOGGLE_OFF comes first on the rotation path")
+    func toggleOff() throws {
+        let lines = VerdictTests.base + [Line.event("stack.settingsChanged", at: "07:00", #""stack":"home","smartRotate":false"#),
+                                         Line.timeline("com.b", "B", at: "08:00", [("09:00", 5, 1800)])]
+        let v = try verdict(lines, at: "09:10", widget: "B")
+        #expect(v.reasons.first?.code == "STACK_TOGGLE_OFF" && v.reasons.first?.events == [4])
+    }
+
+    @Test("OUTRANKED shows both ranks")
+    func outranked() throws {
+        let lines = VerdictTests.base + [
+            Line.timeline("com.a", "A", at: "07:00", [("07:00", 1, 60), ("09:00", 10, 3600)]),
+            Line.timeline("com.b", "B", at: "07:00", [("07:00", 5000, 60), ("09:00", 1000, 3600)]),
+        ]
+        let v = try verdict(lines, at: "09:10", widget: "B")
+        let r = try #require(v.reasons.first)
+        #expect(r.code == "OUTRANKED" && r.rule == "R2" && r.detail.contains("ranks 0") && r.detail.contains("ranks 1"))
+    }
+
+    @Test("DONATION_NO_MATCH names the parameter that differs")
+    func donationNoMatch() throws {
+        let lines = SignalRuleTests.festivalStack + SignalRuleTests.donations(#"{"city":"Lyon","type":"Art"}"#)
+        let v = try verdict(lines, at: "09:05", widget: "f")
+        let r = try #require(v.reasons.first { $0.code == "DONATION_NO_MATCH" })
+        #expect(r.detail.contains("city") && r.detail.contains("Lyon") && r.detail.contains("Paris"))
+        #expect(r.events.count == 3)
+    }
+
+    @Test("DONATION_DELETED and PATTERN_NOT_LEARNED")
+    func donationDeleted() throws {
+        let lines = SignalRuleTests.festivalStack + SignalRuleTests.donations() + [
+            Line.event("intent.donationsDeleted", at: "2026-02-27T12:00:00Z", app: "com.fest", #""intent":"FestivalIntent""#),
+        ]
+        let v = try verdict(lines, at: "09:05", widget: "f")
+        #expect(codes(v).contains("DONATION_DELETED") && codes(v).contains("PATTERN_NOT_LEARNED"))
+        let deleted = try #require(v.reasons.first { $0.code == "DONATION_DELETED" })
+        #expect(deleted.events.contains(7))
+    }
+
+    @Test("RELEVANT_SHORTCUT_INVALIDATED cites the replacing set; PROVIDER_WINDOW_CLOSED the window")
+    func shortcuts() throws {
+        let omitted = SignalRuleTests.phone + [SignalRuleTests.calendar,
+                                               Line.event("shortcuts.relevantSet", at: "09:00", app: "com.cal", #""shortcuts":[]"#)]
+        let v = try verdict(omitted, at: "09:35", widget: "Cal")
+        let r = try #require(v.reasons.first { $0.code == "RELEVANT_SHORTCUT_INVALIDATED" })
+        #expect(r.events == [3, 4])
+        let closed = try verdict(SignalRuleTests.phone + [SignalRuleTests.calendar], at: "10:05", widget: "Cal")
+        #expect(codes(closed).contains("PROVIDER_WINDOW_CLOSED"))
+    }
+
+    @Test("PROVIDER_TYPE_UNSUPPORTED, FAMILY_MISMATCH, ALREADY_IN_STACK, STACK_TOGGLE_OFF on the suggestion path")
+    func suggestionPath() throws {
+        let routine = SignalRuleTests.phone + [
+            Line.event("shortcuts.relevantSet", at: "07:00", app: "com.gym", #""shortcuts":[{"widgetKind":"Gym","intent":null,"relevanceProviders":[{"dailyRoutine":"gym"}]}]"#),
+        ]
+        #expect(codes(try verdict(routine, at: "08:00", widget: "Gym")).contains("PROVIDER_TYPE_UNSUPPORTED"))
+        let family = SignalRuleTests.phone + [SignalRuleTests.calendar,
+                                              Line.event("widget.declared", at: "06:00", app: "com.cal", #""kind":"Cal","families":["systemLarge"],"configuration":"static""#)]
+        #expect(try verdict(family, at: "09:35", widget: "Cal").reasons.first?.code == "FAMILY_MISMATCH")
+        let held = [Line.stack(), Line.stack("other", at: "06:00"), Line.add("w", app: "com.weather", kind: "Weather"),
+                    Line.add("c", app: "com.cal", kind: "Cal", stack: "other"), SignalRuleTests.calendar]
+        #expect(codes(try verdict(held, at: "09:35", widget: "Cal")).contains("ALREADY_IN_STACK"))
+        let off = [Line.stack(suggestions: false), Line.add("w", app: "com.weather", kind: "Weather"), SignalRuleTests.calendar]
+        #expect(try verdict(off, at: "09:35", widget: "Cal").reasons.first?.code == "STACK_TOGGLE_OFF")
+    }
+
+    @Test("PLATFORM_IGNORES_SIGNAL, PERMISSION_MISSING and GROUP_SUPPRESSED on watchOS")
+    func watch() throws {
+        let ios = SignalRuleTests.watch.map {
+            $0.replacingOccurrences(of: "watchOS", with: "iOS").replacingOccurrences(of: "accessoryRectangular", with: "systemSmall")
+        }
+        #expect(try verdict(ios, at: "18:10", stack: "watch", widget: "Pace").reasons.first?.code == "PLATFORM_IGNORES_SIGNAL")
+        let noPermission = SignalRuleTests.watch.filter { !$0.contains("permission.changed") }
+        #expect(try verdict(noPermission, at: "18:10", stack: "watch", widget: "Pace").reasons.first?.code == "PERMISSION_MISSING")
+        let grouped = SignalRuleTests.watch + [
+            Line.event("intents.relevantSet", at: "07:30", app: "com.run", #""intents":[{"widgetKind":"Pace","intent":{"intent":"PaceIntent"},"context":{"fitness":"workoutActive"}},{"widgetKind":"Splits","intent":{"intent":"SplitsIntent"},"context":{"fitness":"workoutActive"}}]"#),
+        ]
+        #expect(codes(try verdict(grouped, at: "18:10", stack: "watch", widget: "Splits")).contains("GROUP_SUPPRESSED"))
+    }
+
+    @Test("STACK_FULL when the stack holds the policy's maximum")
+    func stackFull() throws {
+        var params = PolicyParameters()
+        params.maxWidgetsPerStack = 1
+        let v = try verdict(SignalRuleTests.phone + [SignalRuleTests.calendar], at: "09:35", widget: "Cal", policy: Policy(parameters: params))
+        #expect(codes(v).contains("STACK_FULL"))
+    }
+}

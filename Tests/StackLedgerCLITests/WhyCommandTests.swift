@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import StackLedgerTesting
+
+@Suite("why command")
+struct WhyCommandTests {
+    func ingested(_ scenario: String) throws -> WorkDirectory {
+        let dir = WorkDirectory()
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/\(scenario).ndjson")]).status == 0)
+        return dir
+    }
+
+    func json(_ r: CLI.Result) throws -> [String: Any] {
+        #expect(r.status == 0, "\(r.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+
+    func codes(_ doc: [String: Any]) -> [String] {
+        ((doc["widget"] as? [String: Any])?["reasons"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+    }
+
+    @Test("cards-day: the top at 09:45 rests on the 08:10 timeline; at 10:20 Cards is KEPT")
+    func cards() throws {
+        let dir = try ingested("cards-day")
+        defer { dir.cleanup() }
+        let doc = try json(try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json"]))
+        #expect((doc["top"] as? [String: Any])?["kind"] as? String == "CardRecentPurchasesWidget")
+        let decision = try #require(doc["decision"] as? [String: Any])
+        let reason = try #require((decision["reasons"] as? [[String: Any]])?.first)
+        #expect(reason["code"] as? String == "RELEVANCE_SCORE" && reason["events"] as? [Int] == [6])
+        #expect((doc["candidates"] as? [[String: Any]])?.count == 2)
+        #expect((doc["policy"] as? [String: Any])?["name"] as? String == "smartstack-1" && doc["verified"] as? Bool == true)
+        let later = try json(try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T10:20:00Z", "--stack", "home-1",
+                                          "--widget", "CardRecentPurchasesWidget", "--json"]))
+        #expect(codes(later).contains("KEPT"))
+        #expect((later["widget"] as? [String: Any])?["onTop"] as? Bool == true)
+        let text = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T10:20:00Z", "--stack", "home-1"])
+        #expect(text.stdout.contains("KEPT") && text.stdout.contains("Events cited:") && text.stdout.contains("not Apple's algorithm"))
+    }
+
+    @Test("what if: --without the timeline, --with a timeline file; nothing is stored")
+    func whatIf() throws {
+        let dir = try ingested("cards-day")
+        defer { dir.cleanup() }
+        let without = try json(try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1",
+                                            "--widget", "CardRecentPurchasesWidget", "--without", "6", "--json"]))
+        #expect((without["top"] as? [String: Any])?["kind"] as? String == "WeatherWidget")
+        #expect(codes(without).first == "NO_ACTIVE_RELEVANCE")
+        let file = try dir.write("t.ndjson", #"{"type":"widget.timeline","time":"2026-03-02T09:00:00Z","app":"com.example.weather","kind":"WeatherWidget","entries":[{"date":"2026-03-02T09:00:00Z","relevance":{"score":10,"duration":3600}}]}"# + "\n")
+        let with = try json(try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:20:00Z", "--stack", "home-1", "--with", file, "--json"]))
+        #expect((with["top"] as? [String: Any])?["kind"] as? String == "WeatherWidget")
+        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        #expect(before.split(separator: "\n").count == 6)
+        let bad = try dir.write("bad.ndjson", #"{"type":"widget.timeline","time":"nope"}"# + "\n")
+        let r = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:20:00Z", "--stack", "home-1", "--with", bad])
+        #expect(r.status == 65 && r.stderr.contains("bad.ndjson:1"))
+    }
+
+    @Test("the scenarios' stated reasons: RELEVANT_SHORTCUT_INVALIDATED, PLATFORM_IGNORES_SIGNAL, PERMISSION_MISSING, UNKNOWN_WIDGET")
+    func scenarioReasons() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        var calendar = try String(contentsOfFile: Fixtures.path("scenarios/calendar-suggestion.ndjson"), encoding: .utf8)
+        calendar += #"{"type":"shortcuts.relevantSet","time":"2026-03-02T09:00:00Z","app":"com.example.calendar","shortcuts":[]}"# + "\n"
+        let cal = dir.path + "/cal"
+        #expect(try CLI.run(["ingest", "--store", cal, "-"], stdin: calendar).status == 0)
+        let c = try json(try CLI.run(["why", "--store", cal, "--at", "2026-03-02T09:35:00Z", "--stack", "home-1", "--widget", "CalendarWidget", "--json"]))
+        #expect(codes(c).contains("RELEVANT_SHORTCUT_INVALIDATED"))
+
+        let watch = try String(contentsOfFile: Fixtures.path("scenarios/watch-workout.ndjson"), encoding: .utf8)
+        let ios = dir.path + "/ios"
+        let iosText = watch.replacingOccurrences(of: "watchOS", with: "iOS").replacingOccurrences(of: "accessoryRectangular", with: "systemSmall")
+        #expect(try CLI.run(["ingest", "--store", ios, "-"], stdin: iosText).status == 0)
+        let i = try json(try CLI.run(["why", "--store", ios, "--at", "2026-03-02T18:10:00Z", "--stack", "watch", "--widget", "PaceWidget", "--json"]))
+        #expect(codes(i).first == "PLATFORM_IGNORES_SIGNAL")
+
+        let w = dir.path + "/watch"
+        #expect(try CLI.run(["ingest", "--store", w, Fixtures.path("scenarios/watch-workout.ndjson")]).status == 0)
+        let p = try json(try CLI.run(["why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "watch", "--widget", "PaceWidget", "--without", "4", "--json"]))
+        #expect(codes(p).first == "PERMISSION_MISSING")
+        let u = try json(try CLI.run(["why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "watch", "--widget", "NoSuchWidget", "--json"]))
+        #expect(codes(u) == ["UNKNOWN_WIDGET"])
+        let missing = try CLI.run(["why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "nope"])
+        #expect(missing.status == 64)
+    }
+}
