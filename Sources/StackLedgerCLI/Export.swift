@@ -5,7 +5,7 @@ import SmartStack
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export the store.",
-        subcommands: [ExportEvents.self])
+        subcommands: [ExportEvents.self, ExportProjection.self])
 }
 
 struct ExportEvents: ParsableCommand {

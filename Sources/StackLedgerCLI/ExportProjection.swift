@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+
+struct ExportProjection: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "projection",
+        abstract: "Write state samples and decisions for other tools, as NDJSON or CSV.",
+        discussion: """
+        NDJSON: one line per sample ({"kind":"state","time","device","stacks":[...]}, the stacks as in \
+        `state --json`) and per decision ({"kind":"decision", ...as in `replay --json`}), in time order. \
+        CSV: one row per (sample time, stack, widget) with the columns \
+        time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case ndjson, csv }
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "The first sample's time (RFC 3339).") var from: String
+    @Option(help: "The last time (RFC 3339, inclusive).") var to: String
+    @Option(help: "The interval between samples: 30s, 15m, 1h or 1d.") var every = "15m"
+    @Option(help: "ndjson or csv.") var format: Format
+    @OptionGroup var options: ProjectionOptions
+
+    func validate() throws {
+        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        guard a.microseconds <= b.microseconds else { throw ValidationError("--from \(from) is after --to \(to)") }
+        _ = try ExportProjection.duration(every)
+    }
+
+    static func duration(_ text: String) throws -> Int64 {
+        let units: [Character: Int64] = ["s": 1_000_000, "m": 60_000_000, "h": 3_600_000_000, "d": 86_400_000_000]
+        guard let unit = text.last.flatMap({ units[$0] }), let n = Int64(text.dropLast()), n > 0 else {
+            throw ValidationError("--every \(text): use a positive number with s, m, h or d, e.g. 15m")
+        }
+        return n * unit
+    }
+
+    func run() throws {
+        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let step = try ExportProjection.duration(every)
+        let session = try QuerySession(store: storeOptions, options: options)
+        var out = StandardOutput()
+        if format == .csv { out.write("time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized\n") }
+        let device = session.device
+        try withLedgerErrors {
+            try session.projector.walk(device: device, from: a.microseconds, to: b.microseconds, every: step, query: try options.query(),
+                sample: { t, engine in
+                    let at = Timestamp(microseconds: t, offsetMinutes: engine.localOffset(at: t))
+                    let snapshot = engine.snapshot(at: at)
+                    if format == .csv {
+                        for s in snapshot.stacks {
+                            for g in s.widgets {
+                                let fields = [at.rfc3339, device, s.stack, g.widget.instance, g.widget.app, g.widget.kind, String(g.position),
+                                              String(s.top?.widget.instance == g.widget.instance), String(g.suggested),
+                                              g.relevance.map { State.number($0.score) } ?? "", g.relevance.map { State.number($0.normalized) } ?? ""]
+                                out.write(fields.map(ExportProjection.csvField).joined(separator: ",") + "\n")
+                            }
+                        }
+                    } else {
+                        var w = CanonicalWriter()
+                        w.beginObject()
+                        w.key("kind"); w.string("state")
+                        w.key("time"); w.time(at)
+                        w.key("device"); w.string(device)
+                        w.key("stacks"); ProjectionJSON.writeStacks(&w, snapshot.stacks)
+                        w.endObject()
+                        w.bytes.append(0x0A)
+                        out.write(w.bytes)
+                    }
+                },
+                decision: { d in
+                    guard format == .ndjson else { return }
+                    var w = CanonicalWriter()
+                    ProjectionJSON.write(&w, d)
+                    // {"kind":"decision", then the decision's own members.
+                    out.write(#"{"kind":"decision","# + String(decoding: w.bytes.dropFirst(), as: UTF8.self) + "\n")
+                })
+        }
+        out.flush()
+    }
+
+    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
