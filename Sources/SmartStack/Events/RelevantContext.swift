@@ -200,3 +200,12 @@ public struct Region: Shape {
         latitude = try b.number(); longitude = try b.number(); radius = try b.number(); extras = try b.extras()
     }
 }
+
+extension RelevantContext {
+    /// The context in canonical JSON, e.g. `{"fitness":"workoutActive"}`.
+    public var canonicalText: String {
+        var w = CanonicalWriter(capacity: 64)
+        write(&w)
+        return w.text
+    }
+}

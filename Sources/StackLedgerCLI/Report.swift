@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a self-contained HTML page with the day as a picture.",
+        discussion: """
+        Per stack: a lane of the widget on top over time, suggestion spans, each widget's \
+        relevance over time, context bands and event markers; choosing a decision shows its \
+        reasons and the events they cite. The page needs no network; every string from the log \
+        is shown as text, never as markup.
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Start (RFC 3339).") var from: String
+    @Option(help: "End (RFC 3339).") var to: String
+    @Option(help: "The HTML file to write.") var out: String
+    @OptionGroup var options: ProjectionOptions
+
+    func validate() throws {
+        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        guard a.microseconds < b.microseconds else { throw ValidationError("--from \(from) must be before --to \(to)") }
+    }
+
+    func run() throws {
+        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let session = try QuerySession(store: storeOptions, options: options)
+        let data = try withLedgerErrors {
+            try ReportData.collect(projector: session.projector, device: session.device, from: a, to: b, query: try options.query(),
+                                   verified: session.verified)
+        }
+        let html = ReportPage.html(dataJSON: data, title: "StackLedger: \(session.device), \(from) to \(to)")
+        guard FileManager.default.createFile(atPath: out, contents: Data(html.utf8)) else {
+            throw fail("--out \(out): cannot write the file; check the directory exists and is writable", code: ExitCodes.ioError)
+        }
+        printError("wrote \(out) (\(html.utf8.count) bytes)")
+    }
+}
+
+/// The report's data, as one JSON document safe to embed in a `<script>` element.
+enum ReportData {
+    static func collect(projector: Projector, device: String, from: Timestamp, to: Timestamp, query: ProjectionQuery, verified: Bool) throws -> String {
+        let span = to.microseconds - from.microseconds
+        let step = max(60_000_000, span / 720)
+        struct Lane { var start: Int64; var end: Int64; var widget: WidgetIdentity; var suggested: Bool }
+        var lanes = [String: [Lane]]()
+        var shown = [String: [Lane]]()
+        var platforms = [String: String]()
+        var order = [String]()
+        var relevance = [String: (WidgetIdentity, [(Int64, Double, Double)])]()
+        var decisions = [Decision]()
+        func extend(_ list: inout [Lane], _ w: WidgetIdentity, _ suggested: Bool, _ t: Int64) {
+            if var last = list.last, last.widget == w, last.end == t - step || last.end >= t - step {
+                last.end = t
+                list[list.count - 1] = last
+            } else {
+                list.append(Lane(start: t, end: t, widget: w, suggested: suggested))
+            }
+        }
+        try projector.walk(device: device, from: from.microseconds, to: to.microseconds, every: step, query: query, sample: { t, engine in
+            for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
+                if platforms[s.stack] == nil { platforms[s.stack] = s.platform; order.append(s.stack) }
+                if let top = s.top { extend(&lanes[s.stack, default: []], top.widget, top.suggested, t) }
+                for g in s.widgets where g.suggested { extend(&shown[s.stack + "\u{1F}" + g.widget.instance, default: []], g.widget, true, t) }
+                for g in s.widgets {
+                    guard let r = g.relevance else { continue }
+                    relevance[g.widget.instance, default: (g.widget, [])].1.append((t, r.score, r.normalized))
+                }
+            }
+        }, decision: { decisions.append($0) })
+
+        var w = CanonicalWriter(capacity: 1 << 16)
+        func ms(_ micros: Int64) { w.number(Double(micros / 1000)) }
+        w.beginObject()
+        w.key("device"); w.string(device)
+        w.key("from"); ms(from.microseconds)
+        w.key("to"); ms(to.microseconds)
+        w.key("fromText"); w.string(from.rfc3339)
+        w.key("toText"); w.string(to.rfc3339)
+        w.key("verified"); w.bool(verified)
+        ProjectionJSON.writeHeader(&w, policy: projector.policy, tool: StackLedgerCommand.toolVersion)
+        w.key("stacks"); w.beginArray()
+        for id in order {
+            w.beginObject()
+            w.key("stack"); w.string(id)
+            w.key("platform"); w.string(platforms[id] ?? "")
+            w.key("lanes"); w.beginArray()
+            for l in lanes[id] ?? [] {
+                w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end + step)
+                w.key("instance"); w.string(l.widget.instance); w.key("kind"); w.string(l.widget.kind); w.key("app"); w.string(l.widget.app)
+                w.key("suggested"); w.bool(l.suggested); w.endObject()
+            }
+            w.endArray()
+            w.key("suggestions"); w.beginArray()
+            for key in shown.keys.sorted() where key.hasPrefix(id + "\u{1F}") {
+                for l in shown[key]! {
+                    w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end + step)
+                    w.key("instance"); w.string(l.widget.instance); w.key("kind"); w.string(l.widget.kind); w.endObject()
+                }
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.key("relevance"); w.beginArray()
+        for key in relevance.keys.sorted() {
+            let (widget, points) = relevance[key]!
+            w.beginObject(); w.key("instance"); w.string(widget.instance); w.key("kind"); w.string(widget.kind)
+            w.key("points"); w.beginArray()
+            for (t, s, n) in points { w.beginArray(); ms(t); w.number(s); w.number(n); w.endArray() }
+            w.endArray(); w.endObject()
+        }
+        w.endArray()
+        try writeEvents(&w, projector: projector, device: device, from: from, to: to)
+        w.key("decisions"); w.beginArray()
+        for d in decisions { ProjectionJSON.write(&w, d) }
+        w.endArray()
+        w.endObject()
+        return scriptSafe(w.text)
+    }
+
+    /// Event markers and context bands from the stored events of the interval (at most
+    /// 20,000 markers).
+    static func writeEvents(_ w: inout CanonicalWriter, projector: Projector, device: String, from: Timestamp, to: Timestamp) throws {
+        var events = [(UInt64, Event)]()
+        try projector.ledger.read { r in
+            for seq in try r.seqs(device: device, fromMicros: from.microseconds, toMicros: to.microseconds + 1).prefix(20_000) {
+                try r.withRecord(seq) { events.append((seq, try Event(record: $0))) }
+            }
+        }
+        w.key("events"); w.beginArray()
+        for (seq, e) in events {
+            var summary = CanonicalWriter()
+            e.body.writeFieldsForDisplay(&summary)
+            w.beginObject()
+            w.key("seq"); w.integer(Int(seq))
+            w.key("time"); w.number(Double(e.envelope.time.microseconds / 1000))
+            w.key("type"); w.string(e.envelope.type)
+            w.key("app"); if let a = e.envelope.app { w.string(a) } else { w.null() }
+            w.key("summary"); w.string(String(summary.text.prefix(400)))
+            w.endObject()
+        }
+        w.endArray()
+        w.key("contexts"); w.beginArray()
+        var open = [String: (Int64, UInt64)]()
+        func band(_ key: String, _ start: Int64, _ end: Int64, _ seq: UInt64) {
+            w.beginObject(); w.key("context"); w.string(key); w.key("start"); w.number(Double(start / 1000))
+            w.key("end"); w.number(Double(end / 1000)); w.key("seq"); w.integer(Int(seq)); w.endObject()
+        }
+        for (seq, e) in events {
+            guard case .contextChanged(let c) = e.body else { continue }
+            let key = c.context.canonicalText
+            if c.active { if open[key] == nil { open[key] = (e.envelope.time.microseconds, seq) } }
+            else if let (start, s) = open.removeValue(forKey: key) { band(key, start, e.envelope.time.microseconds, s) }
+        }
+        for key in open.keys.sorted() { band(key, open[key]!.0, to.microseconds, open[key]!.1) }
+        w.endArray()
+    }
+
+    /// JSON that cannot end or open a tag inside `<script>`: `<`, `>`, `&` and the line
+    /// separators are written as `\\u` escapes (they only occur inside JSON strings).
+    static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for ch in json.unicodeScalars {
+            switch ch {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}
