@@ -11,6 +11,7 @@ struct Explainer {
     struct Observation {
         var event: UInt64
         var time: Timestamp
+        var stack: String? = nil
         var agrees: Bool
         var detail: String
     }
@@ -55,27 +56,34 @@ struct Explainer {
     /// The device's `stack.observed` events of the hour before `t` (at most five), each
     /// compared with the model's top at its time.
     func observations(stack id: String, at t: Timestamp, query: ProjectionQuery) throws -> [Observation] {
-        let from = t.microseconds - 3_600_000_000
+        Array(try observations(stack: id, from: t.microseconds - 3_600_000_000, to: t.microseconds, query: query, limit: 5))
+    }
+
+    /// The device's `stack.observed` events in `[from, to]` (the last `limit`), each
+    /// compared with the model's top at its time; `stack` nil takes every stack.
+    func observations(stack id: String?, from: Int64, to: Int64, query: ProjectionQuery, limit: Int = .max) throws -> [Observation] {
         var found = [(UInt64, Event)]()
         try projector.ledger.read { r in
-            for seq in try r.seqs(device: device, fromMicros: from, toMicros: t.microseconds + 1) {
+            for seq in try r.seqs(device: device, fromMicros: from, toMicros: to + 1) {
                 try r.withRecord(seq) { view in
                     guard view.envelope.type == "stack.observed" else { return }
                     let e = try Event(record: view)
-                    if case .stackObserved(let o) = e.body, o.stack == nil || o.stack == id { found.append((seq, e)) }
+                    if case .stackObserved(let o) = e.body, id == nil || o.stack == nil || o.stack == id { found.append((seq, e)) }
                 }
             }
         }
         var out = [Observation]()
-        for (seq, e) in found.suffix(5) {
+        for (seq, e) in found.suffix(limit) {
             guard case .stackObserved(let o) = e.body else { continue }
             var engine = try projector.engine(device: device, at: e.envelope.time.microseconds, query: query)
-            let top = engine.snapshot(at: e.envelope.time).stacks.first { $0.stack == id }?.top?.widget
+            let stacks = engine.snapshot(at: e.envelope.time).stacks
+            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { $0.widget.instance == o.instance || $0.widget.kind == o.kind } }?.stack
+            let top = stacks.first { $0.stack == stackID }?.top?.widget
             let named = o.instance ?? o.kind ?? "?"
             let matches = top.map { $0.instance == o.instance || $0.kind == o.kind } ?? false
             let agrees = o.onScreen ? matches : !matches
             let detail = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen"); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
-            out.append(Observation(event: seq, time: e.envelope.time, agrees: agrees, detail: detail))
+            out.append(Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail))
         }
         return out
     }

@@ -12,6 +12,7 @@ struct Replay: ParsableCommand {
     @Option(help: "The interval's start (RFC 3339, inclusive).") var from: String
     @Option(help: "The interval's end (RFC 3339, inclusive).") var to: String
     @Option(help: "Only this stack.") var stack: String?
+    @Flag(help: "List the device's own records of what was on screen (stack.observed) that the model disagrees with, instead of the decisions.") var disagreements = false
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
@@ -22,6 +23,10 @@ struct Replay: ParsableCommand {
     func run() throws {
         let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
         let session = try QuerySession(store: storeOptions, options: options)
+        if disagreements {
+            try listDisagreements(session, from: a.microseconds, to: b.microseconds)
+            return
+        }
         var decisions = try withLedgerErrors {
             try session.projector.decisions(device: session.device, from: a.microseconds, to: b.microseconds, query: try options.query())
         }
@@ -49,6 +54,36 @@ struct Replay: ParsableCommand {
             }
         }
         if decisions.isEmpty && !options.json { out.write("no decisions between \(from) and \(to)\n") }
+        out.flush()
+    }
+
+    func listDisagreements(_ session: QuerySession, from: Int64, to: Int64) throws {
+        let found = try withLedgerErrors {
+            try Explainer(projector: session.projector, device: session.device).observations(stack: stack, from: from, to: to, query: try options.query())
+        }
+        var out = StandardOutput()
+        var n = 0
+        for o in found where !o.agrees {
+            n += 1
+            if options.json {
+                var w = CanonicalWriter()
+                w.beginObject()
+                w.key("event"); w.integer(Int(o.event))
+                w.key("time"); w.time(o.time)
+                w.key("device"); w.string(session.device)
+                w.key("stack"); if let s = o.stack { w.string(s) } else { w.null() }
+                w.key("agrees"); w.bool(false)
+                w.key("detail"); w.string(o.detail)
+                w.endObject()
+                w.bytes.append(0x0A)
+                out.write(w.bytes)
+            } else {
+                out.write("\(LocalTime.display(o.time))  \(o.stack ?? "-")  event \(o.event): \(o.detail)\n")
+            }
+        }
+        if !options.json {
+            out.write("\(n) of \(found.count) observations disagree with the model\n")
+        }
         out.flush()
     }
 

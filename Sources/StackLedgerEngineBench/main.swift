@@ -82,6 +82,27 @@ struct EngineBench: ParsableCommand {
         lines.append("state --at random T, in-process: median \(ms(median(plain))) ms, p99 \(ms(percentile(plain, 0.99))) ms (targets 2 / 20)")
         lines.append("state --at T --known-at T2, in-process: median \(ms(median(known))) ms, p99 \(ms(percentile(known, 0.99))) ms")
 
+        // why: the state, every candidate and the verdict on one widget; also with one event
+        // left out, and with one extra timeline.
+        var whyPlain = [Double](), whyWithout = [Double](), whyWith = [Double]()
+        for _ in 0..<queries {
+            let device = devices[Int(rng.next() % UInt64(devices.count))]
+            let t = randomT()
+            let without = ProjectionQuery(without: [1 + rng.next() % UInt64(events)])
+            var decoder = EventDecoder()
+            let timeline = try decoder.decode(#"{"type":"widget.timeline","time":"\#(Timestamp(microseconds: t - 600_000_000).rfc3339)","device":"\#(device)","app":"com.example.app1","kind":"Widget1","entries":[{"date":"\#(Timestamp(microseconds: t - 300_000_000).rfc3339)","relevance":{"score":99,"duration":1800}}]}"#)
+            for (q, sink) in [(ProjectionQuery(), 0), (without, 1), (ProjectionQuery(with: [timeline]), 2)] {
+                let seconds = try time {
+                    var engine = try Projector(ledger: ledger, policy: policy).engine(device: device, at: t, query: q)
+                    _ = engine.candidates(stack: "stack-0")
+                    _ = engine.verdict(stack: "stack-0", widget: "Widget1")
+                }
+                if sink == 0 { whyPlain.append(seconds) } else if sink == 1 { whyWithout.append(seconds) } else { whyWith.append(seconds) }
+            }
+        }
+        lines.append("why in-process: median \(ms(median(whyPlain))) ms, p99 \(ms(percentile(whyPlain, 0.99))) ms (target 10 ms)")
+        lines.append("why --without one event: median \(ms(median(whyWithout))) ms; why --with one timeline: median \(ms(median(whyWith))) ms")
+
         // A late event in the middle of the log, then the first answer after it.
         let mid = first + (last - first) / 2
         var decoder = EventDecoder()

@@ -84,3 +84,25 @@ struct WhyCommandTests {
         #expect(missing.status == 64)
     }
 }
+
+@Suite("ground truth")
+struct GroundTruthTests {
+    @Test("why shows whether the device's own record agrees; replay --disagreements lists the ones that do not")
+    func observed() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        var log = try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8)
+        log += #"{"type":"stack.observed","time":"2026-03-02T09:50:00Z","stack":"home-1","instance":"w-cards","onScreen":true}"# + "\n"
+        log += #"{"type":"stack.observed","time":"2026-03-02T09:55:00Z","stack":"home-1","app":"com.example.weather","kind":"WeatherWidget","onScreen":true}"# + "\n"
+        #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: log).status == 0)
+        let r = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--stack", "home-1", "--json"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let observed = try #require(doc["observed"] as? [[String: Any]])
+        #expect(observed.map { $0["event"] as? Int } == [7, 8])
+        #expect(observed.map { $0["agrees"] as? Bool } == [true, false])
+        let replay = try CLI.run(["replay", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-02T23:59:59Z", "--disagreements", "--json"])
+        #expect(replay.status == 0)
+        let lines = replay.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(#""event":8"#) && lines[0].contains("WeatherWidget"))
+    }
+}
