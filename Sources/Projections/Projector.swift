@@ -64,6 +64,25 @@ public final class Projector {
         return out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }
     }
 
+    /// The earliest event time a what-if changes on `device` (a left-out event's or an
+    /// added one's), nil when it changes none.
+    func firstAffected(device: String, query: ProjectionQuery) throws -> Int64? {
+        var first: Int64?
+        for e in query.with where e.envelope.device == device {
+            first = min(first ?? .max, e.envelope.time.microseconds)
+        }
+        if !query.without.isEmpty {
+            try ledger.read { r in
+                for seq in query.without {
+                    try r.withRecord(seq) { view in
+                        if view.envelope.device == device { first = min(first ?? .max, view.envelope.time.microseconds) }
+                    }
+                }
+            }
+        }
+        return first
+    }
+
     func noteDamaged(_ seq: UInt64) {
         if !damagedRecords.contains(seq) {
             damagedRecords.append(seq)
@@ -91,8 +110,11 @@ public final class Projector {
         var engine = start ?? DeviceEngine(device: device, policy: policy)
         var position: (time: Int64, seq: UInt64)? = start.map { $0.position }
         if start != nil && position!.seq == 0 { position = nil }
-        if start == nil && useCheckpoints && query.without.isEmpty && query.with.isEmpty && !skipsDamagedRecords {
-            if let (restored, at) = try checkpoint(device: device, atOrBefore: eventLimit, ceiling: ceiling) {
+        if start == nil && useCheckpoints && !skipsDamagedRecords {
+            // A checkpoint serves a what-if only from before the first event it changes.
+            var limit = eventLimit
+            if let first = try firstAffected(device: device, query: query) { limit = min(limit, first - 1) }
+            if let (restored, at) = try checkpoint(device: device, atOrBefore: limit, ceiling: ceiling) {
                 engine = restored
                 position = at
             }

@@ -129,6 +129,13 @@ struct VerdictTests {
         #expect(codes(try verdict(grouped, at: "18:10", stack: "watch", widget: "Splits")).contains("GROUP_SUPPRESSED"))
     }
 
+    @Test("PINNED: a pinned top says so")
+    func pinned() throws {
+        let lines = SignalRuleTests.watch + [Line.event("stack.widgetPinned", at: "06:10", #""stack":"watch","instance":"clock""#)]
+        let v = try verdict(lines, at: "12:00", stack: "watch", widget: "clock")
+        #expect(v.onTop && codes(v) == ["PINNED"])
+    }
+
     @Test("STACK_FULL when the stack holds the policy's maximum")
     func stackFull() throws {
         var params = PolicyParameters()

@@ -82,7 +82,10 @@ extension DeviceEngine {
         } else if let d = stack.topDecision, d.action == .unsuggest {
             out.append(Reason("KEPT", .documented, "G2", "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it", events: d.reasons.flatMap(\.events)))
         }
-        if memberCandidate(stack: i, member: j) == nil {
+        if m.pinned {
+            out.append(Reason("PINNED", .documented, "W6", "the person pinned \(m.widget.kind) to a fixed position in \(stack.id)", events: [m.addedSeq]))
+        }
+        if memberCandidate(stack: i, member: j) == nil && !m.pinned {
             let lapsed = relevanceDetail(m)
             out.append(Reason("KEPT", .policy, "topStaysUntilDisplaced",
                               "nothing better is relevant, so it stays on top" + (lapsed.map { " (\($0.detail))" } ?? ""),
