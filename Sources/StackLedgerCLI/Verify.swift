@@ -1,5 +1,6 @@
 import ArgumentParser
 import Ledger
+import Projections
 import SmartStack
 
 struct Verify: ParsableCommand {
@@ -30,12 +31,25 @@ struct Verify: ParsableCommand {
             report(ok: false, head: nil, problems: ["the store cannot be read: \(error)"], firstBad: nil, counts: nil)
             throw ExitCode(ExitCodes.checkFailed)
         }
-        report(ok: r.isIntact, head: r.head ?? r.computedHead, problems: r.problems.map(\.description),
-               firstBad: r.firstBadSeq, counts: (r.records, r.batches, r.strings, r.indexEntries))
-        if !r.isIntact { throw ExitCode(ExitCodes.checkFailed) }
+        var problems = r.problems.map(\.description)
+        var checkpoints = 0
+        if r.isIntact {
+            // Checkpoints are derived data, but answers rest on them: they must agree with the log.
+            do {
+                let (checked, found) = try Projector(ledger: ledger, policy: Policy()).checkCheckpoints()
+                checkpoints = checked
+                problems += found
+            } catch {
+                problems.append("the checkpoints cannot be read: \(error)")
+            }
+        }
+        let ok = r.isIntact && problems.isEmpty
+        report(ok: ok, head: r.head ?? r.computedHead, problems: problems,
+               firstBad: r.firstBadSeq, counts: (r.records, r.batches, r.strings, r.indexEntries), checkpoints: checkpoints)
+        if !ok { throw ExitCode(ExitCodes.checkFailed) }
     }
 
-    private func report(ok: Bool, head: ChainHead?, problems: [String], firstBad: UInt64?, counts: (Int, Int, Int, Int)?) {
+    private func report(ok: Bool, head: ChainHead?, problems: [String], firstBad: UInt64?, counts: (Int, Int, Int, Int)?, checkpoints: Int = 0) {
         if json {
             var w = CanonicalWriter()
             w.beginObject()
@@ -49,6 +63,7 @@ struct Verify: ParsableCommand {
                 w.key("batches"); w.integer(counts.1)
                 w.key("strings"); w.integer(counts.2)
                 w.key("indexEntries"); w.integer(counts.3)
+                w.key("checkpoints"); w.integer(checkpoints)
             }
             w.key("firstBadSeq"); if let firstBad { w.integer(Int(firstBad)) } else { w.null() }
             w.key("problems"); w.beginArray(); for p in problems { w.string(p) }; w.endArray()
@@ -58,7 +73,7 @@ struct Verify: ParsableCommand {
             return
         }
         if let counts {
-            print("checked \(counts.0) records in \(counts.1) batches, \(counts.2) strings, \(counts.3) index entries")
+            print("checked \(counts.0) records in \(counts.1) batches, \(counts.2) strings, \(counts.3) index entries, \(checkpoints) checkpoints")
         }
         if let head { print("chain head: seq \(head.lastSeq) sha256:\(head.hashHex)") }
         if ok {

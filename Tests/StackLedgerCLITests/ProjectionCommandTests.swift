@@ -116,3 +116,31 @@ struct ProjectionCommandTests {
         #expect(forced.status == 0 && forced.stdout.contains(#""verified":false,"unreadable":[6]"#))
     }
 }
+
+@Suite("verify and checkpoints")
+struct VerifyCheckpointTests {
+    @Test("verify checks the checkpoints against the log and names a rewritten one")
+    func checkpoints() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        _ = try dir.write("w.ndjson", workload(6000, seed: 4))
+        #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
+        #expect(try CLI.run(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-12-31T00:00:00Z"]).status == 0)
+        let ok = try CLI.run(["verify", "--store", dir.store, "--json"])
+        #expect(ok.status == 0 && !ok.stdout.contains(#""checkpoints":0"#), "\(ok.stdout)")
+        // Point a checkpoint at another record, as a careless tool might.
+        let env = try Environment(path: dir.store, options: .init(initialMapSize: 64 << 20))
+        try env.write { txn in
+            let db = try txn.openDatabase("derived")
+            let c = try txn.cursor(db)
+            let first = try #require(try Array("cp".utf8).withUnsafeBytes { try c.seek(atOrAfter: $0) })
+            var key = Array(first.key), value = Array(first.value)
+            key[key.count - 1] ^= 0x01
+            try c.deleteCurrent()
+            _ = try txn.put(db, key: key, value: value)
+            value = []
+        }
+        let bad = try CLI.run(["verify", "--store", dir.store])
+        #expect(bad.status == 1 && bad.stdout.contains("the checkpoint of device-0"))
+    }
+}

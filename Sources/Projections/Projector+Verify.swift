@@ -1,0 +1,45 @@
+import Ledger
+import SmartStack
+
+extension Projector {
+    /// Checks every checkpoint in the store against the log: the record its key names
+    /// exists, belongs to its device and has its time; the log it was made from is no
+    /// longer than the store's; and, for this engine and policy, its state decodes and
+    /// stands at that record. Returns how many were checked and the problems found.
+    public func checkCheckpoints() throws -> (checked: Int, problems: [String]) {
+        var entries = [([UInt8], [UInt8])]()
+        try ledger.read { r in try r.derivedEntries(prefix: CheckpointKey.root) { k, v in entries.append((Array(k), Array(v))) } }
+        var problems = [String]()
+        let last = try ledger.read { try $0.lastSeq() }
+        for (key, value) in entries {
+            let body = key.dropFirst(CheckpointKey.root.count)
+            guard let zero = body.firstIndex(of: 0), body.count - (zero - body.startIndex) - 1 == 24,
+                  let (time, seq) = CheckpointKey.position(key), let (high, state) = CheckpointKey.split(value) else {
+                problems.append("a checkpoint key or value is malformed (\(key.count) key bytes)")
+                continue
+            }
+            let device = String(decoding: body[body.startIndex..<zero], as: UTF8.self)
+            let tag = Array(body[(zero + 1)..<(zero + 9)])
+            let where_ = "the checkpoint of \(device) at seq \(seq)"
+            let record = try ledger.read { r in try r.withRecord(seq) { ($0.envelope.device, $0.envelope.time.microseconds) } }
+            guard let (d, t) = record, d == device, t == time else {
+                problems.append("\(where_) names a record that is missing or of another device or time")
+                continue
+            }
+            if high < seq || high > last {
+                problems.append("\(where_) claims a log of \(high) records; the store holds \(last)")
+            }
+            if tag == self.tag {
+                do {
+                    let engine = try DeviceEngine(checkpoint: state, policy: policy)
+                    if engine.device != device || engine.position.seq != seq || engine.position.time != time {
+                        problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")
+                    }
+                } catch {
+                    problems.append("\(where_) cannot be decoded: \(error)")
+                }
+            }
+        }
+        return (entries.count, problems)
+    }
+}
