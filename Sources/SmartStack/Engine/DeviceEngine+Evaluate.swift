@@ -7,6 +7,7 @@ extension DeviceEngine {
     mutating func evaluate(_ work: Work) {
         state.dirty = 0
         rollCounters()
+        if work.contains(.system) { stableUntil.removeAll(keepingCapacity: true) }
         let system = work.contains(.system) ? systemCandidates() : []
         for i in state.stacks.indices {
             if work.contains(.system) {
@@ -65,6 +66,9 @@ extension DeviceEngine {
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
     mutating func rotate(stack i: Int) {
+        if i < stableUntil.count && state.now < stableUntil[i] { return }
+        let decisionsBefore = decisions.count
+        defer { markStable(stack: i, changed: decisions.count != decisionsBefore) }
         guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil else { return }
         let top = state.stacks[i].top
         var topRank: Double? = state.stacks[i].suggestions.isEmpty ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
@@ -101,6 +105,26 @@ extension DeviceEngine {
         state.stacks[i].top = best.widget.instance
         state.stacks[i].restingTop = best.widget.instance
         record(stack: i, action: .rotate, widget: best.widget, from: from, reasons: reasons(best, watch: stack.isWatch))
+    }
+
+    /// Notes until when stack `i` cannot change by time alone, after an evaluation that
+    /// made no decision: the earliest of its members' candidates changing, its hold
+    /// ending and the next local midnight (when the caps reset).
+    mutating func markStable(stack i: Int, changed: Bool) {
+        while stableUntil.count < state.stacks.count { stableUntil.append(.min) }
+        guard !changed else { stableUntil[i] = .min; return }
+        let stack = state.stacks[i]
+        var until = state.clock.nextHour(after: state.now)
+        let o = Int64(state.clock.offset(at: state.now)) * 60_000_000
+        until = min(until, (state.clock.day(at: state.now) + 1) * 86_400_000_000 - o)
+        if stack.holdUntil > state.now { until = min(until, stack.holdUntil) }
+        if stack.smartRotate && !stack.members.isEmpty && state.now >= stack.holdUntil {
+            for m in stack.members {
+                guard let cached = memberCache[m.widget.instance] else { stableUntil[i] = .min; return }
+                until = min(until, cached.validUntil)
+            }
+        }
+        stableUntil[i] = until
     }
 
     /// Appends a decision.

@@ -25,6 +25,9 @@ public struct DeviceEngine: Sendable {
     var usageCache = UsageCache()
     /// Each member's candidate and until when it holds (derived; never checkpointed).
     var memberCache: [String: CachedCandidate] = [:]
+    /// Per stack, until when a rotation-only evaluation cannot change it: every member's
+    /// candidate holds, no hold ends, no day rolls over (derived; cleared by any event).
+    var stableUntil: [Int64] = []
     /// Reused storage for rotation candidates.
     var scratch: [Candidate] = []
     /// Bumped by every change of the person's context or permissions (derived).
@@ -75,6 +78,7 @@ public struct DeviceEngine: Sendable {
         appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
         let work = handle(event, seq: seq)
+        if !work.isEmpty { stableUntil.removeAll(keepingCapacity: true) }
         state.dirty |= work.rawValue
     }
 
