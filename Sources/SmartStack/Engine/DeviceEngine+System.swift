@@ -32,8 +32,9 @@ extension DeviceEngine {
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
         // Only intents whose widget no stack holds can be suggested.
-        let open = state.intentHomes.contains { !held(app: $0.value.app, kind: $0.value.kind) }
-        for pattern in open ? usagePatterns() : [] {
+        var open = Set<String>()
+        for (intent, home) in state.intentHomes where !held(app: home.app, kind: home.kind) { open.insert(intent) }
+        for pattern in open.isEmpty ? [] : usagePatterns(of: open) {
             guard let intent = state.usage[usageCache.hour][pattern.record].intent, let home = state.intentHomes[intent], !held(app: home.app, kind: home.kind),
                   let (target, w) = place(app: home.app, kind: home.kind) else { continue }
             out.append((target, Candidate(widget: w, rank: p.usagePatternRank,

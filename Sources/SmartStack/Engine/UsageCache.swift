@@ -12,6 +12,8 @@ struct UsageCache {
     var live: [Int] = []
     /// Donation patterns that reach the minimum: (intent + parameters key, a record, evidence).
     var patterns: [(key: String, record: Int, evidence: [UInt64])]?
+    /// The intents `patterns` was grouped for.
+    var patternIntents: Set<String> = []
     /// Per app, its uses and donations of this hour when they reach the minimum (else empty).
     var appEvidence: [String: [UInt64]] = [:]
     /// Per member instance, the matching donations (D1) when they reach the minimum.
@@ -42,13 +44,14 @@ extension DeviceEngine {
 
     /// The donation patterns of this hour that reach the minimum, grouped by intent and
     /// predicted parameters, in key order.
-    mutating func usagePatterns() -> [(key: String, record: Int, evidence: [UInt64])] {
+    /// Only donations of `intents` are grouped (the intents whose widget no stack holds).
+    mutating func usagePatterns(of intents: Set<String>) -> [(key: String, record: Int, evidence: [UInt64])] {
         refreshUsage()
-        if let known = usageCache.patterns { return known }
+        if let known = usageCache.patterns, usageCache.patternIntents == intents { return known }
         var groups = [String: (Int, [UInt64])]()
         let bucket = state.usage[usageCache.hour]
         for i in usageCache.live {
-            guard let key = bucket[i].patternKey else { continue }
+            guard let intent = bucket[i].intent, intents.contains(intent), let key = bucket[i].patternKey else { continue }
             groups[key, default: (i, [])].1.append(bucket[i].seq)
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
@@ -57,6 +60,7 @@ extension DeviceEngine {
             if evidence.count >= p.usagePatternMinimum { out.append((key, record, evidence)) }
         }
         usageCache.patterns = out
+        usageCache.patternIntents = intents
         return out
     }
 
