@@ -47,7 +47,7 @@ extension DeviceEngine {
             guard st.suggestions.count < cap else { break }
             guard st.suggestions.count + st.members.count < p.maxWidgetsPerStack else { break }
             if st.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) { continue }
-            if let g = c.group, st.suggestions.contains(where: { shownGroup($0) == g }) { continue }
+            if let g = c.group, st.suggestions.contains(where: { $0.group == g }) { continue }
             let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
             if let until = st.dismissedUntil[kindKey], state.now < until { continue }
             if limited("s|" + kindKey, cap: p.suggestionCapPerWidgetPerDay) { continue }
@@ -61,8 +61,6 @@ extension DeviceEngine {
             record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why)
         }
     }
-
-    func shownGroup(_ s: ShownSuggestion) -> String? { s.group }
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
     mutating func rotate(stack i: Int) {

@@ -129,38 +129,12 @@ struct TimelineBook: Codable, Hashable {
     /// The relevance active at `at` for a widget, normalised, with its entry's duration;
     /// nil when none is.
     func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> (ActiveRelevance, Double)? {
-        guard let list = list(app: app, kind: kind, instance: instance),
-              let (entry, next) = governing(list, at: at), let score = entry.score else { return nil }
-        // R1/R5: a score of 0 or less is not relevant. R7: the window closes at date + duration.
-        guard score > 0 else { return nil }
-        var until: Int64? = nil
-        if entry.duration > 0 {
-            let end = entry.date + Int64(entry.duration * 1_000_000)
-            guard at < end else { return nil }
-            until = end
-        } else if let next {
-            until = next.date
-        }
-        let r = ActiveRelevance(score: score, normalized: normalized(score, app: app, kind: kind, at: at, windowMicros: windowMicros),
-                                since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
-                                until: until.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) },
-                                event: entry.seq)
-        return (r, entry.duration)
+        evaluate(app: app, kind: kind, instance: instance, at: at, windowMicros: windowMicros).0
     }
 
-    /// `(s - min) / (max - min)` over the provider's positive scores delivered within the
-    /// window; 1.0 when max equals min.
-    func normalized(_ s: Double, app: String, kind: String, at: Int64, windowMicros: Int64) -> Double {
-        var lo = s, hi = s
-        for span in history[TimelineBook.key(app: app, kind: kind)] ?? [] where span.delivered <= at && span.delivered >= at - windowMicros {
-            lo = Swift.min(lo, span.min)
-            hi = Swift.max(hi, span.max)
-        }
-        guard hi > lo else { return 1.0 }
-        return ((s - lo) / (hi - lo) * 10_000).rounded() / 10_000
-    }
-
-    /// `active(...)` and `nextChange(...)` at once, resolving the provider once.
+    /// The relevance active at `at` (normalised, with its entry's duration) and the first
+    /// instant after `at` at which that may change by time alone (the next entry with
+    /// relevance, the window's end, the oldest score of the normalisation window expiring).
     func evaluate(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ((ActiveRelevance, Double)?, Int64) {
         var until = Int64.max
         let spans = history[TimelineBook.key(app: app, kind: kind)]
@@ -189,30 +163,5 @@ struct TimelineBook: Codable, Hashable {
                                 since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
                                 until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq)
         return ((r, entry.duration), until)
-    }
-
-    /// The first instant after `at` at which `active(...)` may answer differently: the
-    /// next entry with relevance, the active window's end, or the oldest score in the
-    /// normalisation window expiring. Deliveries change it too; callers handle those.
-    func nextChange(app: String, kind: String, instance: String, after at: Int64, windowMicros: Int64) -> Int64 {
-        var until = Int64.max
-        if let list = list(app: app, kind: kind, instance: instance) {
-            if let next = list.entries.first(where: { $0.date > at && $0.score != nil }) { until = next.date }
-            if let (entry, _) = governing(list, at: at), entry.duration > 0 {
-                let end = entry.date + Int64(entry.duration * 1_000_000)
-                if end > at { until = Swift.min(until, end) }
-            }
-        }
-        if let first = history[TimelineBook.key(app: app, kind: kind)]?.first(where: { $0.delivered >= at - windowMicros }) {
-            until = Swift.min(until, first.delivered + windowMicros + 1)
-        }
-        return until
-    }
-
-    /// The last relevance-carrying entry at or before `at` (for explanations), even when
-    /// it is not active.
-    func lastEntry(app: String, kind: String, instance: String, at: Int64) -> StoredEntry? {
-        guard let list = list(app: app, kind: kind, instance: instance) else { return nil }
-        return governing(list, at: at)?.0
     }
 }
