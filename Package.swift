@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "SmartStack", targets: ["SmartStack"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Importers", targets: ["Importers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,6 +47,21 @@ let package = Package(
             dependencies: ["Ledger", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "Importers",
+            dependencies: [
+                "Ledger",
+                "SmartStack",
+                "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Projections",
             dependencies: [
@@ -61,6 +77,7 @@ let package = Package(
                 "Ledger",
                 "SmartStack",
                 "Projections",
+                "Importers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

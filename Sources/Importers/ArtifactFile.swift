@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+
+/// An artifact's bytes and identity, read once.
+struct ArtifactFile {
+    /// The most bytes an artifact file may have.
+    static let maximumBytes = 1 << 30
+
+    var bytes: [UInt8]
+    var sha256: String
+
+    /// Reads `path` whole.
+    /// - Throws: `ImportError` when the file cannot be read or exceeds `maximumBytes`.
+    init(path: String) throws(ImportError) {
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw ImportError(path: path, message: "cannot be read: \(error.localizedDescription)")
+        }
+        guard size <= Self.maximumBytes else {
+            throw ImportError(path: path, message: "is \(size) bytes; the limit for one artifact file is \(Self.maximumBytes) bytes (1 GiB)")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImportError(path: path, message: "cannot be opened for reading; check the path and its permissions")
+        }
+        defer { try? handle.close() }
+        do {
+            bytes = [UInt8](try handle.readToEnd() ?? Data())
+        } catch {
+            throw ImportError(path: path, message: "cannot be read: \(error.localizedDescription)")
+        }
+        sha256 = Self.hex(SHA256.hash(data: bytes))
+    }
+
+    /// The SHA-256 of a file, streamed (for databases, whose bytes are read by SQLite).
+    static func sha256(path: String) throws(ImportError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImportError(path: path, message: "cannot be opened for reading; check the path and its permissions")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        } catch {
+            throw ImportError(path: path, message: "cannot be read: \(error.localizedDescription)")
+        }
+        return hex(hasher.finalize())
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for b in digest { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// An artifact that cannot be imported, naming the file and, where it applies, the offset.
+public struct ImportError: Error, Sendable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What is wrong and what to do.
+    public var message: String
+
+    public var description: String { "\(path): \(message)" }
+}

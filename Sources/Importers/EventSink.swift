@@ -1,0 +1,81 @@
+public import Ledger
+public import SmartStack
+
+/// Collects the events an importer yields for one artifact: writes each in the event
+/// contract's canonical NDJSON, with its `id` and `source`, then decodes it with the same
+/// decoder `ingest` uses, so an imported event obeys every rule of the contract.
+public struct EventSink {
+    /// The artifact being read.
+    public let context: ArtifactContext
+    /// The events so far, in the order yielded.
+    public private(set) var events: [Event] = []
+    /// Records whose content could not become an event: locator and reason.
+    public private(set) var rejected: [(locator: Locator, reason: String)] = []
+    /// Positions (offsets, row ids) of records that yielded an event or were rejected.
+    public private(set) var accounted = Set<Int64>()
+    private var decoder = EventDecoder(sharingStrings: false)
+    private var writer = CanonicalWriter(capacity: 1024)
+
+    /// Creates a sink for `context`.
+    public init(context: ArtifactContext) {
+        self.context = context
+    }
+
+    /// Yields one event.
+    ///
+    /// - Parameters:
+    ///   - type: the event type (`"app.foreground"`).
+    ///   - time: the event's time.
+    ///   - app: the bundle id, for app signals.
+    ///   - stream: the Biome stream, knowledgeC stream or table.
+    ///   - locator: the record's offset or row id.
+    ///   - fields: writes the type's fields (keys and values) in contract order.
+    /// - Returns: whether the event was valid; an invalid one is listed in `rejected`.
+    @discardableResult
+    public mutating func yield(_ type: String, time: Timestamp, app: String? = nil, stream: String, locator: Locator,
+                               fields: (inout CanonicalWriter) -> Void) -> Bool {
+        accounted.insert(locator.position)
+        writer.bytes.removeAll(keepingCapacity: true)
+        writer.beginObject()
+        writer.key("type"); writer.string(type)
+        writer.key("time"); writer.time(time)
+        if context.device != Envelope.defaultDevice { writer.key("device"); writer.string(context.device) }
+        if let app { writer.key("app"); writer.string(app) }
+        writer.key("id"); writer.string(context.eventID(stream: stream, locator: locator))
+        writer.key("source"); writer.beginObject()
+        writer.key("artifact"); writer.string(context.sha256)
+        writer.key("path"); writer.string(context.path)
+        writer.key("stream"); writer.string(stream)
+        writer.key("locator")
+        if let part = locator.part { writer.string("\(locator.position)/\(part)") } else { writer.integer(Int(locator.position)) }
+        writer.endObject()
+        fields(&writer)
+        writer.endObject()
+        let result = writer.bytes.withUnsafeBytes { (line: UnsafeRawBufferPointer) -> Result<Event, FieldError> in
+            Result { () throws(FieldError) -> Event in try decoder.decode(line: line) }
+        }
+        switch result {
+        case .success(let event):
+            events.append(event)
+            return true
+        case .failure(let error):
+            rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))
+            return false
+        }
+    }
+
+    /// Records that `locator` held something that cannot become an event.
+    public mutating func reject(_ locator: Locator, _ reason: String) {
+        accounted.insert(locator.position)
+        rejected.append((locator, reason))
+    }
+
+    /// Records that the record at `position` went into an event yielded under another
+    /// record's locator (one shortcut of a set).
+    public mutating func merged(_ position: Int64) {
+        accounted.insert(position)
+    }
+}
+
+@available(*, unavailable)
+extension EventSink: Sendable {}

@@ -1,0 +1,60 @@
+import Ledger
+import SmartStack
+
+/// Reads a knowledgeC.db (CoreDuet) into events, without writing to it.
+public enum KnowledgeCImporter {
+    /// The streams read, and the event each becomes.
+    public static let streams = [
+        "/app/intents", "/app/relevantShortcuts", "/widgets/viewed", "/dasd/widgetView",
+        "/dasd/widgetRefresh", "/app/inFocus", "/app/usage", "/display/isBacklit", "/device/isLocked",
+    ]
+
+    /// Reads the database at `path`.
+    /// - Returns: the events and the report; a file that cannot be opened as knowledgeC
+    ///   returns no events and the reason in `report.error`.
+    public static func read(path: String, context: ArtifactContext) -> ArtifactImport {
+        var report = ImportFileReport(path: context.path)
+        report.container = "SQLite"
+        let evidence: EvidenceDatabase
+        let schema: KnowledgeCSchema
+        do {
+            evidence = try EvidenceDatabase(path: path)
+            report.artifact = evidence.sha256
+            schema = try KnowledgeCSchema(evidence.database)
+        } catch {
+            return .failure(report, error.message)
+        }
+        var context = context
+        context.sha256 = evidence.sha256
+        var sink = EventSink(context: context)
+        var rows = [KnowledgeCRow]()
+        var counts = [String: Int]()
+        do {
+            try evidence.database.query("SELECT ZSTREAMNAME, COUNT(*) FROM ZOBJECT GROUP BY ZSTREAMNAME ORDER BY ZSTREAMNAME") { row in
+                counts[row.text(0) ?? "(none)"] = Int(row.int(1) ?? 0)
+            }
+            rows = try KnowledgeCRow.fetch(evidence.database, schema)
+            let customMetadata = try KnowledgeCRow.customMetadata(evidence.database, schema, for: rows)
+            for i in rows.indices { rows[i].custom = customMetadata[rows[i].pk] ?? [] }
+        } catch {
+            return .failure(report, "cannot be queried: \(error); nothing from this file was imported")
+        }
+        report.recordsRead = counts.values.reduce(0, +)
+        let read = counts.keys.filter(streams.contains).sorted()
+        report.stream = read.joined(separator: ",")
+        for (name, n) in counts.sorted(by: { $0.key < $1.key }) where !streams.contains(name) {
+            report.skipped += n
+            report.problem("\(name): \(n) rows of a stream StackLedger does not read")
+        }
+        KnowledgeCRow.decode(rows, into: &sink)
+        do {
+            try evidence.verifyUnchanged()
+        } catch {
+            return .failure(report, error.message)
+        }
+        var result = ArtifactImport(events: [], report: report)
+        result.take(sink)
+        result.report.skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
+        return result
+    }
+}

@@ -1,0 +1,140 @@
+import Ledger
+import SmartStack
+
+extension KnowledgeCRow {
+    /// Turns the rows into events, stream by stream.
+    static func decode(_ rows: [KnowledgeCRow], into sink: inout EventSink) {
+        var shortcutRows = [KnowledgeCRow]()
+        for row in rows {
+            switch row.stream {
+            case "/app/inFocus", "/app/usage": row.foreground(&sink)
+            case "/display/isBacklit": row.deviceState("backlight", &sink)
+            case "/device/isLocked": row.deviceState("locked", &sink)
+            case "/app/intents": row.intent(&sink)
+            case "/widgets/viewed", "/dasd/widgetView": row.viewed(&sink)
+            case "/dasd/widgetRefresh": row.refreshed(&sink)
+            case "/app/relevantShortcuts": shortcutRows.append(row)
+            default: break
+            }
+        }
+        relevantShortcuts(shortcutRows, &sink)
+    }
+
+    private func foreground(_ sink: inout EventSink) {
+        guard let app = valueString, !app.isEmpty else {
+            sink.reject(locator, "\(stream) row names no app (ZVALUESTRING)")
+            return
+        }
+        guard let t = time(start, &sink) else { return }
+        sink.yield("app.foreground", time: t, app: app, stream: stream, locator: locator) { w in
+            if let duration { w.key("duration"); w.number(duration) }
+        }
+    }
+
+    private func deviceState(_ device: String, _ sink: inout EventSink) {
+        guard let t = time(start, &sink) else { return }
+        let value = valueInteger ?? 0
+        sink.yield("context.changed", time: t, stream: stream, locator: locator) { w in
+            w.key("context"); w.beginObject(); w.key("device"); w.string(device); w.endObject()
+            w.key("active"); w.bool(value == 1)
+            if let duration { w.key("duration"); w.number(duration) }
+        }
+    }
+
+    private func intent(_ sink: inout EventSink) {
+        guard let app = bundleID ?? valueString, !app.isEmpty else {
+            sink.reject(locator, "/app/intents row names no app (ZSOURCE.ZBUNDLEID or ZVALUESTRING)")
+            return
+        }
+        guard let className = intentClass, !className.isEmpty else {
+            sink.reject(locator, "/app/intents row names no intent class (Z_DKINTENTMETADATAKEY__INTENTCLASS)")
+            return
+        }
+        guard let t = time(start, &sink) else { return }
+        sink.yield("intent.donated", time: t, app: app, stream: stream, locator: locator) { w in
+            w.key("api"); w.string("siriKit")
+            w.key("intent"); w.beginObject(); w.key("intent"); w.string(className); w.endObject()
+            if let id = derivedIntentID, !id.isEmpty { w.key("donationId"); w.string(id) }
+            if let g = groupID, !g.isEmpty { w.key("groupIdentifier"); w.string(g) }
+            if let v = intentVerb, !v.isEmpty { w.key("verb"); w.string(v) }
+            if let s = donatedBySiri { w.key("donatedBySiri"); w.bool(s != 0) }
+        }
+    }
+
+    /// `/widgets/viewed` (value: the widget's bundle id) and `/dasd/widgetView` (value: the
+    /// widget's budget id; metadata `extensionBundle`, `inStack`). The store names a widget
+    /// by these ids only, so they stand as its kind.
+    private func viewed(_ sink: inout EventSink) {
+        guard let kind = valueString, !kind.isEmpty else {
+            sink.reject(locator, "\(stream) row names no widget (ZVALUESTRING)")
+            return
+        }
+        let app = custom("extensionBundle")?.string ?? bundleID ?? kind
+        guard let t = time(start, &sink) else { return }
+        let inStack = custom("inStack")?.integer
+        let expiration = custom("expirationDelta")?.number
+        sink.yield("widget.viewed", time: t, app: app, stream: stream, locator: locator) { w in
+            w.key("kind"); w.string(kind)
+            if let duration { w.key("duration"); w.number(duration) }
+            if let inStack { w.key("inStack"); w.bool(inStack != 0) }
+            if let expiration { w.key("expirationDelta"); w.number(expiration) }
+        }
+    }
+
+    /// `/dasd/widgetRefresh`: value the budget id; metadata `extensionBundle`,
+    /// `refreshReason`, `isDASInitiated`.
+    private func refreshed(_ sink: inout EventSink) {
+        guard let kind = valueString, !kind.isEmpty else {
+            sink.reject(locator, "/dasd/widgetRefresh row names no widget (ZVALUESTRING)")
+            return
+        }
+        let app = custom("extensionBundle")?.string ?? bundleID ?? kind
+        guard let t = time(start, &sink) else { return }
+        let reason = custom("refreshReason").map { $0.string ?? $0.integer.map(String.init) ?? "" }
+        let dasInitiated = custom("isDASInitiated")?.integer
+        sink.yield("widget.reloaded", time: t, app: app, stream: stream, locator: locator) { w in
+            w.key("kind"); w.string(kind)
+            if let reason, !reason.isEmpty { w.key("reason"); w.string(reason) }
+            if let dasInitiated { w.key("isDASInitiated"); w.bool(dasInitiated != 0) }
+        }
+    }
+
+    /// `/app/relevantShortcuts`: one row per shortcut; rows of one app created at the same
+    /// moment form one set.
+    private static func relevantShortcuts(_ rows: [KnowledgeCRow], _ sink: inout EventSink) {
+        var groups = [(first: KnowledgeCRow, shortcuts: [RelevantShortcutValue])]()
+        for row in rows {
+            guard let app = row.valueString ?? row.bundleID, !app.isEmpty else {
+                sink.reject(row.locator, "/app/relevantShortcuts row names no app (ZVALUESTRING)")
+                continue
+            }
+            guard let blob = row.serializedShortcut, !blob.isEmpty else {
+                sink.reject(row.locator, "/app/relevantShortcuts row has no serialized shortcut")
+                continue
+            }
+            let shortcut: RelevantShortcutValue
+            do {
+                shortcut = try RelevantShortcutValue(archive: try KeyedArchive.decode(blob[...]))
+            } catch {
+                sink.reject(row.locator, "serialized INRelevantShortcut is unreadable: \(error.message)")
+                continue
+            }
+            let moment = row.created ?? row.start
+            if let last = groups.last, (last.first.valueString ?? last.first.bundleID) == app, (last.first.created ?? last.first.start) == moment {
+                groups[groups.count - 1].shortcuts.append(shortcut)
+                sink.merged(row.pk)
+            } else {
+                groups.append((row, [shortcut]))
+            }
+        }
+        for g in groups {
+            guard let t = g.first.time(g.first.created ?? g.first.start, &sink) else { continue }
+            let app = g.first.valueString ?? g.first.bundleID ?? ""
+            sink.yield("shortcuts.relevantSet", time: t, app: app, stream: g.first.stream, locator: g.first.locator) { w in
+                w.key("shortcuts"); w.beginArray()
+                for s in g.shortcuts { s.write(&w) }
+                w.endArray()
+            }
+        }
+    }
+}

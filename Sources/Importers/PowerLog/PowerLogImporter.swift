@@ -1,0 +1,125 @@
+import Ledger
+import SmartStack
+
+/// Reads a PowerLog database (`CurrentPowerlog.PLSQL`) into events, without writing to it.
+///
+/// - `PLApplicationAgent_EventBackward_WidgetStats` → `stack.observed`: the device's own
+///   record of a widget's time on screen (ground truth for `why`).
+/// - `PLApplicationAgent_EventPoint_WidgetUpdates` → `widget.reloaded` (with the budget).
+/// - `PLApplicationAgent_EventPoint_SuggestedWidgetReload` → `widget.reloaded`
+///   (reason `suggestedWidget`).
+public enum PowerLogImporter {
+    static let widgetStats = "PLApplicationAgent_EventBackward_WidgetStats"
+    static let widgetUpdates = "PLApplicationAgent_EventPoint_WidgetUpdates"
+    static let suggestedReload = "PLApplicationAgent_EventPoint_SuggestedWidgetReload"
+
+    /// Reads the database at `path`.
+    /// - Returns: the events and the report; a file that cannot be opened, or holds none of
+    ///   the widget tables, returns no events and the reason in `report.error`.
+    public static func read(path: String, context: ArtifactContext) -> ArtifactImport {
+        var report = ImportFileReport(path: context.path)
+        report.container = "SQLite"
+        let evidence: EvidenceDatabase
+        let tables: Set<String>
+        do {
+            evidence = try EvidenceDatabase(path: path)
+        } catch {
+            return .failure(report, error.message)
+        }
+        report.artifact = evidence.sha256
+        do {
+            tables = try evidence.database.tableNames()
+        } catch {
+            return .failure(report, "cannot read its schema: \(error)")
+        }
+        let present = [widgetStats, widgetUpdates, suggestedReload].filter(tables.contains)
+        guard !present.isEmpty else {
+            return .failure(report, "has none of the PowerLog widget tables (\(widgetStats), ...); it is not a PowerLog database this importer reads")
+        }
+        report.stream = present.joined(separator: ",")
+        var context = context
+        context.sha256 = evidence.sha256
+        var sink = EventSink(context: context)
+        var rowIDs = [(String, Int64)]()
+        do {
+            for table in present {
+                let columns = Set(try evidence.database.columns(of: table))
+                let c = { (name: String) in columns.contains(name) ? "\"\(name)\"" : "NULL" }
+                switch table {
+                case widgetStats:
+                    let sql = "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("isInStack")), \(c("totalTimeSpentOnScreen")), \(c("identifier")), \(c("size")), \(c("location")), \(c("page")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
+                    try evidence.database.query(sql) { row in
+                        rowIDs.append((table, row.int(0) ?? 0))
+                        observed(row, table, &sink)
+                    }
+                default:
+                    let sql = "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("reason")), \(c("remainingBudget")), \(c("cost")), \(c("identifier")), \(c("size")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
+                    try evidence.database.query(sql) { row in
+                        rowIDs.append((table, row.int(0) ?? 0))
+                        reloaded(row, table, &sink)
+                    }
+                }
+            }
+            try evidence.verifyUnchanged()
+        } catch let e as ImportError {
+            return .failure(report, e.message)
+        } catch {
+            return .failure(report, "cannot be queried: \(error); nothing from this file was imported")
+        }
+        report.recordsRead = rowIDs.count
+        var result = ArtifactImport(events: [], report: report)
+        result.take(sink)
+        return result
+    }
+
+    private static func time(_ row: SQLiteRow, _ locator: Locator, _ table: String, _ sink: inout EventSink) -> Timestamp? {
+        guard let seconds = row.double(1), let t = Timestamp.unixSeconds(seconds) else {
+            sink.reject(locator, "\(table) row has no valid timestamp")
+            return nil
+        }
+        return t
+    }
+
+    private static func observed(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) {
+        let locator = Locator(row.int(0) ?? 0)
+        guard let app = row.text(2), !app.isEmpty, let kind = row.text(3), !kind.isEmpty else {
+            sink.reject(locator, "\(table) row names no widget (bundleID and kind)")
+            return
+        }
+        guard let t = time(row, locator, table, &sink) else { return }
+        let seconds = row.double(5) ?? 0
+        let inStack = row.int(4)
+        let identifier = row.text(6), size = row.int(7), place = row.int(8), page = row.int(9), suggestion = row.text(10)
+        sink.yield("stack.observed", time: t, app: app, stream: table, locator: locator) { w in
+            w.key("kind"); w.string(kind)
+            w.key("onScreen"); w.bool(seconds > 0)
+            if seconds > 0 { w.key("duration"); w.number(seconds) }
+            if let inStack { w.key("inStack"); w.bool(inStack != 0) }
+            if let identifier, !identifier.isEmpty { w.key("widgetIdentifier"); w.string(identifier) }
+            if let size { w.key("size"); w.integer(Int(size)) }
+            if let place { w.key("location"); w.integer(Int(place)) }
+            if let page { w.key("page"); w.integer(Int(page)) }
+            if let suggestion, !suggestion.isEmpty { w.key("suggestionIdentifier"); w.string(suggestion) }
+        }
+    }
+
+    private static func reloaded(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) {
+        let locator = Locator(row.int(0) ?? 0)
+        guard let app = row.text(2), !app.isEmpty, let kind = row.text(3), !kind.isEmpty else {
+            sink.reject(locator, "\(table) row names no widget (bundleID and kind)")
+            return
+        }
+        guard let t = time(row, locator, table, &sink) else { return }
+        let reason = table == suggestedReload ? "suggestedWidget" : row.int(4).map { "powerlog:\($0)" }
+        let budget = row.double(5), cost = row.int(6), identifier = row.text(7), size = row.int(8), suggestion = row.text(9)
+        sink.yield("widget.reloaded", time: t, app: app, stream: table, locator: locator) { w in
+            w.key("kind"); w.string(kind)
+            if let reason { w.key("reason"); w.string(reason) }
+            if let budget { w.key("budgetRemaining"); w.number(budget) }
+            if let cost { w.key("cost"); w.integer(Int(cost)) }
+            if let identifier, !identifier.isEmpty { w.key("widgetIdentifier"); w.string(identifier) }
+            if let size { w.key("size"); w.integer(Int(size)) }
+            if let suggestion, !suggestion.isEmpty { w.key("suggestionIdentifier"); w.string(suggestion) }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// An SQLite database from an extraction, opened so that the evidence is never written.
+///
+/// Without a write-ahead log the file is opened in place, read-only and immutable. With a
+/// non-empty `-wal` beside it, the database and its log are copied to a private temporary
+/// directory and the copy is opened, so the log's committed transactions are read too.
+/// The SHA-256 of the file (and of its log) is taken before opening and checked again by
+/// `verifyUnchanged()`.
+final class EvidenceDatabase {
+    let path: String
+    let sha256: String
+    let walSHA256: String?
+    let database: SQLiteDatabase
+    private let copyDirectory: String?
+
+    /// Opens the database at `path`.
+    /// - Throws: `ImportError` naming the file when it cannot be read or is not SQLite.
+    init(path: String) throws(ImportError) {
+        self.path = path
+        sha256 = try ArtifactFile.sha256(path: path)
+        let wal = path + "-wal"
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber)?.intValue ?? 0
+        walSHA256 = walSize > 0 ? try ArtifactFile.sha256(path: wal) : nil
+        do {
+            if walSHA256 != nil {
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stackledger-evidence-\(UUID().uuidString)").path
+                do {
+                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                    try FileManager.default.copyItem(atPath: path, toPath: dir + "/evidence.db")
+                    try FileManager.default.copyItem(atPath: wal, toPath: dir + "/evidence.db-wal")
+                } catch {
+                    try? FileManager.default.removeItem(atPath: dir)
+                    throw ImportError(path: path, message: "cannot copy the database and its write-ahead log to a temporary directory: \(error.localizedDescription)")
+                }
+                copyDirectory = dir
+                database = try SQLiteDatabase(copyPath: dir + "/evidence.db")
+            } else {
+                copyDirectory = nil
+                database = try SQLiteDatabase(immutablePath: path)
+            }
+        } catch let e as SQLiteError {
+            throw ImportError(path: path, message: "is not a readable SQLite database (\(e)); nothing from this file was imported")
+        } catch let e as ImportError {
+            throw e
+        } catch {
+            throw ImportError(path: path, message: "\(error)")
+        }
+    }
+
+    deinit {
+        if let copyDirectory { try? FileManager.default.removeItem(atPath: copyDirectory) }
+    }
+
+    /// Checks that the evidence still hashes as it did when opened.
+    /// - Throws: `ImportError` if the file or its log changed.
+    func verifyUnchanged() throws(ImportError) {
+        guard try ArtifactFile.sha256(path: path) == sha256,
+              try walSHA256.map({ _ throws(ImportError) in try ArtifactFile.sha256(path: path + "-wal") }) == walSHA256 else {
+            throw ImportError(path: path, message: "changed while it was being read (its SHA-256 differs); nothing from this file was imported. Import from a copy that nothing writes to")
+        }
+    }
+}
+
+@available(*, unavailable)
+extension EvidenceDatabase: Sendable {}
