@@ -144,6 +144,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ImporterTests",
+            dependencies: [
+                "Importers", "SmartStack", "Ledger", "StackLedgerTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "StackLedgerCLITests",
             dependencies: ["StackLedgerCLI", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting"],
             swiftSettings: strictSettings

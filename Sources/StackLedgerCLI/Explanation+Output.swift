@@ -4,7 +4,17 @@ import SmartStack
 
 extension Explainer.Explanation {
     /// `why --json` as queries.md gives it.
-    func writeJSON(_ w: inout CanonicalWriter, verified: Bool, policy: Policy, tool: String) {
+    /// The sequence numbers of every event a reason or an observation cites.
+    var citedSeqs: [UInt64] {
+        var cited = Set<UInt64>()
+        for r in (stack.decision?.reasons ?? []) + (verdict?.reasons ?? []) + candidates.flatMap(\.reasons) { cited.formUnion(r.events) }
+        cited.formUnion(observed.map(\.event))
+        return cited.sorted()
+    }
+
+    /// `why --json` as queries.md gives it, plus `cited`: each cited event as `log --json`
+    /// prints it (with its `source` when imported).
+    func writeJSON(_ w: inout CanonicalWriter, verified: Bool, policy: Policy, tool: String, ledger: Ledger) throws {
         w.beginObject()
         w.key("at"); w.time(at)
         w.key("stack"); w.string(stack.stack)
@@ -43,6 +53,18 @@ extension Explainer.Explanation {
             w.key("agrees"); w.bool(o.agrees)
             w.key("detail"); w.string(o.detail)
             w.endObject()
+        }
+        w.endArray()
+        w.key("cited"); w.beginArray()
+        try ledger.read { reader in
+            for seq in citedSeqs {
+                try reader.withRecord(seq) { view in
+                    try Event(record: view).writeCanonical(&w) { w in
+                        w.key("seq"); w.integer(Int(view.seq))
+                        w.key("recordedAt"); w.time(view.recordedAt)
+                    }
+                }
+            }
         }
         w.endArray()
         w.endObject()
@@ -89,14 +111,12 @@ extension Explainer.Explanation {
         for o in observed {
             out += "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail) — \(o.agrees ? "agrees" : "DISAGREES").\n"
         }
-        var cited = Set<UInt64>()
-        for r in (stack.decision?.reasons ?? []) + (verdict?.reasons ?? []) + candidates.flatMap(\.reasons) { cited.formUnion(r.events) }
-        cited.formUnion(observed.map(\.event))
+        let cited = citedSeqs
         if !cited.isEmpty {
             out += "\nEvents cited:\n"
             try ledger.read { reader in
                 let local = try LocalTime(reader: reader)
-                for seq in cited.sorted() {
+                for seq in cited {
                     try reader.withRecord(seq) { view in out += "  " + Log.textLine(view: view, event: try Event(record: view), local: local) }
                 }
             }

@@ -39,7 +39,7 @@ struct Why: ParsableCommand {
         var out = StandardOutput()
         if options.json {
             var w = CanonicalWriter()
-            explanation.writeJSON(&w, verified: session.verified, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
+            try withLedgerErrors { try explanation.writeJSON(&w, verified: session.verified, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion, ledger: session.ledger) }
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {

@@ -99,7 +99,12 @@ public struct SEGBFile: Sendable {
             let at = b.count - 16 * (i + 1)
             let e = Entry(index: i, end: 32 + Int(int32(b, at)), state: int32(b, at + 4), time: double(b, at + 8))
             guard [1, 3, 4].contains(e.state) else {
-                ignored.append((i, "state \(e.state) is not a record state"))
+                // A zeroed slot (state 0, offset 0) is a known artefact; anything else
+                // means the trailer is not where the header says: a truncated file.
+                guard e.state == 0 && e.end == 32 else {
+                    throw SEGBError(offset: at, message: "SEGB v2 trailer entry \(i) at byte \(at) has state \(e.state) and end \(e.end - 32), which no record has; the trailer is corrupt or the file truncated")
+                }
+                ignored.append((i, "a zeroed trailer slot"))
                 continue
             }
             guard e.end > 32, e.end <= trailerStart else {

@@ -1,0 +1,79 @@
+import Importers
+import StackLedgerTesting
+import Testing
+
+@Suite("Protobuf, binary plist and NSKeyedArchiver readers")
+struct WireFormatTests {
+    @Test("protobuf fields are read by number, nested messages by path")
+    func protobufFields() throws {
+        var w = ProtobufWriter()
+        w.string(2, "com.example.app")
+        w.int(3, 1)
+        w.double(4, 700_000_000.5)
+        w.message(8) { m in m.message(5) { p in p.string(2, "Home") } }
+        let m = try ProtobufMessage(w.bytes[...])
+        #expect(m.string(2) == "com.example.app")
+        #expect(m.integer(3) == 1)
+        #expect(m.double(4) == 700_000_000.5)
+        #expect(m.message(path: [8, 5])?.string(2) == "Home")
+        #expect(m.string(9) == nil)
+    }
+
+    @Test("truncated or malformed protobuf is an error naming the byte", arguments: [
+        [UInt8]([0x12, 0x05, 0x61]),          // field 2 claims 5 bytes, has 1
+        [0x08, 0xFF, 0xFF],                    // varint never ends
+        [0x0B, 0x00],                          // wire type 3 (group)
+        [0x09, 0x01, 0x02],                    // fixed64 cut short
+    ])
+    func protobufErrors(bytes: [UInt8]) {
+        #expect(throws: WireFormatError.self) { try ProtobufMessage(bytes[...]) }
+    }
+
+    @Test("protobuf nesting past the limit is refused")
+    func protobufDepth() throws {
+        var bytes: [UInt8] = [0x08, 0x01]
+        for _ in 0..<(ProtobufMessage.maximumDepth + 2) {
+            var w = ProtobufWriter()
+            w.bytes(1, bytes)
+            bytes = w.bytes
+        }
+        let m = try ProtobufMessage(bytes[...])
+        #expect(m.message(path: Array(repeating: 1, count: ProtobufMessage.maximumDepth + 2)) == nil)
+        #expect(m.message(path: Array(repeating: 1, count: 3)) != nil)
+    }
+
+    @Test("a keyed archive round-trips: objects, arrays, dates, strings, numbers, null")
+    func keyedArchive() throws {
+        let bytes = KeyedArchiveWriter.archive(.object("INRelevantShortcut", [
+            ("widgetKind", .string("CalendarWidget")),
+            ("shortcutRole", .int(1)),
+            ("title", .string("Café ☕")),
+            ("shortcut", .object("INShortcut", [("intent", .null)])),
+            ("relevanceProviders", .array([.object("INDateRelevanceProvider", [("startDate", .date(100)), ("endDate", .date(200))])])),
+        ]))
+        let v = try KeyedArchive.decode(bytes[...])
+        #expect(v["$class"]?.string == "INRelevantShortcut")
+        #expect(v["widgetKind"]?.string == "CalendarWidget")
+        #expect(v["shortcutRole"]?.integer == 1)
+        #expect(v["title"]?.string == "Café ☕")
+        #expect(v.value(at: "shortcut", "intent") == .null)
+        let p = try #require(v["relevanceProviders"]?.array?.first)
+        #expect(p["startDate"] == .date(100))
+        #expect(p["endDate"]?.cocoaTime == 200)
+    }
+
+    @Test("a binary plist with a reference cycle or bad trailer is an error, not a hang")
+    func plistErrors() throws {
+        // A one-element array whose element is itself.
+        var cyclic = Array("bplist00".utf8)
+        cyclic += [0xA1, 0x00]
+        let table = cyclic.count
+        cyclic += [8]
+        cyclic += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        #expect(throws: WireFormatError.self) { try BinaryPlist.parse(cyclic[...]) }
+        var bad = BinaryPlistWriter.encode(.string("x"))
+        bad[bad.count - 9] = 0xFF // offset table offset past the end
+        #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bad[...]) }
+        #expect(throws: WireFormatError.self) { try KeyedArchive.decode(BinaryPlistWriter.encode(.string("not an archive"))[...]) }
+    }
+}
