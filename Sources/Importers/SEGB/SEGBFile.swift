@@ -90,7 +90,7 @@ public struct SEGBFile: Sendable {
         }
         let trailerStart = b.count - 16 * count
         guard trailerStart >= 32 else {
-            throw SEGBError(offset: max(0, trailerStart), message: "SEGB v2 trailer of \(count) entries does not fit in a \(b.count)-byte file; the file is truncated")
+            throw SEGBError(offset: 4, message: "SEGB v2 header (byte 4) declares a trailer of \(count) entries, which does not fit in a \(b.count)-byte file; the file is truncated")
         }
         struct Entry { var index: Int; var end: Int; var state: Int32; var time: Double }
         var entries = [Entry]()

@@ -1,0 +1,74 @@
+import Foundation
+import Importers
+import Ledger
+import SmartStack
+import StackLedgerTesting
+import Testing
+
+@Suite("PowerLog")
+struct PowerLogTests {
+    static let fixture = "data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"
+    static let stats = "PLApplicationAgent_EventBackward_WidgetStats"
+
+    @Test("the iOS 15 sample: 16 WidgetStats rows become stack.observed, checked against sqlite3")
+    func realSample() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let path = try s.copyFixture(Self.fixture, to: "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
+        #expect(try md5(path) == "9436fb63a4289cd7073585bb49e0d2ba")
+        let before = try sha256(path)
+        let ledger = try s.ledger()
+        var options = ImportRun.Options()
+        options.root = s.path
+        options.device = "j210"
+        let report = try ImportRun(format: .powerlog, options: options).run(path: path, into: ledger)[0]
+        let rows = Int(try sqlite3(path, "SELECT COUNT(*) FROM \(Self.stats)"))!
+        #expect(rows == 16)
+        #expect(report.imported == rows && report.recordsRead == rows)
+        #expect(try sha256(path) == before)
+        let events = try ledger.storedEvents()
+        #expect(events.allSatisfy { $0.envelope.type == "stack.observed" && $0.envelope.device == "j210" })
+        let first = Double(try sqlite3(path, "SELECT printf('%.17g', MIN(timestamp)) FROM \(Self.stats)"))!
+        let last = Double(try sqlite3(path, "SELECT printf('%.17g', MAX(timestamp)) FROM \(Self.stats)"))!
+        #expect(events.map(\.envelope.time.microseconds).min() == Int64((first * 1e6).rounded()))
+        #expect(events.map(\.envelope.time.microseconds).max() == Int64((last * 1e6).rounded()))
+        let inStack = Int(try sqlite3(path, "SELECT COUNT(*) FROM \(Self.stats) WHERE isInStack = 1"))!
+        #expect(events.filter { canonical($0).contains("\"inStack\":true") }.count == inStack)
+        let weather = try #require(events.first { $0.envelope.source?.locatorJSON == "109" })
+        let text = canonical(weather)
+        #expect(weather.envelope.app == "com.apple.weather.widget")
+        #expect(text.contains("\"kind\":\"eather\",\"onScreen\":true,\"duration\":64.96149104166666,\"inStack\":true,\"widgetIdentifier\":\"F31E834E-D601-44B4-8665-010AB688D28A\""))
+        #expect(weather.envelope.source?.path == "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
+        #expect(weather.envelope.source?.stream == Self.stats)
+    }
+
+    @Test("WidgetUpdates and SuggestedWidgetReload rows become widget.reloaded with budget and reason")
+    func reloads() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/CurrentPowerlog.PLSQL"
+        try sqlite3Write(db, """
+            CREATE TABLE 'PLApplicationAgent_EventPoint_WidgetUpdates' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp' REAL, 'bundleID' TEXT, 'cost' INTEGER, 'identifier' TEXT, 'kind' TEXT, 'reason' INTEGER, 'remainingBudget' INTEGER, 'suggestionIdentifier' TEXT);
+            CREATE TABLE 'PLApplicationAgent_EventPoint_SuggestedWidgetReload' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp' REAL, 'bundleID' TEXT, 'kind' TEXT, 'size' INTEGER, 'suggestionIdentifier' TEXT);
+            INSERT INTO PLApplicationAgent_EventPoint_WidgetUpdates VALUES (1, 1795161600.5, 'com.example.cards.widget', 1, 'W-1', 'CardWidget', 2, 41, NULL);
+            INSERT INTO PLApplicationAgent_EventPoint_WidgetUpdates VALUES (2, 1795161700, 'com.example.cards.widget', 1, 'W-1', NULL, 2, 40, NULL);
+            INSERT INTO PLApplicationAgent_EventPoint_SuggestedWidgetReload VALUES (1, 1795161800, 'com.example.calendar.widget', 'CalendarWidget', 1, 'S-9');
+            """)
+        let ledger = try s.ledger()
+        let report = try ImportRun(format: .powerlog).run(path: db, into: ledger)[0]
+        #expect(report.imported == 2 && report.failed == 1)
+        #expect(report.problems.first?.hasPrefix("2: ") == true)
+        let lines = try ledger.storedEvents().map(canonical)
+        #expect(lines[0].contains("\"time\":\"2026-11-20T08:00:00.5Z\"") &&
+                lines[0].contains("\"kind\":\"CardWidget\",\"reason\":\"powerlog:2\",\"budgetRemaining\":41,\"cost\":1,\"widgetIdentifier\":\"W-1\""))
+        #expect(lines[1].contains("\"kind\":\"CalendarWidget\",\"reason\":\"suggestedWidget\",\"size\":1,\"suggestionIdentifier\":\"S-9\""))
+    }
+
+    @Test("a database without the PowerLog widget tables imports nothing and says so")
+    func notPowerLog() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let report = try ImportRun(format: .powerlog).run(path: try s.copyFixture(KnowledgeCTests.fixture, to: "x.PLSQL"), into: try s.ledger())[0]
+        #expect(report.error?.contains("none of the PowerLog widget tables") == true)
+    }
+}
