@@ -68,6 +68,9 @@ struct Explainer {
                 try r.withRecord(seq) { view in
                     guard view.envelope.type == "stack.observed" else { return }
                     let e = try Event(record: view)
+                    // A widget the device saw outside any stack (PowerLog's isInStack = 0)
+                    // says nothing about a stack's top.
+                    if e.extras.contains(where: { $0.key == "inStack" && $0.value == .bool(false) }) { return }
                     if case .stackObserved(let o) = e.body, id == nil || o.stack == nil || o.stack == id { found.append((seq, e)) }
                 }
             }
@@ -77,10 +80,11 @@ struct Explainer {
             guard case .stackObserved(let o) = e.body else { continue }
             var engine = try projector.engine(device: device, at: e.envelope.time.microseconds, query: query)
             let stacks = engine.snapshot(at: e.envelope.time).stacks
-            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { $0.widget.instance == o.instance || $0.widget.kind == o.kind } }?.stack
+            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { $0.widget.instance == o.instance || ($0.widget.kind == o.kind && (e.envelope.app == nil || $0.widget.app == e.envelope.app)) } }?.stack
             let top = stacks.first { $0.stack == stackID }?.top?.widget
             let named = o.instance ?? o.kind ?? "?"
-            let matches = top.map { $0.instance == o.instance || $0.kind == o.kind } ?? false
+            let app = e.envelope.app
+            let matches = top.map { $0.instance == o.instance || ($0.kind == o.kind && (app == nil || $0.app == app)) } ?? false
             let agrees = o.onScreen ? matches : !matches
             let detail = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen"); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             out.append(Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail))
