@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An artifact's bytes and identity, read once.
 struct ArtifactFile {
@@ -22,14 +25,22 @@ struct ArtifactFile {
         guard size <= Self.maximumBytes else {
             throw ImportError(path: path, message: "is \(size) bytes; the limit for one artifact file is \(Self.maximumBytes) bytes (1 GiB)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImportError(path: path, message: "cannot be opened for reading; check the path and its permissions")
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw ImportError(path: path, message: "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions")
         }
-        defer { try? handle.close() }
-        do {
-            bytes = [UInt8](try handle.readToEnd() ?? Data())
-        } catch {
-            throw ImportError(path: path, message: "cannot be read: \(error.localizedDescription)")
+        defer { close(fd) }
+        var failure: Int32 = 0
+        bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { failure = n < 0 ? errno : 0; break }
+                count += n
+            }
+        }
+        guard failure == 0, bytes.count == size else {
+            throw ImportError(path: path, message: failure != 0 ? "cannot be read: \(String(cString: strerror(failure)))" : "shrank while it was being read (\(bytes.count) of \(size) bytes)")
         }
         sha256 = Self.hex(SHA256.hash(data: bytes))
     }

@@ -96,27 +96,36 @@ public struct ImportRun: Sendable {
     ///   whose reports were delivered stay stored).
     public func run(path: String, into ledger: Ledger) throws -> [ImportFileReport] {
         let (files, root) = try files(at: path)
-        let slots = DispatchSemaphore(value: 2)
-        let ready = DispatchSemaphore(value: 0)
+        // Readers decode files ahead of the appends, in parallel; `slots` bounds how many
+        // decoded files wait in memory.
+        let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        let slots = DispatchSemaphore(value: readers + 1)
+        let done = files.map { _ in DispatchSemaphore(value: 0) }
         let results = Mutex<[Int: ArtifactImport]>([:])
+        let nextFile = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
-        let reader = Thread {
-            for (i, file) in files.enumerated() {
-                slots.wait()
-                if stop.load(ordering: .relaxed) { break }
-                let result = read(file: file, root: root)
-                results.withLock { $0[i] = result }
-                ready.signal()
-            }
+        for _ in 0..<readers {
+            Thread {
+                while true {
+                    slots.wait()
+                    let i = nextFile.add(1, ordering: .relaxed).oldValue
+                    if stop.load(ordering: .relaxed) || i >= files.count {
+                        slots.signal()
+                        return
+                    }
+                    let result = read(file: files[i], root: root)
+                    results.withLock { $0[i] = result }
+                    done[i].signal()
+                }
+            }.start()
         }
-        reader.start()
         defer {
             stop.store(true, ordering: .relaxed)
-            for _ in 0..<2 { slots.signal() }
+            for _ in 0...readers { slots.signal() }
         }
         var reports = [ImportFileReport]()
         for i in files.indices {
-            ready.wait()
+            done[i].wait()
             var result = results.withLock { $0.removeValue(forKey: i)! }
             slots.signal()
             if result.report.error == nil && !result.events.isEmpty {

@@ -9,6 +9,15 @@ import Glibc
 struct Workload: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stackledger-workload",
+        abstract: "Generate synthetic inputs: an event log, a Biome SEGB tree, a knowledgeC database.",
+        subcommands: [EventLog.self, BiomeTree.self, KnowledgeCSQL.self],
+        defaultSubcommand: EventLog.self)
+}
+
+/// Writes a synthetic StackLedger workload as NDJSON to standard output.
+struct EventLog: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
         abstract: "Write a realistic synthetic event log (NDJSON, canonical form) to standard output.")
 
     @Option(help: "How many events.") var events = 100_000
@@ -39,6 +48,38 @@ struct Workload: ParsableCommand {
                 done += n
             }
         }
+    }
+}
+
+/// Writes a dense Biome tree of SEGB files.
+struct BiomeTree: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "biome-tree",
+        abstract: "Write a dense Biome streams/ tree of 1 MiB SEGB v2 files (App.Intent and App.RelevantShortcuts).")
+
+    @Option(help: "Megabytes of files to write.") var megabytes = 1024
+    @Option(help: "The streams/ directory to write.") var out: String
+    @Option(help: "Random seed.") var seed: UInt64 = 1
+
+    func run() throws {
+        var generator = BiomeTreeGenerator(directory: out, seed: seed)
+        let totals = try generator.write(bytes: megabytes << 20)
+        print("files \(totals.files) records \(totals.records) payloadBytes \(totals.payloadBytes)")
+    }
+}
+
+/// Prints the SQL of a generated knowledgeC database.
+struct KnowledgeCSQL: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "knowledgec-sql",
+        abstract: "Print SQL that builds a knowledgeC.db in the iOS shape (pipe it into sqlite3).")
+
+    @Option(help: "Rows of ZOBJECT.") var rows = 1_000_000
+
+    func run() {
+        print("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;")
+        print(KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(rows, start: 816_854_400))
+        print("COMMIT;")
     }
 }
 

@@ -13,20 +13,20 @@ extension BiomeStream {
                 sink.reject(r.locator, "App.Intent record has no bundle id (field 2)")
                 continue
             }
-            var interaction: PlistValue?
+            var interaction: ArchivedValue?
             if let archive = m.bytes(8), !archive.isEmpty {
                 do {
-                    interaction = try KeyedArchive.decode(archive)
+                    interaction = try KeyedArchiveReader(archive).root
                 } catch {
                     sink.reject(r.locator, "INInteraction archive (field 8) is unreadable: \(error.message)")
                     continue
                 }
             }
-            guard let className = m.string(4) ?? interaction?.value(at: "intent", "$class")?.string, !className.isEmpty else {
+            guard let className = m.string(4) ?? interaction?["intent"]?.className, !className.isEmpty else {
                 sink.reject(r.locator, "App.Intent record names no intent class (field 4)")
                 continue
             }
-            let start = interaction?.value(at: "dateInterval", "NS.startDate")?.cocoaTime
+            let start = interaction?["dateInterval"]?["NS.startDate"]?.cocoaTime
             guard let t = time(start, r, &sink) else { continue }
             let identifier = interaction?["identifier"]?.string
             let group = interaction?["groupIdentifier"]?.string
@@ -100,7 +100,7 @@ extension BiomeStream {
             }
             let shortcut: RelevantShortcutValue
             do {
-                shortcut = try RelevantShortcutValue(archive: try KeyedArchive.decode(archive))
+                shortcut = try RelevantShortcutValue(archive: archive)
             } catch {
                 sink.reject(r.locator, "INRelevantShortcut archive (field 3) is unreadable: \(error.message)")
                 continue

@@ -18,21 +18,22 @@ struct RelevantShortcutValue {
     static let situations = ["morning", "evening", "home", "work", "school", "gym", "commute",
                              "headphonesConnected", "activeWorkout", "physicalActivityIncomplete"]
 
-    init(archive v: PlistValue) throws(WireFormatError) {
+    /// Reads an archived INRelevantShortcut.
+    init(archive bytes: ArraySlice<UInt8>) throws(WireFormatError) {
+        let v = try KeyedArchiveReader(bytes).root
         widgetKind = v["widgetKind"]?.string ?? ""
         role = v["shortcutRole"]?.integer == 1 ? "information" : "action"
-        let intent = v.value(at: "shortcut", "intent")
-        intentClass = intent?["intentClassName"]?.string ?? intent?["$class"]?.string
+        let intent = v["shortcut"]?["intent"]
+        intentClass = intent?["intentClassName"]?.string ?? intent?.className
         providers = []
         for p in v["relevanceProviders"]?.array ?? [] {
-            let className = p["$class"]?.string ?? ""
             if let start = p["startDate"]?.cocoaTime {
                 guard let s = Timestamp.cocoaSeconds(start) else {
                     throw WireFormatError(offset: 0, message: "relevance provider start date \(start) is outside 1970-2200")
                 }
                 let end = p["endDate"]?.cocoaTime.flatMap { Timestamp.cocoaSeconds($0) }
                 providers.append(.date(start: s, end: end.map { max($0, s) }))
-            } else if className.contains("Location"), let region = p["region"],
+            } else if let region = p["region"],
                       let lat = (region["kCLRegionCodingKeyCenterLatitude"] ?? region["latitude"])?.number,
                       let lon = (region["kCLRegionCodingKeyCenterLongitude"] ?? region["longitude"])?.number {
                 let radius = (region["kCLRegionCodingKeyRadius"] ?? region["radius"])?.number ?? 100

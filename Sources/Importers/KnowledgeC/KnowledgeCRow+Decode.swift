@@ -114,7 +114,7 @@ extension KnowledgeCRow {
             }
             let shortcut: RelevantShortcutValue
             do {
-                shortcut = try RelevantShortcutValue(archive: try KeyedArchive.decode(blob[...]))
+                shortcut = try RelevantShortcutValue(archive: blob[...])
             } catch {
                 sink.reject(row.locator, "serialized INRelevantShortcut is unreadable: \(error.message)")
                 continue

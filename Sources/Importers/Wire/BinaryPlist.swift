@@ -24,7 +24,8 @@ public enum BinaryPlist {
         return try reader.object(reader.top, depth: 0)
     }
 
-    private struct Reader {
+    /// The objects of a binary plist, read one at a time.
+    struct Reader {
         let b: [UInt8]
         let offsetSize: Int
         let refSize: Int
@@ -92,6 +93,36 @@ public enum BinaryPlist {
             out.reserveCapacity(n)
             for i in 0..<n { out.append(Int(Self.be(b, at + i * refSize, refSize))) }
             return out
+        }
+
+        /// A dictionary's members as object references, without reading the values.
+        func dictionaryRefs(_ ref: Int) throws(WireFormatError) -> [(key: Int, value: Int)]? {
+            let start = try offset(of: ref)
+            guard b[start] >> 4 == 0xD else { return nil }
+            var at = start + 1
+            let n = try length(b[start], &at)
+            let keys = try refs(at, n), values = try refs(at + n * refSize, n)
+            return Array(zip(keys, values)).map { (key: $0.0, value: $0.1) }
+        }
+
+        /// An array's elements as object references, without reading them.
+        func arrayRefs(_ ref: Int) throws(WireFormatError) -> [Int]? {
+            let start = try offset(of: ref)
+            guard b[start] >> 4 == 0xA else { return nil }
+            var at = start + 1
+            let n = try length(b[start], &at)
+            return try refs(at, n)
+        }
+
+        /// Whether the object at `ref` is the ASCII string `text` (compared without decoding).
+        func isASCII(_ ref: Int, _ text: StaticString) throws(WireFormatError) -> Bool {
+            let start = try offset(of: ref)
+            guard b[start] >> 4 == 0x5 else { return false }
+            var at = start + 1
+            let n = try length(b[start], &at)
+            guard n == text.utf8CodeUnitCount else { return false }
+            try need(at, n)
+            return text.withUTF8Buffer { t in (0..<n).allSatisfy { b[at + $0] == t[$0] } }
         }
 
         mutating func object(_ ref: Int, depth: Int) throws(WireFormatError) -> PlistValue {
