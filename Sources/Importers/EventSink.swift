@@ -70,6 +70,23 @@ public struct EventSink {
         rejected.append((locator, reason))
     }
 
+    /// What a sink collected, to hand to another thread.
+    public struct Contents: Sendable {
+        var events: [Event]
+        var rejected: [(locator: Locator, reason: String)]
+        var accounted: Set<Int64>
+    }
+
+    /// What this sink collected.
+    public var contents: Contents { Contents(events: events, rejected: rejected, accounted: accounted) }
+
+    /// Appends what another sink of the same artifact collected, after this one's.
+    public mutating func append(_ other: Contents) {
+        events += other.events
+        rejected += other.rejected
+        accounted.formUnion(other.accounted)
+    }
+
     /// Records that the record at `position` went into an event yielded under another
     /// record's locator (one shortcut of a set).
     public mutating func merged(_ position: Int64) {

@@ -1,10 +1,28 @@
+import Dispatch
+import Foundation
 import Ledger
 import SmartStack
+import Synchronization
 
 extension KnowledgeCRow {
-    /// Turns the rows into events, stream by stream.
+    /// Turns the rows into events, in row order, relevant-shortcut sets last. Large tables
+    /// are converted in parallel chunks and joined in order, so the result is the same.
     static func decode(_ rows: [KnowledgeCRow], into sink: inout EventSink) {
-        var shortcutRows = [KnowledgeCRow]()
+        let chunks = rows.count < 20_000 ? 1 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        let size = (rows.count + chunks - 1) / max(chunks, 1)
+        let context = sink.context
+        let parts = Mutex([EventSink.Contents?](repeating: nil, count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            var part = EventSink(context: context)
+            decodeRows(rows[min(rows.count, c * size)..<min(rows.count, (c + 1) * size)], into: &part)
+            let done = part.contents
+            parts.withLock { $0[c] = done }
+        }
+        for part in parts.withLock({ $0 }) { if let part { sink.append(part) } }
+        relevantShortcuts(rows.filter { $0.stream == "/app/relevantShortcuts" }, &sink)
+    }
+
+    private static func decodeRows(_ rows: ArraySlice<KnowledgeCRow>, into sink: inout EventSink) {
         for row in rows {
             switch row.stream {
             case "/app/inFocus", "/app/usage": row.foreground(&sink)
@@ -13,11 +31,9 @@ extension KnowledgeCRow {
             case "/app/intents": row.intent(&sink)
             case "/widgets/viewed", "/dasd/widgetView": row.viewed(&sink)
             case "/dasd/widgetRefresh": row.refreshed(&sink)
-            case "/app/relevantShortcuts": shortcutRows.append(row)
             default: break
             }
         }
-        relevantShortcuts(shortcutRows, &sink)
     }
 
     private func foreground(_ sink: inout EventSink) {
