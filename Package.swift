@@ -159,3 +159,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, built only by tools/fuzz (STACKLEDGER_FUZZ=1 swift build -Xswiftc
+// -sanitize=fuzzer ...): libFuzzer supplies their `main`.
+if Context.environment["STACKLEDGER_FUZZ"] == "1" {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzNDJSON", ["SmartStack"]),
+        ("FuzzRecord", ["Ledger", "SmartStack"]),
+        ("FuzzSEGB", ["Importers"]),
+        ("FuzzPlist", ["Importers"]),
+        ("FuzzProtobuf", ["Importers"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", swiftSettings: strictSettings))
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], swiftSettings: strictSettings))
+    }
+}

@@ -120,6 +120,9 @@ enum RecordCodec {
         let flags = try r.readByte()
         let micros = try r.readFixed(Int64.self)
         let offset = try r.readFixed(Int16.self)
+        guard Timestamp.isStorable(microseconds: micros, offsetMinutes: offset) else {
+            throw ByteReader.Error(offset: r.offset - 10, expected: "an event time in 1970-2200 with an offset under 24 hours")
+        }
         func str(_ r: inout ByteReader) throws(ByteReader.Error) -> String {
             let at = r.offset
             let id = try r.readVarint()

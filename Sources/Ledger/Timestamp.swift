@@ -20,6 +20,13 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
     /// The first instant after the latest time the contract allows (year 2200 ends).
     public static let limit = Timestamp(microseconds: Timestamp.daysFromCivil(2201, 1, 1) * 86_400_000_000)
 
+    /// Whether a time and offset are ones the event contract allows (years 1970-2200, an
+    /// offset under 24 hours): decoders of stored bytes check it, so a damaged record
+    /// cannot produce a time that no writer could.
+    public static func isStorable(microseconds: Int64, offsetMinutes: Int16) -> Bool {
+        microseconds >= 0 && microseconds < limit.microseconds && abs(Int(offsetMinutes)) < 24 * 60
+    }
+
     /// The RFC 3339 text, with the offset and trimmed fractional seconds.
     public var description: String { rfc3339 }
 

@@ -1,4 +1,7 @@
+import Foundation
 import Importers
+import Ledger
+import SmartStack
 import StackLedgerTesting
 import Testing
 
@@ -75,5 +78,28 @@ struct WireFormatTests {
         bad[bad.count - 9] = 0xFF // offset table offset past the end
         #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bad[...]) }
         #expect(throws: WireFormatError.self) { try KeyedArchive.decode(BinaryPlistWriter.encode(.string("not an archive"))[...]) }
+    }
+}
+
+@Suite("Inputs the fuzzers found")
+struct FuzzRegressionTests {
+    func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("fuzz-regressions/" + name))))
+    }
+
+    @Test("a binary plist UID larger than any index is an error, not a trap")
+    func plistUID() throws {
+        let bytes = try fixture("plist-uid-overflow.bin")
+        #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bytes[...]) }
+    }
+
+    @Test("a record whose time lies outside 1970-2200 is refused by the decoder, not written out")
+    func recordTime() throws {
+        let bytes = try fixture("record-time-out-of-range.bin")
+        #expect(throws: LedgerError.self) {
+            try bytes.withUnsafeBytes { raw in
+                try RecordView.decodeUnchecked(raw, strings: ["default", "widget.timeline", "com.example.cards", "CardWidget", "w1", "home-1", "stack.created", "iOS", "systemSmall", "context.changed"]) { view in _ = try Event(record: view) }
+            }
+        }
     }
 }

@@ -178,7 +178,9 @@ public enum BinaryPlist {
             case 0x8:
                 let n = Int(marker & 0x0F) + 1
                 try need(at, n)
-                return .uid(Int(Self.be(b, at, min(n, 8))))
+                let uid = Self.be(b, at, min(n, 8))
+                guard uid <= UInt64(Int32.max) else { throw WireFormatError(offset: start, message: "binary plist UID \(uid) is out of range") }
+                return .uid(Int(uid))
             case 0xA, 0xC:
                 let n = try length(marker, &at)
                 var items = [PlistValue]()

@@ -97,7 +97,9 @@ struct BinaryIn {
     mutating func time() throws(Failure) -> Timestamp {
         let micros = base.microseconds &+ (try r.bytes.readSignedVarint())
         let offset = Int64(base.offsetMinutes) + (try r.bytes.readSignedVarint())
-        guard let o = Int16(exactly: offset) else { throw Failure(offset: r.bytes.offset, expected: "a UTC offset") }
+        guard let o = Int16(exactly: offset), Timestamp.isStorable(microseconds: micros, offsetMinutes: o) else {
+            throw Failure(offset: r.bytes.offset, expected: "a time in 1970-2200 with an offset under 24 hours")
+        }
         return Timestamp(microseconds: micros, offsetMinutes: o)
     }
 
