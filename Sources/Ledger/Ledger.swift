@@ -158,6 +158,9 @@ public final class Ledger: Sendable {
                 return LedgerError(.storage, "cannot open the store at \(path): \(e); check its permissions, or copy it somewhere writable")
             case ENOSPC:
                 return LedgerError(.storage, "the disk holding \(path) is full; free space and run again (nothing was lost)")
+            case EIO, EFBIG:
+                // LMDB reports a short write (a disk filling up mid-commit) as EIO.
+                return LedgerError(.storage, "writing to the store at \(path) failed (\(e)); the disk may be full or failing. Nothing of the failed commit was stored; free space or fix the disk and run again")
             case LMDBError.invalid.code, LMDBError.versionMismatch.code, LMDBError.corrupted.code:
                 return LedgerError(.damaged, "the store at \(path) is not a readable LMDB environment (\(e)); run `stackledger verify` on a copy")
             case LMDBError.mapFull.code:
