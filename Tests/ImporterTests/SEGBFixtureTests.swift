@@ -120,3 +120,50 @@ struct SEGBFixtureTests {
         #expect(try ledger.lastStoredSeq() == 0)
     }
 }
+
+@Suite("Artifact limits")
+struct ArtifactLimitTests {
+    @Test("an SEGB v2 header declaring more trailer entries than the limit is refused, naming the limit")
+    func segbEntries() throws {
+        var bytes = Array("SEGB".utf8) + [UInt8](repeating: 0, count: 60)
+        let count = UInt32(SEGBFile.maximumEntries + 1)
+        for k in 0..<4 { bytes[4 + k] = UInt8((count >> (8 * UInt32(k))) & 0xFF) }
+        #expect { try SEGBFile(bytes: bytes) } throws: { ($0 as? SEGBError)?.message.contains("the limit is \(SEGBFile.maximumEntries)") == true }
+    }
+
+    @Test("a plist with more objects than the limit is refused")
+    func plistObjects() throws {
+        var bytes = BinaryPlistWriter.encode(.string("x"))
+        let n = UInt64(BinaryPlist.maximumObjects + 1)
+        for k in 0..<8 { bytes[bytes.count - 24 + k] = UInt8((n >> (8 * UInt64(7 - k))) & 0xFF) }
+        #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bytes[...]) }
+    }
+
+    @Test("a keyed archive nested past the limit is an error, one at the limit is read")
+    func archiveDepth() throws {
+        func nested(_ depth: Int) -> ArchiveValue {
+            var v = ArchiveValue.string("leaf")
+            for _ in 0..<depth { v = .object("Box", [("inner", v)]) }
+            return v
+        }
+        let deep = KeyedArchiveWriter.archive(nested(KeyedArchive.maximumDepth + 5))
+        #expect(throws: WireFormatError.self) { try KeyedArchive.decode(deep[...]) }
+        let fine = KeyedArchiveWriter.archive(nested(10))
+        #expect(throws: Never.self) { try KeyedArchive.decode(fine[...]) }
+    }
+}
+
+extension ArtifactLimitTests {
+    @Test("an artifact file over 1 GiB is refused before it is read, naming the limit")
+    func fileSize() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let path = s.path + "/Device.ScreenLocked.segb"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(1 << 30) + 1) // sparse: no disk used
+        try handle.close()
+        let report = try ImportRun(format: .segb).run(path: path, into: try s.ledger())[0]
+        #expect(report.error?.contains("the limit for one artifact file is 1073741824 bytes") == true)
+    }
+}
