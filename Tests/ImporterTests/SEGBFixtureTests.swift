@@ -159,7 +159,7 @@ extension ArtifactLimitTests {
         let s = Scratch()
         defer { s.cleanup() }
         let path = s.path + "/Device.ScreenLocked.segb"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: UInt64(1 << 30) + 1) // sparse: no disk used
         try handle.close()
