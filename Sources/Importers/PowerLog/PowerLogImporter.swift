@@ -80,13 +80,20 @@ public enum PowerLogImporter {
         return t
     }
 
-    private static func observed(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) {
+    /// A widget row's row id, bundle id, kind and time; nil (and the row rejected) when it
+    /// names no widget or has no valid time.
+    private static func widget(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) -> (Locator, String, String, Timestamp)? {
         let locator = Locator(row.int(0) ?? 0)
         guard let app = row.text(2), !app.isEmpty, let kind = row.text(3), !kind.isEmpty else {
             sink.reject(locator, "\(table) row names no widget (bundleID and kind)")
-            return
+            return nil
         }
-        guard let t = time(row, locator, table, &sink) else { return }
+        guard let t = time(row, locator, table, &sink) else { return nil }
+        return (locator, app, kind, t)
+    }
+
+    private static func observed(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) {
+        guard let (locator, app, kind, t) = widget(row, table, &sink) else { return }
         let seconds = row.double(5) ?? 0
         let inStack = row.int(4)
         let identifier = row.text(6), size = row.int(7), place = row.int(8), page = row.int(9), suggestion = row.text(10)
@@ -104,12 +111,7 @@ public enum PowerLogImporter {
     }
 
     private static func reloaded(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) {
-        let locator = Locator(row.int(0) ?? 0)
-        guard let app = row.text(2), !app.isEmpty, let kind = row.text(3), !kind.isEmpty else {
-            sink.reject(locator, "\(table) row names no widget (bundleID and kind)")
-            return
-        }
-        guard let t = time(row, locator, table, &sink) else { return }
+        guard let (locator, app, kind, t) = widget(row, table, &sink) else { return }
         let reason = table == suggestedReload ? "suggestedWidget" : row.int(4).map { "powerlog:\($0)" }
         let budget = row.double(5), cost = row.int(6), identifier = row.text(7), size = row.int(8), suggestion = row.text(9)
         sink.yield("widget.reloaded", time: t, app: app, stream: table, locator: locator) { w in
