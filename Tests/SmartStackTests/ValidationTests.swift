@@ -74,6 +74,14 @@ struct ValidationTests {
         #expect(e.field == "entries" && e.message.contains("limit is 10000"))
     }
 
+    @Test("limits: a line of 8 MiB passes, one byte more fails naming the limit")
+    func lineLimit() throws {
+        let head = #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a""#
+        func line(_ bytes: Int) -> String { head + String(repeating: " ", count: bytes - head.utf8.count - 1) + "}" }
+        #expect(error(line(8 << 20)) == nil)
+        #expect(try #require(error(line((8 << 20) + 1))).message.contains("the limit is 8 MiB"))
+    }
+
     @Test("limits: strings of 4 KiB pass, longer fail; nesting deeper than 16 fails")
     func stringAndNestingLimits() throws {
         let ok = #"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":"\#(String(repeating: "s", count: 4096))","instance":"i"}"#
