@@ -93,6 +93,12 @@ struct FuzzRegressionTests {
         #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bytes[...]) }
     }
 
+    @Test("a binary plist reference wider than any index is an error, not a trap")
+    func plistReference() throws {
+        let bytes = try fixture("plist-reference-overflow.bin")
+        #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bytes[...]) }
+    }
+
     @Test("a record whose time lies outside 1970-2200 is refused by the decoder, not written out")
     func recordTime() throws {
         let bytes = try fixture("record-time-out-of-range.bin")

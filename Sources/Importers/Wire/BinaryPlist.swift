@@ -91,7 +91,13 @@ public enum BinaryPlist {
             try need(at, n * refSize)
             var out = [Int]()
             out.reserveCapacity(n)
-            for i in 0..<n { out.append(Int(Self.be(b, at + i * refSize, refSize))) }
+            for i in 0..<n {
+                let ref = Self.be(b, at + i * refSize, refSize)
+                guard ref < UInt64(count) else {
+                    throw WireFormatError(offset: at + i * refSize, message: "binary plist reference \(ref) is past its \(count) objects")
+                }
+                out.append(Int(ref))
+            }
             return out
         }
 
