@@ -114,6 +114,12 @@ struct ProjectionCommandTests {
         #expect(r.status == 74 && r.stderr.contains("--force"))
         let forced = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json", "--force"])
         #expect(forced.status == 0 && forced.stdout.contains(#""verified":false,"unreadable":[6]"#))
+        let why = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json"])
+        #expect(why.status == 74 && why.stderr.contains("--force"))
+        let whyForced = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json", "--force"])
+        #expect(whyForced.status == 0 && whyForced.stdout.contains(#""verified":false"#), "\(whyForced.stderr)")
+        let text = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--force"])
+        #expect(text.status == 0 && text.stdout.hasPrefix("UNVERIFIED: the store failed its quick check"), "\(text.stdout)")
     }
 }
 
