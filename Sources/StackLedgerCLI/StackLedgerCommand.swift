@@ -4,7 +4,7 @@ public import ArgumentParser
 public struct StackLedgerCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "stackledger",
-        abstract: "Store, verify and export the signals that drive Smart Stacks, in an append-only LMDB log.",
+        abstract: "Store, import, verify, replay, explain and export the signals that drive Smart Stacks, in an append-only LMDB log.",
         discussion: """
         Exit codes: 0 success, 1 a check failed (verify), 64 bad usage, 65 bad input data, \
         74 I/O or storage error.
