@@ -74,6 +74,16 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     public var path: String
     /// What is wrong and what to do.
     public var message: String
+    /// Whether the command line asked for something impossible (a path outside `--root`),
+    /// rather than the file failing.
+    public var isUsage = false
+
+    /// Creates an error.
+    public init(path: String, message: String, isUsage: Bool = false) {
+        self.path = path
+        self.message = message
+        self.isUsage = isUsage
+    }
 
     public var description: String { "\(path): \(message)" }
 }

@@ -1,6 +1,6 @@
 /// What importing one artifact file did: what was read, what became events, what was not
 /// and why.
-public struct ImportFileReport: Sendable, Codable, Equatable {
+public struct ImportFileReport: Sendable, Equatable {
     /// The file's path inside the extraction (`source.path`).
     public var path: String
     /// The Biome stream, or the knowledgeC streams / PowerLog tables read.

@@ -71,7 +71,7 @@ public struct ImportRun: Sendable {
         }
         let root = options.root.map(Self.absolute) ?? (isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent)
         guard absolute == root || absolute.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
-            throw ImportError(path: path, message: "is not inside the extraction root \(options.root ?? root); give --root a directory that contains it")
+            throw ImportError(path: path, message: "is not inside the extraction root \(options.root ?? root); give --root a directory that contains it", isUsage: true)
         }
         return (files, root)
     }
@@ -96,6 +96,11 @@ public struct ImportRun: Sendable {
     ///   whose reports were delivered stay stored).
     public func run(path: String, into ledger: Ledger) throws -> [ImportFileReport] {
         let (files, root) = try files(at: path)
+        return try run(files: files, root: root, into: ledger)
+    }
+
+    /// Imports `files` (as `files(at:)` lists them, with their root) into `ledger`.
+    public func run(files: [String], root: String, into ledger: Ledger) throws -> [ImportFileReport] {
         // Readers decode files ahead of the appends, in parallel; `slots` bounds how many
         // decoded files wait in memory.
         let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))

@@ -80,11 +80,13 @@ struct Explainer {
             guard case .stackObserved(let o) = e.body else { continue }
             var engine = try projector.engine(device: device, at: e.envelope.time.microseconds, query: query)
             let stacks = engine.snapshot(at: e.envelope.time).stacks
-            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { $0.widget.instance == o.instance || ($0.widget.kind == o.kind && (e.envelope.app == nil || $0.widget.app == e.envelope.app)) } }?.stack
+            // The observed widget: by instance, or by kind and (when recorded) app.
+            let app = e.envelope.app
+            let isObserved = { (w: WidgetIdentity) in w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app)) }
+            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { isObserved($0.widget) } }?.stack
             let top = stacks.first { $0.stack == stackID }?.top?.widget
             let named = o.instance ?? o.kind ?? "?"
-            let app = e.envelope.app
-            let matches = top.map { $0.instance == o.instance || ($0.kind == o.kind && (app == nil || $0.app == app)) } ?? false
+            let matches = top.map(isObserved) ?? false
             let agrees = o.onScreen ? matches : !matches
             let detail = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen"); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             out.append(Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail))

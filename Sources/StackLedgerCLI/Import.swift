@@ -62,15 +62,17 @@ struct Import: ParsableCommand {
             if terminal { printProgress("imported \(n) file\(n == 1 ? "" : "s"), last \(report.path)") }
         }
         let run = ImportRun(format: ImportRun.Format(rawValue: format)!, options: options)
+        // Resolve the files before opening the store, so a bad path leaves no store behind.
+        let listing: (files: [String], root: String)
         do {
-            _ = try run.files(at: path)
+            listing = try run.files(at: path)
         } catch {
-            throw fail(error.description, code: error.message.contains("root") ? ExitCodes.usage : ExitCodes.ioError)
+            throw fail(error.description, code: error.isUsage ? ExitCodes.usage : ExitCodes.ioError)
         }
         let ledger = try openLedger(storeOptions, readOnly: false)
         let reports: [ImportFileReport]
         do {
-            reports = try run.run(path: path, into: ledger)
+            reports = try run.run(files: listing.files, root: listing.root, into: ledger)
         } catch let e as LedgerError {
             if terminal { printProgress("") }
             throw fail(e.message, code: ledgerExitCode(for: e))

@@ -12,24 +12,19 @@ public enum KeyedArchive {
     /// Parses `bytes` (a binary plist) and resolves its root object.
     /// - Throws: `WireFormatError` for a malformed plist or archive.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(WireFormatError) -> PlistValue {
-        let plist = try BinaryPlist.parse(bytes)
-        guard case .array(let objects)? = plist["$objects"], let top = plist["$top"] else {
-            throw WireFormatError(offset: 0, message: "binary plist is not an NSKeyedArchiver archive (no $objects / $top)")
-        }
-        var resolver = Resolver(objects: objects)
-        guard case .uid(let root)? = top["root"] ?? top.firstMember else {
-            throw WireFormatError(offset: 0, message: "NSKeyedArchiver archive has no root object")
-        }
-        return try resolver.resolve(uid: root, depth: 0)
+        let archive = try KeyedArchiveReader(bytes)
+        var resolver = Resolver(archive: archive)
+        return try resolver.resolve(uid: archive.rootUID, depth: 0)
     }
 
+    /// Expands every object, reading each `$objects` entry through the lazy reader.
     private struct Resolver {
-        let objects: [PlistValue]
+        let archive: KeyedArchiveReader
         var budget: Int
 
-        init(objects: [PlistValue]) {
-            self.objects = objects
-            budget = 8 * objects.count + 1024
+        init(archive: KeyedArchiveReader) {
+            self.archive = archive
+            budget = 8 * archive.objectCount + 1024
         }
 
         mutating func resolve(uid: Int, depth: Int) throws(WireFormatError) -> PlistValue {
@@ -37,10 +32,7 @@ public enum KeyedArchive {
             guard depth <= KeyedArchive.maximumDepth, budget >= 0 else {
                 throw WireFormatError(offset: 0, message: "NSKeyedArchiver archive nested deeper than \(KeyedArchive.maximumDepth) levels, or a reference cycle")
             }
-            guard uid >= 0, uid < objects.count else {
-                throw WireFormatError(offset: 0, message: "NSKeyedArchiver reference \(uid) is past its \(objects.count) objects")
-            }
-            return try resolve(value: objects[uid], depth: depth)
+            return try resolve(value: archive.entry(uid), depth: depth)
         }
 
         mutating func resolve(value: PlistValue, depth: Int) throws(WireFormatError) -> PlistValue {
@@ -57,17 +49,12 @@ public enum KeyedArchive {
                     for (k, v) in members { out.append((k, try resolve(value: v, depth: depth + 1))) }
                     return .dictionary(out)
                 }
-                let className = try self.className(classRef)
+                guard let className = archive.className(value) else {
+                    throw WireFormatError(offset: 0, message: "NSKeyedArchiver class reference \(classRef) does not name a class")
+                }
                 return try object(className: className, value, depth: depth)
             default: return value
             }
-        }
-
-        func className(_ ref: Int) throws(WireFormatError) -> String {
-            guard ref >= 0, ref < objects.count, let name = objects[ref]["$classname"]?.string else {
-                throw WireFormatError(offset: 0, message: "NSKeyedArchiver class reference \(ref) does not name a class")
-            }
-            return name
         }
 
         mutating func object(className: String, _ value: PlistValue, depth: Int) throws(WireFormatError) -> PlistValue {
@@ -108,12 +95,5 @@ public enum KeyedArchive {
             let hex = b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
             return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
         }
-    }
-}
-
-extension PlistValue {
-    fileprivate var firstMember: PlistValue? {
-        guard case .dictionary(let members) = self else { return nil }
-        return members.first?.1
     }
 }

@@ -8,7 +8,8 @@
 public final class KeyedArchiveReader {
     private var reader: BinaryPlist.Reader
     private let objects: [Int]
-    private let rootUID: Int
+    /// The root object's uid.
+    let rootUID: Int
     /// Class names by their object's uid (an archive names few classes, used many times).
     private var classNames = [Int: String]()
 
@@ -28,8 +29,13 @@ public final class KeyedArchiveReader {
             if try reader.isASCII(member.key, "$objects") {
                 objects = try reader.arrayRefs(member.value)
             } else if try reader.isASCII(member.key, "$top") {
+                // `$top.root` as NSKeyedArchiver writes it; else the first reference there.
                 let t = try reader.object(member.value, depth: 0)
-                if case .uid(let u)? = t["root"] { root = u }
+                if case .uid(let u)? = t["root"] {
+                    root = u
+                } else if case .dictionary(let members) = t, case .uid(let u)? = members.first?.1 {
+                    root = u
+                }
             }
         }
         guard let objects, let root else {
@@ -38,6 +44,9 @@ public final class KeyedArchiveReader {
         self.objects = objects
         rootUID = root
     }
+
+    /// How many objects `$objects` holds.
+    var objectCount: Int { objects.count }
 
     /// The root object.
     public var root: ArchivedValue { ArchivedValue(archive: self, value: (try? entry(rootUID)) ?? .null) }

@@ -54,13 +54,7 @@ public indirect enum PlistValue: Sendable, Equatable {
     }
 
     /// The value as a Cocoa time (a date, or a number of seconds since 2001).
-    public var cocoaTime: Double? {
-        switch self {
-        case .date(let d), .real(let d): return d
-        case .integer(let v): return Double(v)
-        default: return nil
-        }
-    }
+    public var cocoaTime: Double? { number }
 
     /// The elements, for an array.
     public var array: [PlistValue]? {

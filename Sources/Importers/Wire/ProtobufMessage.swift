@@ -40,12 +40,7 @@ public struct ProtobufMessage: Sendable {
             }
             switch key & 7 {
             case 0: fields.append((number, .varint(try Self.varint(bytes, &i))))
-            case 1:
-                guard bytes.endIndex - i >= 8 else { throw WireFormatError(offset: i, message: "protobuf fixed64 runs past the end") }
-                var v: UInt64 = 0
-                for k in 0..<8 { v |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
-                i += 8
-                fields.append((number, .fixed64(v)))
+            case 1: fields.append((number, .fixed64(try Self.fixed(bytes, &i, 8))))
             case 2:
                 let n = try Self.varint(bytes, &i)
                 guard n <= UInt64(bytes.endIndex - i) else {
@@ -53,16 +48,22 @@ public struct ProtobufMessage: Sendable {
                 }
                 fields.append((number, .bytes(bytes[i..<i + Int(n)])))
                 i += Int(n)
-            case 5:
-                guard bytes.endIndex - i >= 4 else { throw WireFormatError(offset: i, message: "protobuf fixed32 runs past the end") }
-                var v: UInt32 = 0
-                for k in 0..<4 { v |= UInt32(bytes[i + k]) << (8 * UInt32(k)) }
-                i += 4
-                fields.append((number, .fixed32(v)))
+            case 5: fields.append((number, .fixed32(UInt32(try Self.fixed(bytes, &i, 4)))))
             default:
                 throw WireFormatError(offset: fieldStart, message: "protobuf wire type \(key & 7) is not supported (groups or garbage)")
             }
         }
+    }
+
+    /// A little-endian fixed-width value of `width` bytes.
+    private static func fixed(_ bytes: ArraySlice<UInt8>, _ i: inout Int, _ width: Int) throws(WireFormatError) -> UInt64 {
+        guard bytes.endIndex - i >= width else {
+            throw WireFormatError(offset: i, message: "protobuf fixed\(8 * width) runs past the end")
+        }
+        var v: UInt64 = 0
+        for k in 0..<width { v |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
+        i += width
+        return v
     }
 
     private static func varint(_ bytes: ArraySlice<UInt8>, _ i: inout Int) throws(WireFormatError) -> UInt64 {
