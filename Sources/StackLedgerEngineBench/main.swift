@@ -52,10 +52,13 @@ struct EngineBench: ParsableCommand {
                 rebuilt = try Projector.rebuild(ledger: ledger, policy: policy, threads: threads, checkpointInterval: checkpointInterval)
             })
         }
+        // The engine alone, on one core: one device's events decoded into memory first.
+        let engineRate = try engineOnlyRate(ledger: ledger, policy: policy)
         let rebuildRate = Double(rebuilt) / median(rebuild)
         lines.append("raw LMDB scan in C (1 thread): \(rate(events, cScan)) events/s")
         lines.append("scan + decode (\(threads) threads): \(rate(events, decodeScan)) events/s")
         lines.append("full rebuild, decode + engine + checkpoints (\(threads) threads): \(Int(rebuildRate)) events/s (target >= 1,000,000)")
+        lines.append("engine alone, events decoded beforehand (1 thread, one device): \(Int(engineRate)) events/s")
         lines.append("  ratio to scan + decode: \(String(format: "%.2f", rebuildRate / (Double(events) / median(decodeScan))))")
         lines.append("  ratio to the C scan: \(String(format: "%.3f", rebuildRate / (Double(events) / median(cScan))))")
         lines.append("peak resident memory: \(peakResidentKB() / 1024) MB (before the rebuild: \(peakAfterBaselines / 1024) MB; target < 1024); now \(anonymousKB() / 1024) MB anonymous (the rest is LMDB's file-backed map)")
@@ -113,6 +116,30 @@ struct EngineBench: ParsableCommand {
         let lateAnswer = try time { _ = try answer(Projector(ledger: ledger, policy: policy), devices[0], mid + (last - mid) / 2, ProjectionQuery()) }
         lines.append("first state answer after a late event in the middle of the log: \(ms(lateAnswer)) ms (target <= 1000)")
         print(lines.joined(separator: "\n"))
+    }
+
+    /// Events per second of `DeviceEngine.apply` alone over the first device's events,
+    /// decoded into memory beforehand (median of three passes).
+    func engineOnlyRate(ledger: Ledger, policy: Policy) throws -> Double {
+        guard let device = try Projector(ledger: ledger, policy: policy).devices().first else { return 0 }
+        var events = [(UInt64, Event)]()
+        try ledger.read { reader in
+            try reader.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
+                events.append((view.seq, try Event(record: view)))
+                return true
+            }
+        }
+        var passes = [Double]()
+        for _ in 0..<3 {
+            passes.append(try time {
+                var engine = DeviceEngine(device: device, policy: policy)
+                for (seq, event) in events {
+                    engine.apply(event, seq: seq)
+                    _ = engine.takeDecisions()
+                }
+            })
+        }
+        return Double(events.count) / median(passes)
     }
 
     func time(_ body: () throws -> Void) throws -> Double {

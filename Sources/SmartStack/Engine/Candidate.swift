@@ -32,12 +32,12 @@ struct Candidate: Hashable {
     }
 }
 
-/// A member's candidate, the instant until which it holds, and the versions of the
-/// usage and context it was computed from (nil when it does not depend on them).
+/// A member's candidate, the instant until which it holds, and the version of the
+/// context it was computed from (nil when it does not depend on it). Usage that changes
+/// a member's candidate (a donation of its intent, a use of its app) drops its entry.
 struct CachedCandidate {
     var candidate: Candidate?
     var validUntil: Int64
-    var usageVersion: UInt64?
     var contextVersion: UInt64?
 }
 

@@ -7,8 +7,16 @@ extension DeviceEngine {
         let app = event.envelope.app ?? ""
         switch event.body {
         case .stackCreated, .stackSettingsChanged, .widgetAdded, .widgetRemoved, .widgetMoved, .suggestionKept,
-             .deviceInfo, .developerMode, .widgetDeclared:
+             .deviceInfo, .developerMode, .widgetDeclared, .donationsDeleted:
             memberCache.removeAll(keepingCapacity: true)
+        case .intentDonated(let d):
+            // A donation counts for the members configured with its intent (D1) and for
+            // its app's usage (S5).
+            for s in state.stacks {
+                for m in s.members where m.intent == d.intent.name || m.widget.app == app { memberCache[m.widget.instance] = nil }
+            }
+        case .appForeground:
+            for s in state.stacks { for m in s.members where m.widget.app == app { memberCache[m.widget.instance] = nil } }
         case .contextChanged, .permissionChanged:
             contextVersion &+= 1
         case .relevantShortcuts, .relevantIntents, .widgetRelevance:

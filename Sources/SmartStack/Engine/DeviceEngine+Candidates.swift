@@ -6,7 +6,6 @@ extension DeviceEngine {
     mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
         let instance = state.stacks[i].members[j].widget.instance
         if let cached = memberCache[instance], state.now < cached.validUntil,
-           cached.usageVersion.map({ $0 == state.usageVersion }) ?? true,
            cached.contextVersion.map({ $0 == contextVersion }) ?? true {
             return cached.candidate
         }
@@ -32,24 +31,22 @@ extension DeviceEngine {
             }
         }
         if !isWatch {
-            if m.intent != nil {
-                refreshUsage()
-                until = min(until, usageCache.until)
-                deps.usageVersion = state.usageVersion
+            var pattern: UsageEvidence?
+            if let intent = m.intent {
+                let evidence = memberPattern(instance: w.instance, intent: intent, parameters: m.parameters)
+                until = min(until, evidence.until)
+                pattern = evidence
             }
             if let set = state.shortcutSets[w.app], p.relevantShortcutsRotateMembers {
                 for s in set.shortcuts where s.kind == w.kind {
                     if s.providers.isEmpty {
-                        refreshUsage()
-                        until = min(until, usageCache.until)
-                        deps.usageVersion = state.usageVersion
+                        until = min(until, appUsage(w.app).until)
                     }
                     deps.contextVersion = contextVersion
                     for clue in s.providers { for b in clue.boundaries where b > state.now { until = min(until, b) } }
                 }
             }
-            if let intent = m.intent, best == nil || best!.rank < p.usagePatternRank {
-                let evidence = memberPattern(instance: w.instance, intent: intent, parameters: m.parameters)
+            if let intent = m.intent, let evidence = pattern?.seqs, best == nil || best!.rank < p.usagePatternRank {
                 if !evidence.isEmpty {
                     best = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
                                      source: "pattern")
@@ -96,7 +93,7 @@ extension DeviceEngine {
         for s in set.shortcuts where s.kind == kind {
             if s.providers.isEmpty {
                 guard !forSuggestion || p.suggestionProviders.contains("empty") else { continue }
-                let evidence = appUsage(app)
+                let evidence = appUsage(app).seqs
                 if !evidence.isEmpty {
                     return .shortcut(setSeq: set.seq, clue: nil, events: [set.seq] + evidence, usage: evidence.count, member: member)
                 }

@@ -8,16 +8,27 @@ struct UsageCache {
     var from: Int64 = .max
     var until: Int64 = .min
     var hour = 0
+    /// The end of that local hour.
+    var hourEnd: Int64 = .min
     /// Indices into `state.usage[hour]` of the live records, oldest first.
     var live: [Int] = []
     /// Donation patterns that reach the minimum: (intent + parameters key, a record, evidence).
     var patterns: [(key: String, record: Int, evidence: [UInt64])]?
     /// The intents `patterns` was grouped for.
     var patternIntents: Set<String> = []
-    /// Per app, its uses and donations of this hour when they reach the minimum (else empty).
-    var appEvidence: [String: [UInt64]] = [:]
-    /// Per member instance, the matching donations (D1) when they reach the minimum.
-    var memberEvidence: [String: [UInt64]] = [:]
+    /// Per app, its uses and donations of this hour when they reach the minimum (else
+    /// empty), and until when that holds.
+    var appEvidence: [String: UsageEvidence] = [:]
+    /// Per member instance, the matching donations (D1) when they reach the minimum, and
+    /// until when that holds.
+    var memberEvidence: [String: UsageEvidence] = [:]
+}
+
+/// The usage records behind a signal, and the first instant at which they may change by
+/// time alone: the hour's end, or the first of them leaving the pattern window.
+struct UsageEvidence {
+    var seqs: [UInt64]
+    var until: Int64
 }
 
 extension DeviceEngine {
@@ -31,6 +42,7 @@ extension DeviceEngine {
         let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         c.hour = state.clock.hour(at: now)
         var until = state.clock.nextHour(after: now)
+        c.hourEnd = until
         let bucket = state.usage[c.hour]
         for i in bucket.indices {
             let time = bucket[i].time
@@ -65,29 +77,36 @@ extension DeviceEngine {
     }
 
     /// The app's uses and donations this hour, when they reach the minimum; else empty.
-    mutating func appUsage(_ app: String) -> [UInt64] {
+    mutating func appUsage(_ app: String) -> UsageEvidence {
         refreshUsage()
         if let known = usageCache.appEvidence[app] { return known }
-        let bucket = state.usage[usageCache.hour]
-        var seqs = [UInt64]()
-        for i in usageCache.live where bucket[i].app == app { seqs.append(bucket[i].seq) }
-        if seqs.count < p.usagePatternMinimum { seqs = [] }
-        usageCache.appEvidence[app] = seqs
-        return seqs
+        let evidence = usageEvidence { $0.app == app }
+        usageCache.appEvidence[app] = evidence
+        return evidence
     }
 
     /// Donations of `intent` this hour whose predicted parameters match a widget's
     /// configuration (D1), when they reach the minimum; empty otherwise.
-    mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> [UInt64] {
+    mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> UsageEvidence {
         refreshUsage()
         if let known = usageCache.memberEvidence[instance] { return known }
+        let evidence = usageEvidence { $0.intent == intent && parametersMatch(donated: $0.parameters, widget: parameters) }
+        usageCache.memberEvidence[instance] = evidence
+        return evidence
+    }
+
+    /// The live records of this hour that pass `counts`, when they reach the minimum;
+    /// valid until the hour ends or the first of them leaves the window.
+    func usageEvidence(_ counts: (UsageRecord) -> Bool) -> UsageEvidence {
         let bucket = state.usage[usageCache.hour]
+        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         var seqs = [UInt64]()
-        for i in usageCache.live where bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters) {
+        var until = usageCache.hourEnd
+        for i in usageCache.live where counts(bucket[i]) {
             seqs.append(bucket[i].seq)
+            until = min(until, bucket[i].time + window)
         }
         if seqs.count < p.usagePatternMinimum { seqs = [] }
-        usageCache.memberEvidence[instance] = seqs
-        return seqs
+        return UsageEvidence(seqs: seqs, until: until)
     }
 }
