@@ -22,10 +22,15 @@ struct EngineBench: ParsableCommand {
     @Option(help: "Repetitions of the rebuild and the scans (medians are reported).") var repeats = 1
     @Option(help: "Random seed for query times.") var seed: UInt64 = 7
     @Flag(help: "Keep the store's checkpoints: skip the rebuild (and its figures).") var noRebuild = false
+    @Flag(help: "Measure only the engine on one device's events, decoded beforehand (for callgrind).") var engineOnly = false
 
     func run() throws {
         let ledger = try Ledger(path: store)
         let policy = Policy()
+        if engineOnly {
+            print("engine alone, events decoded beforehand (1 thread, one device): \(Int(try engineOnlyRate(ledger: ledger, policy: policy))) events/s")
+            return
+        }
         let stats = try ledger.statistics()
         let events = stats.events
         var lines = ["store: \(store), \(events) events, \(stats.usedBytes) bytes used, \(stats.countsByDevice.count) devices"]

@@ -41,7 +41,43 @@ struct CachedCandidate {
     var contextVersion: UInt64?
 }
 
+/// The cached candidates of every stack's members, by stack and member position
+/// (derived; dropped whenever a stack's membership changes).
+struct MemberCache {
+    private var slots: [[CachedCandidate?]] = []
+
+    subscript(stack i: Int, member j: Int) -> CachedCandidate? {
+        get { i < slots.count && j < slots[i].count ? slots[i][j] : nil }
+        set {
+            while slots.count <= i { slots.append([]) }
+            while slots[i].count <= j { slots[i].append(nil) }
+            slots[i][j] = newValue
+        }
+    }
+
+    /// The rank of a member's cached candidate (nil inside: no candidate), or nil when no
+    /// entry holds at `now` for the context version `context`; reads without copying.
+    func rank(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Double?? {
+        guard i < slots.count && j < slots[i].count else { return nil }
+        return slots[i][j].flatMap { entry -> Double?? in
+            guard now < entry.validUntil, entry.contextVersion.map({ $0 == context }) ?? true else { return nil }
+            return .some(entry.candidate?.rank)
+        }
+    }
+
+    mutating func removeAll() { slots.removeAll(keepingCapacity: true) }
+}
+
 extension DeviceEngine {
+    /// Drops the cached candidates of the members `affected` selects.
+    mutating func dropCachedMembers(where affected: (Member) -> Bool) {
+        for i in state.stacks.indices {
+            for j in state.stacks[i].members.indices where affected(state.stacks[i].members[j]) {
+                memberCache[stack: i, member: j] = nil
+            }
+        }
+    }
+
     /// The reasons behind a candidate, with the events they rest on.
     mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
         switch c.signal {

@@ -8,19 +8,17 @@ extension DeviceEngine {
         switch event.body {
         case .stackCreated, .stackSettingsChanged, .widgetAdded, .widgetRemoved, .widgetMoved, .suggestionKept,
              .deviceInfo, .developerMode, .widgetDeclared, .donationsDeleted:
-            memberCache.removeAll(keepingCapacity: true)
+            memberCache.removeAll()
         case .intentDonated(let d):
             // A donation counts for the members configured with its intent (D1) and for
             // its app's usage (S5).
-            for s in state.stacks {
-                for m in s.members where m.intent == d.intent.name || m.widget.app == app { memberCache[m.widget.instance] = nil }
-            }
+            dropCachedMembers { $0.intent == d.intent.name || $0.widget.app == app }
         case .appForeground:
-            for s in state.stacks { for m in s.members where m.widget.app == app { memberCache[m.widget.instance] = nil } }
+            dropCachedMembers { $0.widget.app == app }
         case .contextChanged, .permissionChanged:
             contextVersion &+= 1
         case .relevantShortcuts, .relevantIntents, .widgetRelevance:
-            for s in state.stacks { for m in s.members where m.widget.app == app { memberCache[m.widget.instance] = nil } }
+            dropCachedMembers { $0.widget.app == app }
         default:
             break
         }
@@ -97,9 +95,7 @@ extension DeviceEngine {
             state.stacks[i].repairTop()
         case .widgetTimeline(let t):
             schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros), .rotation)
-            for s in state.stacks {
-                for m in s.members where m.widget.kind == t.kind && m.widget.app == app { memberCache[m.widget.instance] = nil }
-            }
+            dropCachedMembers { $0.widget.kind == t.kind && $0.widget.app == app }
             return .rotation
         case .widgetDeclared(let d):
             state.declarations[DeviceModel.appKind(app, d.kind)] = Declaration(families: d.families, configuration: d.configuration,
@@ -113,6 +109,7 @@ extension DeviceEngine {
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
                                                  parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
             state.usageVersion &+= 1
+            noteUsageAppended(hour: hour, previousVersion: state.usageVersion &- 1)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .donationsDeleted(let del):
@@ -135,6 +132,7 @@ extension DeviceEngine {
             let hour = state.clock.hour(at: now)
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
             state.usageVersion &+= 1
+            noteUsageAppended(hour: hour, previousVersion: state.usageVersion &- 1)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .relevantShortcuts(let set):

@@ -4,14 +4,13 @@ extension DeviceEngine {
     /// The strongest signal that makes a member of a stack a Smart Rotate candidate now,
     /// or nil, from the cache while it holds.
     mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
-        let instance = state.stacks[i].members[j].widget.instance
-        if let cached = memberCache[instance], state.now < cached.validUntil,
+        if let cached = memberCache[stack: i, member: j], state.now < cached.validUntil,
            cached.contextVersion.map({ $0 == contextVersion }) ?? true {
             return cached.candidate
         }
         var entry = CachedCandidate(candidate: nil, validUntil: .max)
         entry.candidate = computeMemberCandidate(isWatch: state.stacks[i].isWatch, state.stacks[i].members[j], &entry)
-        memberCache[instance] = entry
+        memberCache[stack: i, member: j] = entry
         return entry.candidate
     }
 

@@ -70,26 +70,28 @@ extension DeviceEngine {
         guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil else { return }
         let top = state.stacks[i].top
         var topRank: Double? = state.stacks[i].suggestions.isEmpty ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
-        var ranked = [Candidate]()
-        swap(&ranked, &scratch)
+        var ranked = scratch
         ranked.removeAll(keepingCapacity: true)
         for j in state.stacks[i].members.indices {
-            guard let c = memberCandidate(stack: i, member: j) else { continue }
-            if c.widget.instance == top { topRank = c.rank; continue }
-            ranked.append(c)
+            let cached = memberCache.rank(stack: i, member: j, now: state.now, context: contextVersion)
+            guard let rank = cached ?? memberCandidate(stack: i, member: j)?.rank else { continue }
+            if state.stacks[i].members[j].widget.instance == top { topRank = rank; continue }
+            ranked.append((j, rank))
         }
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
-        var best: Candidate?
+        var best: (member: Int, rank: Double)?
         for c in ranked where best == nil || c.rank > best!.rank {
             if topRank != nil && c.rank <= topRank! { continue }
-            if limited("r|" + c.widget.instance, cap: p.rotationCapPerWidgetPerDay) { continue }
+            if let cap = p.rotationCapPerWidgetPerDay, !state.developerMode {
+                let key = "r|" + state.stacks[i].members[c.member].widget.instance
+                if state.counters.reached(key, cap) { continue }
+            }
             best = c
         }
         scratch = ranked
-        let stack = state.stacks[i]
         guard let best else {
-            if topRank == nil, !p.topStaysUntilDisplaced, let first = stack.members.first?.widget, first.instance != stack.top {
-                let from = stack.identity(stack.top)
+            if topRank == nil, !p.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget, first.instance != top {
+                let from = state.stacks[i].identity(top)
                 state.stacks[i].top = first.instance
                 record(stack: i, action: .rotate, widget: first, from: from, reasons: [
                     Reason("KEPT", .policy, "topStaysUntilDisplaced", "nothing is relevant; the stack returns to its first widget", events: []),
@@ -98,11 +100,12 @@ extension DeviceEngine {
             return
         }
         if let topRank, best.rank <= topRank { return }
-        count("r|" + best.widget.instance, cap: p.rotationCapPerWidgetPerDay)
-        let from = stack.identity(stack.top)
-        state.stacks[i].top = best.widget.instance
-        state.stacks[i].restingTop = best.widget.instance
-        record(stack: i, action: .rotate, widget: best.widget, from: from, reasons: reasons(best, watch: stack.isWatch))
+        guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
+        count("r|" + chosen.widget.instance, cap: p.rotationCapPerWidgetPerDay)
+        let from = state.stacks[i].identity(top)
+        state.stacks[i].top = chosen.widget.instance
+        state.stacks[i].restingTop = chosen.widget.instance
+        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: reasons(chosen, watch: state.stacks[i].isWatch))
     }
 
     /// Notes until when stack `i` cannot change by time alone, after an evaluation that
@@ -111,14 +114,14 @@ extension DeviceEngine {
     mutating func markStable(stack i: Int, changed: Bool) {
         while stableUntil.count < state.stacks.count { stableUntil.append(.min) }
         guard !changed else { stableUntil[i] = .min; return }
-        let stack = state.stacks[i]
         var until = state.clock.nextHour(after: state.now)
         let o = Int64(state.clock.offset(at: state.now)) * 60_000_000
         until = min(until, (state.clock.day(at: state.now) + 1) * 86_400_000_000 - o)
-        if stack.holdUntil > state.now { until = min(until, stack.holdUntil) }
-        if stack.smartRotate && !stack.members.isEmpty && state.now >= stack.holdUntil {
-            for m in stack.members {
-                guard let cached = memberCache[m.widget.instance] else { stableUntil[i] = .min; return }
+        let holdUntil = state.stacks[i].holdUntil
+        if holdUntil > state.now { until = min(until, holdUntil) }
+        if state.stacks[i].smartRotate && state.now >= holdUntil {
+            for j in state.stacks[i].members.indices {
+                guard let cached = memberCache[stack: i, member: j] else { stableUntil[i] = .min; return }
                 until = min(until, cached.validUntil)
             }
         }
@@ -146,7 +149,7 @@ extension DeviceEngine {
     /// Whether a widget reached its cap today (G3); Developer Mode lifts it.
     func limited(_ key: String, cap: Int?) -> Bool {
         guard let cap, !state.developerMode else { return false }
-        return (state.counters[key] ?? 0) >= cap
+        return state.counters.reached(key, cap)
     }
 
     mutating func count(_ key: String, cap: Int?) {
@@ -158,4 +161,9 @@ extension DeviceEngine {
             schedule((state.counterDay + 1) * 86_400_000_000 - o)
         }
     }
+}
+
+extension Dictionary where Key == String, Value == Int {
+    /// Whether the count under `key` reached `cap`.
+    func reached(_ key: String, _ cap: Int) -> Bool { (self[key] ?? 0) >= cap }
 }

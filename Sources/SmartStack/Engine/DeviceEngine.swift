@@ -24,12 +24,12 @@ public struct DeviceEngine: Sendable {
     /// The usage model's answers for the current hour (derived; never checkpointed).
     var usageCache = UsageCache()
     /// Each member's candidate and until when it holds (derived; never checkpointed).
-    var memberCache: [String: CachedCandidate] = [:]
+    var memberCache = MemberCache()
     /// Per stack, until when a rotation-only evaluation cannot change it: every member's
     /// candidate holds, no hold ends, no day rolls over (derived; cleared by any event).
     var stableUntil: [Int64] = []
-    /// Reused storage for rotation candidates.
-    var scratch: [Candidate] = []
+    /// Reused storage for rotation candidates: member positions and ranks.
+    var scratch: [(member: Int, rank: Double)] = []
     /// Bumped by every change of the person's context or permissions (derived).
     var contextVersion: UInt64 = 0
 

@@ -141,6 +141,7 @@ extension TimelineBook {
             }
             return (key, list)
         }) { lists[key] = list }
+        instanceLists = lists.keys.count { $0.instance != nil }
         for (key, spans) in try r.array({ r -> (ProviderKey, [ScoreSpan]) in
             (try ProviderKey(&r), try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) })
         }) { history[key] = spans }

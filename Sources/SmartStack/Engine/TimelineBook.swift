@@ -44,6 +44,13 @@ struct ProviderKey: Codable, Hashable {
     var app: String
     var kind: String
     var instance: String?
+
+    /// Hashes the kind and the instance only: they tell providers apart in practice, and
+    /// equality still compares the app.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(instance)
+    }
 }
 
 /// Every provider's timelines on a device, and the score history that normalises them.
@@ -52,6 +59,9 @@ struct TimelineBook: Codable, Hashable {
     var lists: [ProviderKey: EntryList] = [:]
     /// Per app and kind, oldest delivery first.
     var history: [ProviderKey: [ScoreSpan]] = [:]
+    /// How many of `lists` belong to one instance (derived: most logs have none, and
+    /// then a widget's list is found with one lookup).
+    var instanceLists = 0
 
     static func key(app: String, kind: String, instance: String? = nil) -> ProviderKey {
         ProviderKey(app: app, kind: kind, instance: instance)
@@ -61,6 +71,7 @@ struct TimelineBook: Codable, Hashable {
     /// window ends) at or after `now`.
     mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64) -> [Int64] {
         let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
+        if key.instance != nil && lists[key] == nil { instanceLists += 1 }
         var list = lists[key] ?? EntryList()
         // A later timeline replaces the earlier one's entries from its delivery on.
         var kept = list.entries.filter { $0.date < now }
@@ -109,6 +120,7 @@ struct TimelineBook: Codable, Hashable {
     /// The entry list that applies to a widget instance: its own timeline when newer than
     /// the kind's, else the kind's.
     func list(app: String, kind: String, instance: String) -> EntryList? {
+        if instanceLists == 0 { return lists[TimelineBook.key(app: app, kind: kind)] }
         let own = lists[TimelineBook.key(app: app, kind: kind, instance: instance)]
         let shared = lists[TimelineBook.key(app: app, kind: kind)]
         switch (own, shared) {

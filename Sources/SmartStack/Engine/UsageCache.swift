@@ -51,7 +51,32 @@ extension DeviceEngine {
             until = min(until, time + window)
         }
         c.until = until
+        if usageCache.version == state.usageVersion && usageCache.hour == c.hour && usageCache.hourEnd == c.hourEnd {
+            // Time alone moved on within the hour: evidence that still holds stays.
+            c.memberEvidence = usageCache.memberEvidence.filter { now < $0.value.until }
+            c.appEvidence = usageCache.appEvidence.filter { now < $0.value.until }
+        }
         usageCache = c
+    }
+
+    /// Brings a current `usageCache` up to date with the record just appended to
+    /// `state.usage[hour]` (and counted by the version bump after `previousVersion`)
+    /// instead of letting the next query rebuild it: only what the record changes is
+    /// dropped (its app's usage, the evidence of members with its intent, the patterns
+    /// of its intent).
+    mutating func noteUsageAppended(hour: Int, previousVersion: UInt64) {
+        guard usageCache.version == previousVersion, usageCache.hour == hour,
+              usageCache.from <= state.now, state.now < usageCache.until else { return }
+        let index = state.usage[hour].count - 1
+        let record = state.usage[hour][index]
+        usageCache.version = state.usageVersion
+        usageCache.live.append(index)
+        usageCache.appEvidence[record.app] = nil
+        guard let intent = record.intent else { return }
+        if usageCache.patternIntents.contains(intent) { usageCache.patterns = nil }
+        for s in state.stacks {
+            for m in s.members where m.intent == intent { usageCache.memberEvidence[m.widget.instance] = nil }
+        }
     }
 
     /// The donation patterns of this hour that reach the minimum, grouped by intent and
