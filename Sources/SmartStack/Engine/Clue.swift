@@ -84,4 +84,14 @@ enum Clue: Codable, Hashable {
         if case .window(let from, let to, _) = self { return [from, to].filter { $0 != .min && $0 != .max } }
         return []
     }
+
+    /// The first instant after `now` at which this clue starts or stops matching by
+    /// itself, or `.max`.
+    func nextBoundary(after now: Int64) -> Int64 {
+        guard case .window(let from, let to, _) = self else { return .max }
+        var next = Int64.max
+        if from > now { next = from }
+        if to > now { next = min(next, to) }
+        return next
+    }
 }

@@ -19,6 +19,8 @@ extension DeviceEngine {
     /// on iOS and iPadOS (P2); RelevanceKit acts on watchOS (P1).
     mutating func computeMemberCandidate(isWatch: Bool, _ m: Member, _ deps: inout CachedCandidate) -> Candidate? {
         var best: Candidate?
+        // The best rank so far, kept apart so that comparing does not copy `best`.
+        var bestRank = -Double.infinity
         var until = Int64.max
         defer { deps.validUntil = until }
         let w = m.widget
@@ -27,6 +29,7 @@ extension DeviceEngine {
             until = next
             if let (r, duration) = active {
                 best = Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance")
+                bestRank = r.normalized
             }
         }
         if !isWatch {
@@ -42,31 +45,34 @@ extension DeviceEngine {
                         until = min(until, appUsage(w.app).until)
                     }
                     deps.contextVersion = contextVersion
-                    for clue in s.providers { for b in clue.boundaries where b > state.now { until = min(until, b) } }
+                    for clue in s.providers { until = min(until, clue.nextBoundary(after: state.now)) }
                 }
             }
-            if let intent = m.intent, let evidence = pattern?.seqs, best == nil || best!.rank < p.usagePatternRank {
+            if let intent = m.intent, let evidence = pattern?.seqs, bestRank < p.usagePatternRank {
                 if !evidence.isEmpty {
                     best = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
                                      source: "pattern")
+                    bestRank = p.usagePatternRank
                 }
             }
-            if p.relevantShortcutsRotateMembers, best == nil || best!.rank < p.relevantShortcutRank,
+            if p.relevantShortcutsRotateMembers, bestRank < p.relevantShortcutRank,
                let signal = openShortcut(app: w.app, kind: w.kind, forSuggestion: false, member: true) {
                 best = Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut")
+                bestRank = p.relevantShortcutRank
             }
         } else {
             deps.contextVersion = contextVersion
             for (signal, setSeq) in contextSignals(app: w.app, kind: w.kind) {
-                for b in signal.clue?.boundaries ?? [] where b > state.now { until = min(until, b) }
+                if let clue = signal.clue { until = min(until, clue.nextBoundary(after: state.now)) }
                 if let intent = signal.intent, let params = signal.parameters, intent == m.intent,
                    !parametersMatch(donated: params, widget: m.parameters) { continue }
                 guard let clue = signal.clue else { continue }
                 let (ok, events, _) = matches(clue, app: w.app)
                 let rank = contextRank(clue)
-                guard ok, best == nil || best!.rank < rank else { continue }
+                guard ok, bestRank < rank else { continue }
                 best = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
                                  source: "context")
+                bestRank = rank
             }
         }
         return best

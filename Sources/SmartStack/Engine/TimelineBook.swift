@@ -71,30 +71,31 @@ struct TimelineBook: Codable, Hashable {
     /// window ends) at or after `now`.
     mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64) -> [Int64] {
         let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
-        if key.instance != nil && lists[key] == nil { instanceLists += 1 }
-        var list = lists[key] ?? EntryList()
-        // A later timeline replaces the earlier one's entries from its delivery on.
-        var kept = list.entries.filter { $0.date < now }
-        var fresh = t.entries.map {
-            StoredEntry(date: $0.date.microseconds, offset: $0.date.offsetMinutes,
-                        score: $0.relevance?.score, duration: $0.relevance?.duration ?? 0, seq: seq)
+        if lists[key] == nil {
+            if key.instance != nil { instanceLists += 1 }
+            lists[key] = EntryList()
+        }
+        var fresh = [StoredEntry]()
+        fresh.reserveCapacity(t.entries.count)
+        var lo = Double.infinity, hi = -Double.infinity
+        for e in t.entries {
+            let score = e.relevance?.score
+            fresh.append(StoredEntry(date: e.date.microseconds, offset: e.date.offsetMinutes, score: score,
+                                     duration: e.relevance?.duration ?? 0, seq: seq))
+            if let score, score > 0 { lo = Swift.min(lo, score); hi = Swift.max(hi, score) }
         }
         fresh.sort { $0.date < $1.date }
-        kept.append(contentsOf: fresh)
-        kept.sort { $0.date < $1.date }
-        list.entries = kept
-        list.delivered = now
-        lists[key] = list
+        // A later timeline replaces the earlier one's entries from its delivery on.
+        lists[key]!.entries.removeAll { $0.date >= now }
+        lists[key]!.entries.append(contentsOf: fresh)
+        lists[key]!.entries.sort { $0.date < $1.date }
+        lists[key]!.delivered = now
         prune(key, now: now)
 
-        let positives = t.entries.compactMap { $0.relevance?.score }.filter { $0 > 0 }
         let historyKey = TimelineBook.key(app: app, kind: t.kind)
-        var spans = history[historyKey] ?? []
-        if let lo = positives.min(), let hi = positives.max() {
-            spans.append(ScoreSpan(delivered: now, min: lo, max: hi))
-        }
-        spans.removeAll { $0.delivered < now - windowMicros }
-        history[historyKey] = spans
+        if history[historyKey] == nil { history[historyKey] = [] }
+        if lo <= hi { history[historyKey]!.append(ScoreSpan(delivered: now, min: lo, max: hi)) }
+        history[historyKey]!.removeAll { $0.delivered < now - windowMicros }
 
         var wakeups = [Int64]()
         for e in fresh where e.score != nil {
@@ -110,11 +111,8 @@ struct TimelineBook: Codable, Hashable {
     /// Drops entries that can no longer matter: everything before the latest entry that
     /// carries relevance at or before `now`.
     mutating func prune(_ key: ProviderKey, now: Int64) {
-        guard var list = lists[key] else { return }
-        if let last = list.entries.lastIndex(where: { $0.date <= now && $0.score != nil }), last > 0 {
-            list.entries.removeFirst(last)
-            lists[key] = list
-        }
+        guard let last = lists[key]?.entries.lastIndex(where: { $0.date <= now && $0.score != nil }), last > 0 else { return }
+        lists[key]!.entries.removeFirst(last)
     }
 
     /// The entry list that applies to a widget instance: its own timeline when newer than

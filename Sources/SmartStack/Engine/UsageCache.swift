@@ -16,6 +16,9 @@ struct UsageCache {
     var patterns: [(key: String, record: Int, evidence: [UInt64])]?
     /// The intents `patterns` was grouped for.
     var patternIntents: Set<String> = []
+    /// Until when `patterns` holds by time alone: the hour's end, or the first of its
+    /// intents' records leaving the window.
+    var patternsUntil: Int64 = .min
     /// Per app, its uses and donations of this hour when they reach the minimum (else
     /// empty), and until when that holds.
     var appEvidence: [String: UsageEvidence] = [:]
@@ -55,6 +58,11 @@ extension DeviceEngine {
             // Time alone moved on within the hour: evidence that still holds stays.
             c.memberEvidence = usageCache.memberEvidence.filter { now < $0.value.until }
             c.appEvidence = usageCache.appEvidence.filter { now < $0.value.until }
+            if now < usageCache.patternsUntil {
+                c.patterns = usageCache.patterns
+                c.patternIntents = usageCache.patternIntents
+                c.patternsUntil = usageCache.patternsUntil
+            }
         }
         usageCache = c
     }
@@ -87,9 +95,12 @@ extension DeviceEngine {
         if let known = usageCache.patterns, usageCache.patternIntents == intents { return known }
         var groups = [String: (Int, [UInt64])]()
         let bucket = state.usage[usageCache.hour]
+        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        var until = usageCache.hourEnd
         for i in usageCache.live {
             guard let intent = bucket[i].intent, intents.contains(intent), let key = bucket[i].patternKey else { continue }
             groups[key, default: (i, [])].1.append(bucket[i].seq)
+            until = min(until, bucket[i].time + window)
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
         for key in groups.keys.sorted() {
@@ -98,6 +109,7 @@ extension DeviceEngine {
         }
         usageCache.patterns = out
         usageCache.patternIntents = intents
+        usageCache.patternsUntil = until
         return out
     }
 
