@@ -62,11 +62,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "Projections",
             dependencies: [
                 "Ledger",
                 "SmartStack",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

@@ -10,7 +10,8 @@ extension Projector {
             try reader.derived(atOrBefore: CheckpointKey.key(device, tag, time: limit, seq: .max), prefix: prefix)
         }
         guard let (key, value) = found, let at = CheckpointKey.position(key), let (high, bytes) = CheckpointKey.split(value),
-              high <= ceiling, let engine = try? DeviceEngine(checkpoint: bytes, policy: policy) else { return nil }
+              high <= ceiling, let state = CheckpointKey.inflate(bytes),
+              let engine = try? DeviceEngine(checkpoint: state, policy: policy) else { return nil }
         return (engine, at)
     }
 

@@ -31,7 +31,11 @@ extension Projector {
             }
             if tag == self.tag {
                 do {
-                    let engine = try DeviceEngine(checkpoint: state, policy: policy)
+                    guard let inflated = CheckpointKey.inflate(state) else {
+                        problems.append("\(where_) cannot be inflated")
+                        continue
+                    }
+                    let engine = try DeviceEngine(checkpoint: inflated, policy: policy)
                     if engine.device != device || engine.position.seq != seq || engine.position.time != time {
                         problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")
                     }
