@@ -7,7 +7,7 @@ extension Projector {
     /// Replays every device from the start on `threads` threads (one device per thread at
     /// a time), saving checkpoints as it goes, and returns how many events were folded.
     /// Checkpoints already stored for this policy are dropped first.
-    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = 640) throws -> Int {
+    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = 384) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
         try first.prepare()
         let devices = try first.devices()
@@ -39,11 +39,14 @@ extension Projector {
         return folded.load(ordering: .relaxed)
     }
 
-    /// Bytes of this policy's checkpoints in the store, and how many there are.
+    /// Bytes of this engine's and policy's checkpoints in the store, and how many there
+    /// are (checkpoints of other policies or engine versions are not counted).
     public func checkpointFootprint() throws -> (bytes: Int, count: Int) {
         var bytes = 0, count = 0
         try ledger.read { r in
             try r.derivedEntries(prefix: CheckpointKey.root) { k, v in
+                guard let zero = k.dropFirst(CheckpointKey.root.count).firstIndex(of: 0),
+                      k.count >= zero + 1 + tag.count, k[(zero + 1)..<(zero + 1 + tag.count)].elementsEqual(tag) else { return }
                 bytes += k.count + v.count
                 count += 1
             }

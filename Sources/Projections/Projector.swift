@@ -15,7 +15,7 @@ public final class Projector {
     /// The policy in force.
     public let policy: Policy
     /// Events per device between two checkpoints.
-    public var checkpointInterval = 640
+    public var checkpointInterval = 384
     /// Whether to read and save checkpoints.
     public var useCheckpoints = true
     /// Skip records that fail their checksum instead of failing (`--force`); the ones

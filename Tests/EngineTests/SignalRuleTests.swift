@@ -230,5 +230,23 @@ struct SignalRuleTests {
     func w6() throws {
         let lines = SignalRuleTests.watch + [Line.event("stack.widgetPinned", at: "06:10", #""stack":"watch","instance":"clock""#)]
         #expect(try stack(lines, at: "12:00", id: "watch").widgets.first?.pinned == true)
+        // A card shown during the workout flows around the pinned widget, which keeps
+        // its position; unpinned, the card comes first.
+        let pinned = try stack(lines, at: "18:10", id: "watch").widgets
+        #expect(pinned.map(\.widget.instance) == ["clock", "sys:com.run/Pace"])
+        #expect(pinned.map(\.position) == [0, 1])
+        let unpinned = try stack(SignalRuleTests.watch, at: "18:10", id: "watch").widgets
+        #expect(unpinned.map(\.widget.instance) == ["sys:com.run/Pace", "clock"])
+        let released = lines + [Line.event("stack.widgetUnpinned", at: "18:05", #""stack":"watch","instance":"clock""#)]
+        #expect(try stack(released, at: "18:10", id: "watch").widgets.map(\.widget.instance) == ["sys:com.run/Pace", "clock"])
+    }
+
+    @Test("W5: a relevance widget cannot be pinned")
+    func w5NeverPinned() throws {
+        let lines = SignalRuleTests.watch + [
+            Line.event("widget.declared", at: "06:00", app: "com.clock", #""kind":"Clock","families":["accessoryRectangular"],"configuration":"relevance""#),
+            Line.event("stack.widgetPinned", at: "06:10", #""stack":"watch","instance":"clock""#),
+        ]
+        #expect(try stack(lines, at: "12:00", id: "watch").widgets.first?.pinned == false)
     }
 }

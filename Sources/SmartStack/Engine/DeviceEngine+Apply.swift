@@ -67,7 +67,14 @@ extension DeviceEngine {
             state.stacks[i].members.insert(member, at: min(max(m.position, 0), state.stacks[i].members.count))
         case .widgetPinned(let s), .widgetUnpinned(let s):
             guard let i = state.stackIndex(s.stack), let j = state.stacks[i].members.firstIndex(where: { $0.widget.instance == s.instance }) else { return .none }
-            if case .widgetPinned = event.body { state.stacks[i].members[j].pinned = true } else { state.stacks[i].members[j].pinned = false }
+            let w = state.stacks[i].members[j].widget
+            if case .widgetUnpinned = event.body {
+                state.stacks[i].members[j].pinnedAt = nil
+            } else if state.declarations[DeviceModel.appKind(w.app, w.kind)]?.configuration != "relevance",
+                      state.stacks[i].members[j].pinnedAt == nil {
+                // W6: it stays where it is shown now; W5: a relevance widget cannot be pinned.
+                state.stacks[i].members[j].pinnedAt = state.stacks[i].layout.firstIndex(of: .member(j))
+            }
         case .scrolled(let s):
             guard let i = state.stackIndex(s.stack), let target = state.stacks[i].identity(s.instance) else { return .none }
             let from = state.stacks[i].identity(state.stacks[i].top)

@@ -48,15 +48,18 @@ extension DeviceEngine {
         var stacks = [StackSnapshot]()
         for s in state.stacks {
             var widgets = [WidgetSnapshot]()
-            for (i, g) in s.suggestions.enumerated() {
-                widgets.append(WidgetSnapshot(widget: g.widget, position: i, pinned: false, suggested: true, relevance: nil))
-            }
-            for m in s.members {
-                let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
-                let r = usesEntryRelevance
-                    ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)?.0
-                    : nil
-                widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r))
+            for slot in s.layout {
+                switch slot {
+                case .suggestion(let i):
+                    widgets.append(WidgetSnapshot(widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true, relevance: nil))
+                case .member(let j):
+                    let m = s.members[j]
+                    let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
+                    let r = usesEntryRelevance
+                        ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)?.0
+                        : nil
+                    widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r))
+                }
             }
             let top = widgets.first { $0.widget.instance == s.top }
             stacks.append(StackSnapshot(stack: s.id, platform: s.platform, smartRotate: s.smartRotate, widgetSuggestions: s.widgetSuggestions,

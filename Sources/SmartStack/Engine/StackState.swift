@@ -8,8 +8,12 @@ struct Member: Codable, Hashable {
     var intent: String?
     /// Configuration parameters: name to canonical JSON value.
     var parameters: [String: String]
-    var pinned = false
+    /// Where the person pinned it (W6): its position among the shown widgets then; nil
+    /// when it is not pinned.
+    var pinnedAt: Int?
     var addedSeq: UInt64
+
+    var pinned: Bool { pinnedAt != nil }
 }
 
 /// A widget the system placed in a stack: a Widget Suggestion (iOS, iPadOS) or a
@@ -54,6 +58,19 @@ struct StackState: Codable, Hashable {
     /// Every widget shown, in order: suggestions (newest first), then members.
     var shown: [WidgetIdentity] { suggestions.map(\.widget) + members.map(\.widget) }
 
+    /// The shown order with pins held (W6): suggestions (newest first) and the members
+    /// that are not pinned flow around the pinned members, each of which stays at the
+    /// position where it was pinned (or last, when fewer widgets are shown). Each entry is
+    /// a suggestion's index (`.suggestion`) or a member's (`.member`).
+    var layout: [ShownSlot] {
+        var out = suggestions.indices.map { ShownSlot.suggestion($0) }
+        out += members.indices.filter { members[$0].pinnedAt == nil }.map { ShownSlot.member($0) }
+        let pins = members.indices.filter { members[$0].pinnedAt != nil }
+            .sorted { (members[$0].pinnedAt!, $0) < (members[$1].pinnedAt!, $1) }
+        for j in pins { out.insert(.member(j), at: min(members[j].pinnedAt!, out.count)) }
+        return out
+    }
+
     func member(_ instance: String) -> Member? { members.first { $0.widget.instance == instance } }
 
     func holds(app: String, kind: String) -> Bool {
@@ -72,4 +89,10 @@ struct StackState: Codable, Hashable {
         top = restingTop.flatMap { identity($0) != nil ? $0 : nil } ?? members.first?.widget.instance ?? suggestions.first?.widget.instance
         topDecision = nil
     }
+}
+
+/// A place in a stack's shown order: a suggestion or a member, by index.
+enum ShownSlot: Hashable {
+    case suggestion(Int)
+    case member(Int)
 }

@@ -61,11 +61,11 @@ extension Clue {
 extension Member {
     func write(_ w: inout StateWriter) {
         widget.write(&w); w.string(family); w.optional(intent) { $0.string($1) }
-        w.map(parameters) { $0.string($1) }; w.bool(pinned); w.uint(addedSeq)
+        w.map(parameters) { $0.string($1) }; w.optional(pinnedAt) { $0.int(Int64($1)) }; w.uint(addedSeq)
     }
     init(_ r: inout StateReader) throws {
         widget = try WidgetIdentity(&r); family = try r.string(); intent = try r.optional { try $0.string() }
-        parameters = try r.map { try $0.string() }; pinned = try r.bool(); addedSeq = try r.uint()
+        parameters = try r.map { try $0.string() }; pinnedAt = try r.optional { Int(try $0.int()) }; addedSeq = try r.uint()
     }
 }
 

@@ -57,7 +57,8 @@ struct ProviderKey: Codable, Hashable {
 struct TimelineBook: Codable, Hashable {
     /// Entries per provider (kind-wide, or one instance).
     var lists: [ProviderKey: EntryList] = [:]
-    /// Per app and kind, oldest delivery first.
+    /// Per app and kind, oldest delivery first; only the spans that can still set the
+    /// minimum or the maximum of a window.
     var history: [ProviderKey: [ScoreSpan]] = [:]
     /// How many of `lists` belong to one instance (derived: most logs have none, and
     /// then a widget's list is found with one lookup).
@@ -94,7 +95,12 @@ struct TimelineBook: Codable, Hashable {
 
         let historyKey = TimelineBook.key(app: app, kind: t.kind)
         if history[historyKey] == nil { history[historyKey] = [] }
-        if lo <= hi { history[historyKey]!.append(ScoreSpan(delivered: now, min: lo, max: hi)) }
+        if lo <= hi {
+            // An older span within this one's range can no longer set the minimum or the
+            // maximum: whenever it is in the window, this newer one is too.
+            history[historyKey]!.removeAll { $0.min >= lo && $0.max <= hi }
+            history[historyKey]!.append(ScoreSpan(delivered: now, min: lo, max: hi))
+        }
         history[historyKey]!.removeAll { $0.delivered < now - windowMicros }
 
         var wakeups = [Int64]()
