@@ -241,6 +241,21 @@ struct SignalRuleTests {
         #expect(try stack(released, at: "18:10", id: "watch").widgets.map(\.widget.instance) == ["sys:com.run/Pace", "clock"])
     }
 
+    @Test("W5: a relevance widget's card takes the place of its associated kind")
+    func w5AssociatedKind() throws {
+        let lines = SignalRuleTests.watch + [
+            Line.event("widget.declared", at: "06:00", app: "com.clock", #""kind":"ClockCards","families":["accessoryRectangular"],"configuration":"relevance","associatedKind":"Clock""#),
+            Line.event("widget.relevance", at: "07:00", app: "com.clock", #""kind":"ClockCards","attributes":[{"configuration":null,"context":{"date":{"from":"2026-03-02T10:00:00Z","to":"2026-03-02T11:00:00Z"}},"group":"ungrouped"}]"#),
+            Line.event("stack.widgetPinned", at: "06:10", #""stack":"watch","instance":"clock""#),
+        ]
+        // While the card shows, it stands where the pinned Clock was; after, Clock is back.
+        #expect(try stack(lines, at: "10:30", id: "watch").widgets.map(\.widget.instance) == ["sys:com.clock/ClockCards"])
+        #expect(try stack(lines, at: "11:30", id: "watch").widgets.map(\.widget.instance) == ["clock"])
+        // Without the association the card is shown beside Clock.
+        let plain = lines.map { $0.replacingOccurrences(of: #","associatedKind":"Clock""#, with: "") }
+        #expect(try stack(plain, at: "10:30", id: "watch").widgets.map(\.widget.instance) == ["clock", "sys:com.clock/ClockCards"])
+    }
+
     @Test("W5: a relevance widget cannot be pinned")
     func w5NeverPinned() throws {
         let lines = SignalRuleTests.watch + [

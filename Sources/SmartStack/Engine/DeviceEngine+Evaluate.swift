@@ -45,7 +45,9 @@ extension DeviceEngine {
         for c in ordered {
             let st = state.stacks[i]
             guard st.suggestions.count < cap else { break }
-            guard st.suggestions.count + st.members.count < p.maxWidgetsPerStack else { break }
+            // A card that replaces its associated kind's member (W5) takes no new place.
+            guard st.suggestions.count + st.members.count - replacements(in: st).count < p.maxWidgetsPerStack
+                    || replacesMember(c, in: st) else { break }
             if st.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) { continue }
             if let g = c.group, st.suggestions.contains(where: { $0.group == g }) { continue }
             let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
@@ -60,6 +62,14 @@ extension DeviceEngine {
             state.stacks[i].top = c.widget.instance
             record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why)
         }
+    }
+
+    /// Whether a card would take the place of a member of its associated kind (W5).
+    func replacesMember(_ c: Candidate, in stack: StackState) -> Bool {
+        guard stack.isWatch, let d = state.declarations[DeviceModel.appKind(c.widget.app, c.widget.kind)],
+              d.configuration == "relevance", let associated = d.associatedKind else { return false }
+        let taken = Set(replacements(in: stack).keys)
+        return stack.members.indices.contains { !taken.contains($0) && stack.members[$0].widget.app == c.widget.app && stack.members[$0].widget.kind == associated }
     }
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).

@@ -25,7 +25,7 @@ extension DeviceEngine {
             out.append(Reason("FAMILY_MISMATCH", .documented, "G2",
                               "\(kind) declares \(d.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets", events: [d.seq]))
         }
-        if stack.members.count + stack.suggestions.count >= p.maxWidgetsPerStack {
+        if stack.members.count + stack.suggestions.count - replacements(in: stack).count >= p.maxWidgetsPerStack {
             out.append(Reason("STACK_FULL", .policy, "maxWidgetsPerStack", "\(stack.id) holds \(p.maxWidgetsPerStack) widgets", events: []))
         }
         let context = contextSignals(app: app, kind: kind)

@@ -48,11 +48,18 @@ extension DeviceEngine {
         var stacks = [StackSnapshot]()
         for s in state.stacks {
             var widgets = [WidgetSnapshot]()
+            let replacing = replacements(in: s)
+            let replacers = Set(replacing.values)
             for slot in s.layout {
                 switch slot {
                 case .suggestion(let i):
+                    if replacers.contains(i) { continue }
                     widgets.append(WidgetSnapshot(widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true, relevance: nil))
                 case .member(let j):
+                    if let i = replacing[j] {
+                        widgets.append(WidgetSnapshot(widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true, relevance: nil))
+                        continue
+                    }
                     let m = s.members[j]
                     let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
                     let r = usesEntryRelevance
@@ -66,6 +73,23 @@ extension DeviceEngine {
                                         top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision))
         }
         return DeviceSnapshot(at: time, device: state.device, stacks: stacks)
+    }
+
+    /// The members that relevance cards replace (W5, `associatedKind`): member index to
+    /// the index of the card shown in its place. A card of a relevance widget whose
+    /// declaration names an associated kind takes the place of the stack's member of that
+    /// kind from the same app; the first such card (newest first) does.
+    func replacements(in stack: StackState) -> [Int: Int] {
+        guard stack.isWatch, !stack.suggestions.isEmpty else { return [:] }
+        var out = [Int: Int]()
+        for (i, card) in stack.suggestions.enumerated() {
+            guard let declaration = state.declarations[DeviceModel.appKind(card.widget.app, card.widget.kind)],
+                  declaration.configuration == "relevance", let associated = declaration.associatedKind,
+                  let j = stack.members.firstIndex(where: { $0.widget.app == card.widget.app && $0.widget.kind == associated }),
+                  out[j] == nil else { continue }
+            out[j] = i
+        }
+        return out
     }
 
     /// The device's local offset at an instant, in minutes.
