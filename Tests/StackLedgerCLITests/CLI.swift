@@ -22,8 +22,16 @@ enum CLI {
 
     @discardableResult
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(executable: executable, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs any program with `arguments`, feeding it `stdin`, and collects its exit status
+    /// and output.
+    @discardableResult
+    static func run(executable path: String, _ arguments: [String], stdin: String? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }

@@ -118,18 +118,10 @@ struct CrashTests {
 struct TortureTests {
     @Test("tools/torture: writers killed at random while readers query; every check holds")
     func torture() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [Fixtures.repositoryRoot + "/tools/torture", "--kills", "12", "--events", "1500", "--batch", "50",
-                       "--stackledger", CLI.executable]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(o)\(e)")
+        let r = try CLI.run(executable: "/usr/bin/python3", [Fixtures.repositoryRoot + "/tools/torture", "--kills", "12", "--events", "1500",
+                                                             "--batch", "50", "--stackledger", CLI.executable])
+        let o = r.stdout, e = r.stderr
+        #expect(r.status == 0, "\(o)\(e)")
         #expect(o.contains("12 SIGKILLs") && o.contains("0 failures"), "\(o)")
     }
 }

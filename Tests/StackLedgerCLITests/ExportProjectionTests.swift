@@ -8,18 +8,9 @@ struct ExportProjectionTests {
     static let python = Fixtures.repositoryRoot + "/.build/pyenv/bin/python3"
 
     func duckdb(_ script: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ExportProjectionTests.python)
-        p.arguments = ["-c", script]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(problem)")
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let r = try CLI.run(executable: ExportProjectionTests.python, ["-c", script])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("DuckDB loads the CSV and the NDJSON, and the rows are the samples and decisions")

@@ -15,16 +15,7 @@ struct StorageFaultTests {
 
     @discardableResult
     func shell(_ command: String) -> CLI.Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try? p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        (try? CLI.run(executable: "/bin/sh", ["-c", command])) ?? CLI.Result(status: -1, stdout: "", stderr: "cannot run /bin/sh")
     }
 
     @Test("a full disk: the ingest fails cleanly (exit 74), the store verifies and keeps whole batches, a later ingest completes it")

@@ -92,10 +92,8 @@ extension DeviceEngine {
         var best: (member: Int, rank: Double)?
         for c in ranked where best == nil || c.rank > best!.rank {
             if topRank != nil && c.rank <= topRank! { continue }
-            if let cap = p.rotationCapPerWidgetPerDay, !state.developerMode {
-                let key = "r|" + state.stacks[i].members[c.member].widget.instance
-                if state.counters.reached(key, cap) { continue }
-            }
+            let key = "r|" + state.stacks[i].members[c.member].widget.instance
+            if limited(key, cap: p.rotationCapPerWidgetPerDay) { continue }
             best = c
         }
         scratch = ranked
@@ -159,7 +157,7 @@ extension DeviceEngine {
     /// Whether a widget reached its cap today (G3); Developer Mode lifts it.
     func limited(_ key: String, cap: Int?) -> Bool {
         guard let cap, !state.developerMode else { return false }
-        return state.counters.reached(key, cap)
+        return (state.counters[key] ?? 0) >= cap
     }
 
     mutating func count(_ key: String, cap: Int?) {
@@ -171,9 +169,4 @@ extension DeviceEngine {
             schedule((state.counterDay + 1) * 86_400_000_000 - o)
         }
     }
-}
-
-extension Dictionary where Key == String, Value == Int {
-    /// Whether the count under `key` reached `cap`.
-    func reached(_ key: String, _ cap: Int) -> Bool { (self[key] ?? 0) >= cap }
 }
