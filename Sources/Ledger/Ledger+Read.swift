@@ -152,8 +152,14 @@ public final class LedgerReader {
     /// Sequence numbers of `device`'s events with event time in `[from, to)` (microseconds),
     /// in (time, seq) order.
     public func seqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [UInt64] {
+        try timedSeqs(device: device, fromMicros: fromMicros, toMicros: toMicros).map(\.seq)
+    }
+
+    /// The event time and sequence number of `device`'s events with event time in
+    /// `[from, to)` (microseconds), in (time, seq) order, read from the index alone.
+    public func timedSeqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [(time: Int64, seq: UInt64)] {
         guard let id = strings.id(of: device) else { return [] }
-        var out = [UInt64]()
+        var out = [(time: Int64, seq: UInt64)]()
         let c = try txn.cursor(dbs.deviceTime)
         var key = StoreKeys.stringID(id)
         var start = StoreKeys.timeSeq(fromMicros, 0)
@@ -161,7 +167,7 @@ public final class LedgerReader {
             try withUnsafeBytes(of: &start) { v in try c.seek(key: k, valueAtOrAfter: v) }
         }
         while let e = entry, let (t, seq) = StoreKeys.decodeTimeSeq(e.value), t < toMicros {
-            out.append(seq)
+            out.append((t, seq))
             entry = try c.nextDuplicate()
         }
         return out

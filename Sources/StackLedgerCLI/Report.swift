@@ -43,34 +43,31 @@ struct Report: ParsableCommand {
 /// The report's data, as one JSON document safe to embed in a `<script>` element.
 enum ReportData {
     static func collect(projector: Projector, device: String, from: Timestamp, to: Timestamp, query: ProjectionQuery, verified: Bool) throws -> String {
-        let span = to.microseconds - from.microseconds
-        let step = max(60_000_000, span / 720)
-        struct Lane { var start: Int64; var end: Int64; var widget: WidgetIdentity; var suggested: Bool }
-        var lanes = [String: [Lane]]()
-        var shown = [String: [Lane]]()
+        struct OnTop: Equatable { var widget: WidgetIdentity; var suggested: Bool }
+        struct Relevance: Equatable { var widget: WidgetIdentity; var score: Double; var normalized: Double }
+        var lanes = SpanRecorder<String, OnTop>()
+        var shown = SpanRecorder<String, WidgetIdentity>()
+        var relevance = SpanRecorder<String, Relevance>()
         var platforms = [String: String]()
         var order = [String]()
-        var relevance = [String: (WidgetIdentity, [(Int64, Double, Double)])]()
         var decisions = [Decision]()
-        func extend(_ list: inout [Lane], _ w: WidgetIdentity, _ suggested: Bool, _ t: Int64) {
-            if var last = list.last, last.widget == w, last.end == t - step || last.end >= t - step {
-                last.end = t
-                list[list.count - 1] = last
-            } else {
-                list.append(Lane(start: t, end: t, widget: w, suggested: suggested))
-            }
-        }
-        try projector.walk(device: device, from: from.microseconds, to: to.microseconds, every: step, query: query, sample: { t, engine in
+        try projector.walkChanges(device: device, from: from.microseconds, to: to.microseconds, query: query, visit: { t, engine in
+            var top = [String: OnTop](), suggested = [String: WidgetIdentity](), scores = [String: Relevance]()
             for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
                 if platforms[s.stack] == nil { platforms[s.stack] = s.platform; order.append(s.stack) }
-                if let top = s.top { extend(&lanes[s.stack, default: []], top.widget, top.suggested, t) }
-                for g in s.widgets where g.suggested { extend(&shown[s.stack + "\u{1F}" + g.widget.instance, default: []], g.widget, true, t) }
+                if let t = s.top { top[s.stack] = OnTop(widget: t.widget, suggested: t.suggested) }
                 for g in s.widgets {
-                    guard let r = g.relevance else { continue }
-                    relevance[g.widget.instance, default: (g.widget, [])].1.append((t, r.score, r.normalized))
+                    if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
+                    if let r = g.relevance { scores[g.widget.instance] = Relevance(widget: g.widget, score: r.score, normalized: r.normalized) }
                 }
             }
+            lanes.visit(t, top)
+            shown.visit(t, suggested)
+            relevance.visit(t, scores)
         }, decision: { decisions.append($0) })
+        let topSpans = lanes.finish(at: to.microseconds)
+        let suggestionSpans = shown.finish(at: to.microseconds)
+        let relevanceSpans = relevance.finish(at: to.microseconds)
 
         var w = CanonicalWriter(capacity: 1 << 16)
         func ms(_ micros: Int64) { w.number(Double(micros / 1000)) }
@@ -88,29 +85,33 @@ enum ReportData {
             w.key("stack"); w.string(id)
             w.key("platform"); w.string(platforms[id] ?? "")
             w.key("lanes"); w.beginArray()
-            for l in lanes[id] ?? [] {
-                w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end + step)
-                w.key("instance"); w.string(l.widget.instance); w.key("kind"); w.string(l.widget.kind); w.key("app"); w.string(l.widget.app)
-                w.key("suggested"); w.bool(l.suggested); w.endObject()
+            for l in topSpans where l.key == id {
+                w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end)
+                w.key("instance"); w.string(l.value.widget.instance); w.key("kind"); w.string(l.value.widget.kind)
+                w.key("app"); w.string(l.value.widget.app); w.key("suggested"); w.bool(l.value.suggested); w.endObject()
             }
             w.endArray()
             w.key("suggestions"); w.beginArray()
-            for key in shown.keys.sorted() where key.hasPrefix(id + "\u{1F}") {
-                for l in shown[key]! {
-                    w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end + step)
-                    w.key("instance"); w.string(l.widget.instance); w.key("kind"); w.string(l.widget.kind); w.endObject()
-                }
+            for l in suggestionSpans where l.key.hasPrefix(id + "\u{1F}") {
+                w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end)
+                w.key("instance"); w.string(l.value.instance); w.key("kind"); w.string(l.value.kind); w.endObject()
             }
             w.endArray()
             w.endObject()
         }
         w.endArray()
+        // Each widget's relevance as spans of constant score: [start, end, score, normalised].
         w.key("relevance"); w.beginArray()
-        for key in relevance.keys.sorted() {
-            let (widget, points) = relevance[key]!
+        var index = 0
+        while index < relevanceSpans.count {
+            let key = relevanceSpans[index].key, widget = relevanceSpans[index].value.widget
             w.beginObject(); w.key("instance"); w.string(widget.instance); w.key("kind"); w.string(widget.kind)
-            w.key("points"); w.beginArray()
-            for (t, s, n) in points { w.beginArray(); ms(t); w.number(s); w.number(n); w.endArray() }
+            w.key("spans"); w.beginArray()
+            while index < relevanceSpans.count && relevanceSpans[index].key == key {
+                let r = relevanceSpans[index]
+                w.beginArray(); ms(r.start); ms(r.end); w.number(r.value.score); w.number(r.value.normalized); w.endArray()
+                index += 1
+            }
             w.endArray(); w.endObject()
         }
         w.endArray()

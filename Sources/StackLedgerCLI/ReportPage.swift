@@ -107,9 +107,9 @@ enum ReportPage {
         data.relevance.forEach((w, i) => {
           const y0 = 16 + 18 * i;
           text(rel, w.kind, { x: 4, y: y0 + 10 });
-          for (const p of w.points) {
-            const bar = el("rect", { x: x(p[0]), y: y0 + 14 * (1 - p[2]), width: 2, height: Math.max(1, 14 * p[2]), fill: color(w.kind) }, rel);
-            tip(bar, w.kind + ": score " + p[1] + ", normalised " + p[2] + " at " + clock(p[0]));
+          for (const [start, end, score, normalized] of w.spans) {
+            const bar = el("rect", { x: x(start), y: y0 + 14 * (1 - normalized), width: Math.max(1, x(end) - x(start)), height: Math.max(1, 14 * normalized), fill: color(w.kind) }, rel);
+            tip(bar, w.kind + ": score " + score + ", normalised " + normalized + ", " + clock(start) + " to " + clock(end));
           }
         });
         const ctxNames = [...new Set(data.contexts.map(c => c.context))];

@@ -44,6 +44,31 @@ struct ReportTests {
         #expect(dom.contains("&lt;img src=x onerror="))
     }
 
+    @Test("lanes and relevance spans start and end at the exact instants the model changes, not at samples")
+    func exactSpans() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        let page = dir.file("r.html")
+        #expect(try CLI.run(["report", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--out", page]).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let start = try #require(html.range(of: #"id="report-data">"#)), end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        func ms(_ text: String) -> Double { Double(ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 * 1000) }
+        let stacks = try #require(data["stacks"] as? [[String: Any]])
+        let lanes = try #require(stacks.first?["lanes"] as? [[String: Any]])
+        let spans = lanes.map { ($0["kind"] as? String ?? "", $0["start"] as? Double ?? 0, $0["end"] as? Double ?? 0) }
+        #expect(spans.map(\.0) == ["WeatherWidget", "CardRecentPurchasesWidget"])
+        #expect(spans.map(\.1) == [ms("2026-03-02T06:00:01Z"), ms("2026-03-02T09:41:00Z")])
+        #expect(spans.last?.2 == ms("2026-03-03T00:00:00Z"))
+        let relevance = try #require(data["relevance"] as? [[String: Any]])
+        let cards = try #require(relevance.first { $0["kind"] as? String == "CardRecentPurchasesWidget" }?["spans"] as? [[Double]])
+        #expect(cards.map { [$0[0], $0[1], $0[2]] } == [
+            [ms("2026-03-02T09:41:00Z"), ms("2026-03-02T10:11:00Z"), 52.6], [ms("2026-03-02T12:15:00Z"), ms("2026-03-02T12:45:00Z"), 16.29],
+            [ms("2026-03-02T15:05:00Z"), ms("2026-03-02T15:35:00Z"), 193.5], [ms("2026-03-02T18:52:00Z"), ms("2026-03-02T19:22:00Z"), 8.5],
+        ])
+    }
+
     @Test("tools/render-report renders the report to a PNG without console errors")
     func render() throws {
         let dir = WorkDirectory()

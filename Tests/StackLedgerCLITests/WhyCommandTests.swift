@@ -105,4 +105,24 @@ struct GroundTruthTests {
         let lines = replay.stdout.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(#""event":8"#) && lines[0].contains("WeatherWidget"))
     }
+
+    @Test("an observation with a duration is compared over the seconds up to its time, exactly, not at its instant")
+    func observedOverDuration() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        var log = try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8)
+        // Cards is on top from 09:41:00. 09:30-09:50: 540 of 1200 s; 09:40-10:00: 1140 of 1200 s.
+        log += #"{"type":"stack.observed","time":"2026-03-02T09:50:00Z","stack":"home-1","instance":"w-cards","onScreen":true,"duration":1200}"# + "\n"
+        log += #"{"type":"stack.observed","time":"2026-03-02T10:00:00Z","stack":"home-1","instance":"w-cards","onScreen":true,"duration":1200}"# + "\n"
+        // Weather is on top until 09:41:00: 1560 of the 1800 s up to 09:45, though not at 09:45 itself.
+        log += #"{"type":"stack.observed","time":"2026-03-02T09:45:00Z","stack":"home-1","app":"com.example.weather","kind":"WeatherWidget","onScreen":true,"duration":1800}"# + "\n"
+        #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: log).status == 0)
+        let r = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--stack", "home-1", "--json"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let observed = try #require(doc["observed"] as? [[String: Any]])
+        #expect(observed.map { $0["event"] as? Int } == [9, 7, 8])
+        #expect(observed.map { $0["agrees"] as? Bool } == [true, false, true])
+        let details = observed.compactMap { $0["detail"] as? String }
+        #expect(details.count == 3 && details[0].contains("1560 s of them (87 %)") && details[1].contains("540 s of them (45 %)"))
+    }
 }

@@ -48,6 +48,10 @@ public struct DeviceEngine: Sendable {
     /// The (time, seq) of the last event applied.
     public var position: (time: Int64, seq: UInt64) { (state.lastEventTime, state.lastSeq) }
 
+    /// The next instant at which a transition is scheduled (an entry's date, a window
+    /// closing, an hour or day starting), if any.
+    public var nextTransition: Int64? { state.wakeups.first }
+
     /// Hands over the decisions made so far.
     public mutating func takeDecisions() -> [Decision] {
         defer { decisions.removeAll(keepingCapacity: true) }

@@ -1,0 +1,84 @@
+import Ledger
+import Projections
+import SmartStack
+
+extension Explainer {
+    /// The share of an observation's duration for which the model must have had the
+    /// observed widget on top (or, for `onScreen: false`, not on top) to agree with it.
+    static let agreementShare = 0.5
+
+    /// The device's `stack.observed` events of the hour before `t` (at most five), each
+    /// compared with the model.
+    func observations(stack id: String, at t: Timestamp, query: ProjectionQuery) throws -> [Observation] {
+        Array(try observations(stack: id, from: t.microseconds - 3_600_000_000, to: t.microseconds, query: query, limit: 5))
+    }
+
+    /// The device's `stack.observed` events in `[from, to]` (the last `limit`), each
+    /// compared with the model; `stack` nil takes every stack.
+    ///
+    /// An observation without `duration` is compared with the model's top at its instant.
+    /// One with `duration` D covers the D seconds up to its time (PowerLog writes its
+    /// on-screen totals when the period ends): the model agrees when it had the widget on
+    /// top for at least `agreementShare` of them (for `onScreen: false`, off top).
+    func observations(stack id: String?, from: Int64, to: Int64, query: ProjectionQuery, limit: Int = .max) throws -> [Observation] {
+        var found = [(UInt64, Event)]()
+        try projector.ledger.read { r in
+            for seq in try r.seqs(device: device, fromMicros: from, toMicros: to + 1) {
+                try r.withRecord(seq) { view in
+                    guard view.envelope.type == "stack.observed" else { return }
+                    let e = try Event(record: view)
+                    // A widget the device saw outside any stack (PowerLog's isInStack = 0)
+                    // says nothing about a stack's top.
+                    if e.extras.contains(where: { $0.key == "inStack" && $0.value == .bool(false) }) { return }
+                    if case .stackObserved(let o) = e.body, id == nil || o.stack == nil || o.stack == id { found.append((seq, e)) }
+                }
+            }
+        }
+        return try found.suffix(limit).compactMap { seq, e in try compare(e, seq: seq, stack: id, query: query) }
+    }
+
+    /// One observation compared with the model.
+    private func compare(_ e: Event, seq: UInt64, stack id: String?, query: ProjectionQuery) throws -> Observation? {
+        guard case .stackObserved(let o) = e.body else { return nil }
+        let t = e.envelope.time.microseconds
+        var engine = try projector.engine(device: device, at: t, query: query)
+        let stacks = engine.snapshot(at: e.envelope.time).stacks
+        // The observed widget: by instance, or by kind and (when recorded) app.
+        let app = e.envelope.app
+        let isObserved = { (w: WidgetIdentity) in w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app)) }
+        let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { isObserved($0.widget) } }?.stack
+        let top = stacks.first { $0.stack == stackID }?.top?.widget
+        let named = o.instance ?? o.kind ?? "?"
+        let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
+        let span = Int64((o.duration ?? 0) * 1_000_000)
+        guard span > 0 else {
+            let matches = top.map(isObserved) ?? false
+            let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
+            return Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail)
+        }
+        let onTop = try timeOnTop(stack: stackID, from: t - span, to: t, query: query, isObserved)
+        let share = Double(onTop) / Double(span)
+        let agrees = (o.onScreen ? share : 1 - share) >= Self.agreementShare
+        let detail = "\(recorded) for \(seconds(span)) s up to \(e.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
+        return Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail)
+    }
+
+    /// Microseconds in `[from, to]` during which the model had a widget that `matches` on
+    /// top of `stack`, exact at every change.
+    private func timeOnTop(stack: String?, from: Int64, to: Int64, query: ProjectionQuery, _ matches: (WidgetIdentity) -> Bool) throws -> Int64 {
+        var total: Int64 = 0
+        var shownSince: Int64?
+        try projector.walkChanges(device: device, from: from, to: to, query: query, visit: { t, engine in
+            let top = engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack }?.top?.widget
+            let shown = top.map(matches) ?? false
+            if let since = shownSince, !shown { total += t - since; shownSince = nil }
+            if shown && shownSince == nil { shownSince = t }
+        }, decision: { _ in })
+        if let since = shownSince { total += to - since }
+        return total
+    }
+
+    private func seconds(_ micros: Int64) -> String {
+        micros % 1_000_000 == 0 ? String(micros / 1_000_000) : String(Double(micros) / 1_000_000)
+    }
+}
