@@ -35,6 +35,18 @@ struct VerdictTests {
         #expect(codes(v) == ["RELEVANCE_SCORE", "KEPT"])
     }
 
+    @Test("USER_SCROLLED: on top because the person scrolled to it, and it blocks a relevant widget until the hold ends")
+    func userScrolled() throws {
+        let lines = VerdictTests.base + [Line.timeline("com.b", "B", at: "08:00", [("09:00", 52.6, 3600)]),
+                                         Line.event("stack.scrolled", at: "09:10", #""stack":"home","instance":"a""#)]
+        let onTop = try verdict(lines, at: "09:11", widget: "a")
+        #expect(onTop.onTop && codes(onTop).first == "USER_SCROLLED")
+        #expect(onTop.reasons.first?.events == [5])
+        let blocked = try verdict(lines, at: "09:11", widget: "B")
+        let r = try #require(blocked.reasons.first { $0.code == "USER_SCROLLED" })
+        #expect(r.basis == .policy && r.rule == "scrollHoldMinutes" && r.events == [5])
+    }
+
     @Test("RATE_LIMITED gives the count and the cap")
     func rateLimited() throws {
         var params = PolicyParameters()
