@@ -23,12 +23,27 @@ struct EngineBench: ParsableCommand {
     @Option(help: "Random seed for query times.") var seed: UInt64 = 7
     @Flag(help: "Keep the store's checkpoints: skip the rebuild (and its figures).") var noRebuild = false
     @Flag(help: "Measure only the engine on one device's events, decoded beforehand (for callgrind).") var engineOnly = false
+    @Flag(help: "Measure only a one-thread scan that decodes every record (for perf and callgrind).") var decodeOnly = false
 
     func run() throws {
         let ledger = try Ledger(path: store)
         let policy = Policy()
         if engineOnly {
             print("engine alone, events decoded beforehand (1 thread, one device): \(Int(try engineOnlyRate(ledger: ledger, policy: policy))) events/s")
+            return
+        }
+        if decodeOnly {
+            var n = 0
+            let seconds = try time {
+                try ledger.read { r in
+                    try r.scan { view in
+                        _ = try Event(record: view)
+                        n += 1
+                        return true
+                    }
+                }
+            }
+            print("scan + decode (1 thread): \(Int(Double(n) / seconds)) events/s")
             return
         }
         let stats = try ledger.statistics()
