@@ -28,7 +28,11 @@ public final class Ledger: Sendable {
     public let isReadOnly: Bool
     let stringTable = StringTable()
     let committer = GroupCommitter()
+    /// The preparers' view of the string table; held only briefly, so that a commit never
+    /// waits for a batch being encoded.
     let preparation = Mutex(PreparationState())
+    /// Held by one preparer at a time, for the whole encoding of its batch.
+    let preparing = Mutex(())
 
     /// How to open a store.
     public struct Options: Sendable {

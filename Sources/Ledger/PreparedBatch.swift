@@ -60,16 +60,23 @@ struct PreparationState {
 extension Ledger {
     /// Encodes `events` for a later `append(_:)`, off the write path. Thread-safe.
     public func prepare<E: LedgerPayload & Sendable>(_ events: [E]) -> PreparedBatch {
-        preparation.withLock { state in
-            if state.snapshot.count < stringTable.snapshot().count && state.snapshot.count == state.committed {
-                state.snapshot = stringTable.snapshot()
-                state.committed = state.snapshot.count
+        preparing.withLock { _ in
+            let (snapshot, epoch) = preparation.withLock { state in
+                if state.snapshot.count < stringTable.snapshot().count && state.snapshot.count == state.committed {
+                    state.snapshot = stringTable.snapshot()
+                    state.committed = state.snapshot.count
+                }
+                return (state.snapshot, state.epoch)
             }
-            let interner = Interner(snapshot: state.snapshot)
-            let batch = Ledger.encode(events, interner: interner, base: state.snapshot.count, epoch: state.epoch) { writer in
+            let interner = Interner(snapshot: snapshot)
+            let batch = Ledger.encode(events, interner: interner, base: snapshot.count, epoch: epoch) { writer in
                 try Ledger.store(events, in: writer)
             }
-            state.snapshot = interner.snapshot
+            // Provisional ids abandoned meanwhile (a failure, a foreign writer) stay abandoned:
+            // the batch carries the old epoch and is re-encoded when it commits.
+            preparation.withLock { state in
+                if state.epoch == epoch { state.snapshot = interner.snapshot }
+            }
             return batch
         }
     }
