@@ -76,6 +76,12 @@ extension LedgerReader {
         return (Array(e.key), Array(e.value))
     }
 
+    /// The derived entry with exactly this key, if any.
+    public func derived(_ key: [UInt8]) throws -> [UInt8]? {
+        guard let db = dbs.derived else { return nil }
+        return try key.withUnsafeBytes { try txn.get(db, key: $0) }.map { Array($0) }
+    }
+
     /// Every derived entry whose key starts with `prefix`, in key order.
     public func derivedEntries(prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
         guard let db = dbs.derived else { return }

@@ -7,9 +7,13 @@ import SmartStack
 /// checkpoint at or before an instant is one seek away.
 struct CheckpointKey {
     static let root: [UInt8] = Array("cp".utf8)
-    /// The layout of checkpoint values (2: the state deflated); part of the engine tag, so
-    /// that values of another layout are never read as this one.
-    static let formatVersion = 2
+    /// The layout of checkpoint values (3: the state deflated, on its own or against the
+    /// state of an earlier checkpoint); part of the engine tag, so that values of another
+    /// layout are never read as this one.
+    static let formatVersion = 3
+    /// Of a fold's checkpoints, every this many is deflated on its own; those between are
+    /// deflated against the one before, so restoring one inflates at most this many.
+    static let keyframeInterval = 8
 
     /// The 8 bytes that name an engine version and a policy: a policy override or a new
     /// engine never reuses another's checkpoints.
@@ -38,25 +42,42 @@ struct CheckpointKey {
         return (t, s)
     }
 
-    /// A checkpoint value: the log's last seq when it was made (8 bytes), the engine
-    /// state's size (4 bytes), then the state deflated.
-    static func value(highSeq: UInt64, state: [UInt8]) -> [UInt8] {
-        var out = withUnsafeBytes(of: highSeq.bigEndian) { Array($0) }
+}
+
+/// A checkpoint's value: the log's last seq when it was made (8 bytes), the engine state's
+/// size (4 bytes), the (time, seq) of the checkpoint whose state was the preset dictionary
+/// (16 bytes; seq 0 for none), then the state deflated.
+struct CheckpointValue {
+    var highSeq: UInt64
+    var size: Int
+    /// The earlier checkpoint of the same device whose state the value was deflated
+    /// against, nil when it stands alone.
+    var base: (time: Int64, seq: UInt64)?
+    var deflated: ArraySlice<UInt8>
+
+    static let headerSize = 28
+
+    /// Parses a stored value; nil when it is too short to be one.
+    init?(_ value: [UInt8]) {
+        guard value.count >= CheckpointValue.headerSize else { return nil }
+        (highSeq, size, base) = value.withUnsafeBytes { raw in
+            let time = Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)))
+            let seq = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt64.self))
+            return (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
+                    Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
+                    seq == 0 ? nil : (time, seq))
+        }
+        deflated = value[CheckpointValue.headerSize...]
+    }
+
+    /// The value of `state`, deflated against `base`'s state when there is one.
+    static func encode(highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(headerSize + state.count / 2)
+        withUnsafeBytes(of: highSeq.bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(state.count).bigEndian) { out.append(contentsOf: $0) }
-        return out + Deflate.compress(state)
-    }
-
-    /// The log's last seq and the still deflated state of a checkpoint value.
-    static func split(_ value: [UInt8]) -> (highSeq: UInt64, state: ArraySlice<UInt8>)? {
-        guard value.count >= 12 else { return nil }
-        let high = value.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
-        return (high, value[8...])
-    }
-
-    /// The engine state of a split value, inflated; nil when it is damaged.
-    static func inflate(_ state: ArraySlice<UInt8>) -> [UInt8]? {
-        guard state.count >= 4 else { return nil }
-        let size = state.withUnsafeBytes { Int(UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self))) }
-        return Deflate.decompress(state.dropFirst(4), size: size)
+        withUnsafeBytes(of: UInt64(bitPattern: base?.time ?? 0).bigEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: (base?.seq ?? 0).bigEndian) { out.append(contentsOf: $0) }
+        return out + Deflate.compress(state, dictionary: base?.state ?? [])
     }
 }

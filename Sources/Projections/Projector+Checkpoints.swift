@@ -6,13 +6,31 @@ extension Projector {
     /// longer than `ceiling`.
     func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
         let prefix = CheckpointKey.prefix(device, tag)
-        let found = try ledger.read { reader in
-            try reader.derived(atOrBefore: CheckpointKey.key(device, tag, time: limit, seq: .max), prefix: prefix)
+        return try ledger.read { reader in
+            guard let (key, value) = try reader.derived(atOrBefore: CheckpointKey.key(device, tag, time: limit, seq: .max), prefix: prefix),
+                  let at = CheckpointKey.position(key), let parsed = CheckpointValue(value), parsed.highSeq <= ceiling,
+                  let state = try state(of: parsed, device: device, tag: tag, in: reader),
+                  let engine = try? DeviceEngine(checkpoint: state, policy: policy) else { return nil }
+            return (engine, at)
         }
-        guard let (key, value) = found, let at = CheckpointKey.position(key), let (high, bytes) = CheckpointKey.split(value),
-              high <= ceiling, let state = CheckpointKey.inflate(bytes),
-              let engine = try? DeviceEngine(checkpoint: state, policy: policy) else { return nil }
-        return (engine, at)
+    }
+
+    /// The engine state a checkpoint value holds: inflated after the states it was
+    /// deflated against; nil when one of them is missing or damaged.
+    func state(of value: CheckpointValue, device: String, tag: [UInt8], in reader: LedgerReader) throws -> [UInt8]? {
+        var chain = [value]
+        while let base = chain.last!.base {
+            guard chain.count <= 4 * CheckpointKey.keyframeInterval,
+                  let stored = try reader.derived(CheckpointKey.key(device, tag, time: base.time, seq: base.seq)),
+                  let parsed = CheckpointValue(stored) else { return nil }
+            chain.append(parsed)
+        }
+        var state = [UInt8]()
+        for v in chain.reversed() {
+            guard let inflated = Deflate.decompress(v.deflated, size: v.size, dictionary: state) else { return nil }
+            state = inflated
+        }
+        return state
     }
 
     /// Saves checkpoints made from a log of `ceiling` records, unless a later invalidation

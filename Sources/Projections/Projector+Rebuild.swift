@@ -7,7 +7,7 @@ extension Projector {
     /// Replays every device from the start on `threads` threads (one device per thread at
     /// a time), saving checkpoints as it goes, and returns how many events were folded.
     /// Checkpoints already stored for this policy are dropped first.
-    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = 384) throws -> Int {
+    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
         try first.prepare()
         let devices = try first.devices()

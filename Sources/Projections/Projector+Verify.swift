@@ -14,7 +14,7 @@ extension Projector {
         for (key, value) in entries {
             let body = key.dropFirst(CheckpointKey.root.count)
             guard let zero = body.firstIndex(of: 0), body.count - (zero - body.startIndex) - 1 == 24,
-                  let (time, seq) = CheckpointKey.position(key), let (high, state) = CheckpointKey.split(value) else {
+                  let (time, seq) = CheckpointKey.position(key), let parsed = CheckpointValue(value) else {
                 problems.append("a checkpoint key or value is malformed (\(key.count) key bytes)")
                 continue
             }
@@ -26,13 +26,13 @@ extension Projector {
                 problems.append("\(where_) names a record that is missing or of another device or time")
                 continue
             }
-            if high < seq || high > last {
-                problems.append("\(where_) claims a log of \(high) records; the store holds \(last)")
+            if parsed.highSeq < seq || parsed.highSeq > last {
+                problems.append("\(where_) claims a log of \(parsed.highSeq) records; the store holds \(last)")
             }
             if tag == self.tag {
                 do {
-                    guard let inflated = CheckpointKey.inflate(state) else {
-                        problems.append("\(where_) cannot be inflated")
+                    guard let inflated = try ledger.read({ try state(of: parsed, device: device, tag: tag, in: $0) }) else {
+                        problems.append("\(where_) cannot be inflated (it, or a checkpoint it was deflated against, is damaged or missing)")
                         continue
                     }
                     let engine = try DeviceEngine(checkpoint: inflated, policy: policy)

@@ -14,8 +14,10 @@ public final class Projector {
     public let ledger: Ledger
     /// The policy in force.
     public let policy: Policy
+    /// Events per device between two checkpoints, unless set otherwise.
+    public static let defaultCheckpointInterval = 192
     /// Events per device between two checkpoints.
-    public var checkpointInterval = 384
+    public var checkpointInterval = Projector.defaultCheckpointInterval
     /// Whether to read and save checkpoints.
     public var useCheckpoints = true
     /// Skip records that fail their checksum instead of failing (`--force`); the ones
@@ -129,6 +131,10 @@ public final class Projector {
         var nextExtra = 0
         let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
         var sinceSave = 0
+        // The fold's first checkpoint stands alone; the next ones are deflated against the
+        // one before, with a standalone one every `keyframeInterval`.
+        var saved = 0
+        var previous: (time: Int64, seq: UInt64, state: [UInt8])?
         var done = false
         while !done {
             var pending = [([UInt8], [UInt8])]()
@@ -149,8 +155,12 @@ public final class Projector {
                         sinceSave += 1
                         if save && sinceSave >= checkpointInterval {
                             sinceSave = 0
-                            pending.append((CheckpointKey.key(device, tag, time: view.envelope.time.microseconds, seq: view.seq),
-                                            CheckpointKey.value(highSeq: ceiling, state: engine.checkpoint())))
+                            let state = engine.checkpoint(), (time, seq) = (view.envelope.time.microseconds, view.seq)
+                            let base = saved % CheckpointKey.keyframeInterval == 0 ? nil : previous
+                            pending.append((CheckpointKey.key(device, tag, time: time, seq: seq),
+                                            CheckpointValue.encode(highSeq: ceiling, state: state, base: base)))
+                            previous = (time, seq, state)
+                            saved += 1
                         }
                     }
                     if visited >= chunk { done = false; return false }

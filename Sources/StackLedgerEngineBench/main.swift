@@ -18,7 +18,7 @@ struct EngineBench: ParsableCommand {
     @Option(help: "A store holding the workload (its checkpoints are rebuilt; one late event is appended).") var store: String
     @Option(help: "State queries to time.") var queries = 300
     @Option(help: "Threads for the rebuild and the scans.") var threads = 2
-    @Option(help: "Events per device between checkpoints.") var checkpointInterval = 384
+    @Option(help: "Events per device between checkpoints.") var checkpointInterval = Projector.defaultCheckpointInterval
     @Option(help: "Repetitions of the rebuild and the scans (medians are reported).") var repeats = 1
     @Option(help: "Random seed for query times.") var seed: UInt64 = 7
     @Flag(help: "Keep the store's checkpoints: skip the rebuild (and its figures).") var noRebuild = false

@@ -7,22 +7,42 @@ struct CheckpointFormatTests {
     func roundTrip() throws {
         var state = [UInt8]()
         for i in 0..<4_000 { state.append(contentsOf: [UInt8(i % 7), 0, 0, 0, UInt8(i % 251), 1]) }
-        let value = CheckpointKey.value(highSeq: 42, state: state)
+        let value = CheckpointValue.encode(highSeq: 42, state: state, base: nil)
         #expect(value.count < state.count / 2)
-        let (high, deflated) = try #require(CheckpointKey.split(value))
-        #expect(high == 42)
-        #expect(CheckpointKey.inflate(deflated) == state)
+        let parsed = try #require(CheckpointValue(value))
+        #expect(parsed.highSeq == 42 && parsed.size == state.count && parsed.base == nil)
+        #expect(Deflate.decompress(parsed.deflated, size: parsed.size) == state)
+    }
+
+    @Test("a state deflated against the one before is far smaller, and inflates only with that one")
+    func delta() throws {
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let before = (0..<20_000).map { _ -> UInt8 in
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: x >> 56)
+        }
+        var after = before
+        after[12_345] ^= 0xFF
+        let alone = CheckpointValue.encode(highSeq: 9, state: after, base: nil)
+        let value = CheckpointValue.encode(highSeq: 9, state: after, base: (time: 5, seq: 3, state: before))
+        #expect(value.count * 10 < alone.count)
+        let parsed = try #require(CheckpointValue(value))
+        #expect(parsed.base?.time == 5 && parsed.base?.seq == 3)
+        #expect(Deflate.decompress(parsed.deflated, size: parsed.size, dictionary: before) == after)
+        #expect(Deflate.decompress(parsed.deflated, size: parsed.size) == nil)
+        #expect(Deflate.decompress(parsed.deflated, size: parsed.size, dictionary: after) == nil)
     }
 
     @Test("a truncated or altered value does not inflate")
     func damaged() throws {
         let state = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let value = CheckpointKey.value(highSeq: 7, state: state)
-        let truncated = Array(value.dropLast(5))
-        #expect(CheckpointKey.split(truncated).flatMap { CheckpointKey.inflate($0.state) } == nil)
+        let value = CheckpointValue.encode(highSeq: 7, state: state, base: nil)
+        let truncated = try #require(CheckpointValue(Array(value.dropLast(5))))
+        #expect(Deflate.decompress(truncated.deflated, size: truncated.size) == nil)
         var wrongSize = value
         wrongSize[11] ^= 1
-        #expect(CheckpointKey.split(wrongSize).flatMap { CheckpointKey.inflate($0.state) } == nil)
-        #expect(CheckpointKey.split([1, 2, 3]) == nil)
+        let resized = try #require(CheckpointValue(wrongSize))
+        #expect(Deflate.decompress(resized.deflated, size: resized.size) == nil)
+        #expect(CheckpointValue([1, 2, 3]) == nil)
     }
 }

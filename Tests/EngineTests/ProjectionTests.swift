@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Ledger
-import Projections
+@testable import Projections
 import SmartStack
 import StackLedgerTesting
 
@@ -59,9 +59,17 @@ struct ProjectionTests {
         let checkpointed = Projector(ledger: ledger, policy: Policy())
         checkpointed.checkpointInterval = 50
         _ = try rendering(checkpointed, at: last, from: last - 3_600_000_000)  // lays down checkpoints
-        var saved = 0
-        try ledger.read { r in try r.derivedEntries(prefix: Array("cp".utf8)) { _, _ in saved += 1 } }
+        var saved = 0, deltas = 0
+        try ledger.read { r in
+            try r.derivedEntries(prefix: Array("cp".utf8)) { _, v in
+                saved += 1
+                if CheckpointValue(Array(v))?.base != nil { deltas += 1 }
+            }
+        }
         #expect(saved > 20)
+        // Most are deflated against the one before, and every one restores.
+        #expect(deltas * 2 > saved)
+        #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
         for _ in 0..<8 {
             let t = first + Int64(rng.next() % UInt64(last - first + 1))
             let from = t - Int64(rng.next() % 86_400_000_000)
