@@ -14,12 +14,13 @@ enum Line {
     }
 
     /// `entries`: (date, score or nil for null relevance, duration).
-    static func timeline(_ app: String, _ kind: String, at time: String, _ entries: [(String, Double?, Double)]) -> String {
+    static func timeline(_ app: String, _ kind: String, at time: String, _ entries: [(String, Double?, Double)], policy: String? = nil) -> String {
         let list = entries.map { e in
             let rel = e.1.map { #"{"score":\#($0),"duration":\#(e.2)}"# } ?? "null"
             return #"{"date":"\#(t(e.0))","relevance":\#(rel)}"#
         }.joined(separator: ",")
-        return #"{"type":"widget.timeline","time":"\#(t(time))","app":"\#(app)","kind":"\#(kind)","entries":[\#(list)]}"#
+        let p = policy.map { #","policy":\#($0)"# } ?? ""
+        return #"{"type":"widget.timeline","time":"\#(t(time))","app":"\#(app)","kind":"\#(kind)","entries":[\#(list)]\#(p)}"#
     }
 
     static func event(_ type: String, at time: String, app: String? = nil, _ fields: String) -> String {

@@ -47,6 +47,45 @@ struct VerdictTests {
         #expect(r.basis == .policy && r.rule == "scrollHoldMinutes" && r.events == [5])
     }
 
+    @Test("T2: RELOAD_NOT_DUE gives the instant the reload policy allows the next timeline, until the app requests one")
+    func reloadNotDue() throws {
+        // B rotated up at 09:00; the person scrolled back to A at 09:40.
+        let scroll = Line.event("stack.scrolled", at: "09:40", #""stack":"home","instance":"a""#)
+        let after = VerdictTests.base + [Line.timeline("com.b", "B", at: "08:00", [("09:00", 5, 1800)], policy: #"{"after":"\#(Line.t("12:00"))"}"#), scroll]
+        let v = try verdict(after, at: "10:00", widget: "B")
+        #expect(codes(v) == ["NO_ACTIVE_RELEVANCE", "RELOAD_NOT_DUE"])
+        let r = try #require(v.reasons.last)
+        #expect(r.basis == .documented && r.rule == "T2" && r.events == [4] && r.detail.contains("no earlier than 12:00"))
+        // A reload requested for the kind (or for every kind of the app) lifts it.
+        for request in [#""kind":"B""#, #""all":true"#] {
+            let requested = after + [Line.event("widget.reloadRequested", at: "10:30", app: "com.b", request)]
+            #expect(codes(try verdict(requested, at: "10:45", widget: "B")) == ["NO_ACTIVE_RELEVANCE"])
+        }
+        // Once the date has passed, the next timeline is due: nothing more to say.
+        #expect(codes(try verdict(after, at: "12:30", widget: "B")) == ["NO_ACTIVE_RELEVANCE"])
+        let never = VerdictTests.base + [Line.timeline("com.b", "B", at: "08:00", [("09:00", 5, 1800)], policy: #""never""#), scroll]
+        let n = try verdict(never, at: "15:00", widget: "B")
+        #expect(codes(n) == ["NO_ACTIVE_RELEVANCE", "RELOAD_NOT_DUE"] && n.reasons.last!.detail.contains("policy is never"))
+    }
+
+    @Test("T3: RELOAD_BUDGET_SPENT counts the reloads of the last 24 h against the budget, or quotes the device's own budget")
+    func reloadBudget() throws {
+        var params = PolicyParameters()
+        params.reloadBudgetPerDay = 3
+        let reloads = ["07:00", "08:30", "09:10"].map { Line.event("widget.reloaded", at: $0, app: "com.b", #""kind":"B""#) }
+        let lines = VerdictTests.base + [Line.timeline("com.b", "B", at: "08:00", [("09:00", 5, 1800)]),
+                                         Line.event("stack.scrolled", at: "09:40", #""stack":"home","instance":"a""#)] + reloads
+        let spent = try verdict(lines, at: "10:00", widget: "B", policy: Policy(parameters: params))
+        let r = try #require(spent.reasons.first { $0.code == "RELOAD_BUDGET_SPENT" })
+        #expect(r.basis == .policy && r.rule == "reloadBudgetPerDay" && r.events == [6, 8])
+        #expect(r.detail.contains("reloaded 3 times") && r.detail.contains("the daily budget is 3"))
+        // Under the budget: nothing; the default budget is 55.
+        #expect(!codes(try verdict(lines, at: "10:00", widget: "B")).contains("RELOAD_BUDGET_SPENT"))
+        let recorded = lines + [Line.event("widget.reloaded", at: "09:20", app: "com.b", #""kind":"B","budgetRemaining":0"#)]
+        let device = try #require(try verdict(recorded, at: "10:00", widget: "B").reasons.first { $0.code == "RELOAD_BUDGET_SPENT" })
+        #expect(device.basis == .documented && device.rule == "T3" && device.events == [9] && device.detail.contains("no reload budget left"))
+    }
+
     @Test("RATE_LIMITED gives the count and the cap")
     func rateLimited() throws {
         var params = PolicyParameters()

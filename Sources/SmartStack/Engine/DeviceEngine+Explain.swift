@@ -139,9 +139,10 @@ extension DeviceEngine {
         if !stack.isWatch && hasContext {
             out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)", events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
         }
-        if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance { out.append(r) }
+        if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance { out.append(r); out += reloadReasons(w) }
         else if !stack.isWatch || p.watchUsesEntryRelevance {
             out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, "R8", "no timeline with relevance was delivered for \(w.kind)", events: []))
+            out += reloadReasons(w)
         }
         if !stack.isWatch, let intent = m.intent { out += donationReasons(intent: intent, widgetParameters: m.parameters) }
         if stack.isWatch { out += contextReasons(app: w.app, kind: w.kind) }

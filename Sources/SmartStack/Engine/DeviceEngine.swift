@@ -177,6 +177,8 @@ struct DeviceModel: Codable, Hashable {
     var wakeupWork: [UInt8] = []
     /// Bumped whenever `usage` changes.
     var usageVersion: UInt64 = 0
+    /// Reload policies, requests and reloads, keyed by `app/kind` (T2, T3).
+    var reloads: [String: ReloadState] = [:]
 
     init(device: String) { self.device = device }
 

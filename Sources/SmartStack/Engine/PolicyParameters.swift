@@ -60,6 +60,9 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
     /// Whether a top whose relevance ended stays on top until something displaces it
     /// (false: the stack returns to its first widget).
     public var topStaysUntilDisplaced = true
+    /// Reloads of one widget in 24 hours after which WidgetKit withholds more (the
+    /// documentation gives 40 to 70 for a frequently viewed widget; rule T3).
+    public var reloadBudgetPerDay = 55
 
     /// The defaults.
     public init() {}
@@ -72,7 +75,7 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
         case relevantIntentsOnIOS17, watchUsesEntryRelevance, suggestionProviders
         case dateClueLeadMinutes, dateClueLagMinutes, defaultRelevanceGroup
         case dismissCooldownHours, scrollHoldMinutes, relevantShortcutsRotateMembers
-        case unsetWidgetParameterMatchesAny, topStaysUntilDisplaced
+        case unsetWidgetParameterMatchesAny, topStaysUntilDisplaced, reloadBudgetPerDay
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -101,6 +104,7 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
         try c.encode(relevantShortcutsRotateMembers, forKey: .relevantShortcutsRotateMembers)
         try c.encode(unsetWidgetParameterMatchesAny, forKey: .unsetWidgetParameterMatchesAny)
         try c.encode(topStaysUntilDisplaced, forKey: .topStaysUntilDisplaced)
+        try c.encode(reloadBudgetPerDay, forKey: .reloadBudgetPerDay)
     }
 
     /// Checks ranges and enumerations.
@@ -112,6 +116,10 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
         try positive(normalizationWindowDays, "normalizationWindowDays")
         try positive(usagePatternMinimum, "usagePatternMinimum")
         try positive(usagePatternWindowDays, "usagePatternWindowDays")
+        try positive(reloadBudgetPerDay, "reloadBudgetPerDay")
+        guard reloadBudgetPerDay <= ReloadState.kept else {
+            throw PolicyError("parameter \"reloadBudgetPerDay\" must be at most \(ReloadState.kept) (it is \(reloadBudgetPerDay))")
+        }
         for (v, name) in [(maxSuggestionsPerStack, "maxSuggestionsPerStack"), (maxRelevanceCardsPerStack, "maxRelevanceCardsPerStack"),
                           (dateClueLeadMinutes, "dateClueLeadMinutes"), (dateClueLagMinutes, "dateClueLagMinutes"),
                           (dismissCooldownHours, "dismissCooldownHours"), (scrollHoldMinutes, "scrollHoldMinutes"),

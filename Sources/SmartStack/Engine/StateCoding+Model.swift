@@ -233,6 +233,7 @@ extension DeviceModel {
         w.array(wakeups) { $0.int($1) }
         w.array(wakeupWork) { $0.byte($1) }
         w.uint(usageVersion)
+        w.map(reloads) { $1.write(&$0) }
     }
 
     init(_ r: inout StateReader) throws {
@@ -281,6 +282,23 @@ extension DeviceModel {
         wakeups = try r.array { try $0.int() }
         wakeupWork = try r.array { try $0.byte() }
         usageVersion = try r.uint()
+        reloads = try r.map { try ReloadState(&$0) }
         guard r.offset == r.bytes.count, wakeups.count == wakeupWork.count else { throw StateReader.Malformed(offset: r.offset) }
+    }
+}
+
+extension ReloadState {
+    func write(_ w: inout StateWriter) {
+        w.uint(timelineSeq); w.int(timelineTime); w.optional(due) { $0.int($1) }
+        w.uint(requestSeq); w.int(requestTime)
+        w.array(reloads) { w, x in w.int(x.time); w.uint(x.seq); w.optional(x.instance) { $0.string($1) } }
+        w.optional(budgetRemaining) { $0.double($1) }; w.uint(budgetSeq)
+    }
+    init(_ r: inout StateReader) throws {
+        self.init()
+        timelineSeq = try r.uint(); timelineTime = try r.int(); due = try r.optional { try $0.int() }
+        requestSeq = try r.uint(); requestTime = try r.int()
+        reloads = try r.array { r in ReloadRecord(time: try r.int(), seq: try r.uint(), instance: try r.optional { try $0.string() }) }
+        budgetRemaining = try r.optional { try $0.double() }; budgetSeq = try r.uint()
     }
 }
