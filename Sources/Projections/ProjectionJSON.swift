@@ -79,6 +79,12 @@ public enum ProjectionJSON {
                     w.key("pinned"); w.bool(g.pinned)
                     w.key("suggested"); w.bool(g.suggested)
                     w.key("relevance"); write(&w, g.relevance)
+                    w.key("entry")
+                    if let e = g.entry {
+                        w.beginObject(); w.key("date"); w.time(e.date); w.key("event"); w.integer(Int(e.event)); w.endObject()
+                    } else {
+                        w.null()
+                    }
                 }
             }
             w.endArray()

@@ -68,6 +68,7 @@ struct State: ParsableCommand {
                     line += r.until.map { " until \(clock($0))" } ?? " until the next entry"
                     line += " [event \(r.event)]"
                 }
+                if let e = g.entry { line += "  shows the \(clock(e.date)) entry [event \(e.event)]" }
                 out += line + "\n"
             }
             if let d = stack.decision {

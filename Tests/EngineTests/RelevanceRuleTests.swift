@@ -25,6 +25,27 @@ struct RelevanceRuleTests {
         #expect(try EngineHarness(RelevanceRuleTests.base + lines).decisions(through: Line.t("23:00")).isEmpty)
     }
 
+    @Test("T1: a widget displays the latest entry dated at or before the instant, with or without relevance; a later timeline replaces the rest")
+    func t1() throws {
+        let lines = [
+            Line.timeline("com.b", "B", at: "08:00", [("08:00", nil, 0), ("09:00", 5, 1800), ("10:00", nil, 0)]),
+            Line.timeline("com.b", "B", at: "09:40", [("09:45", nil, 0), ("11:00", nil, 0)]),
+        ]
+        let harness = try EngineHarness(RelevanceRuleTests.base + lines)
+        func shown(_ time: String) throws -> (String?, UInt64?) {
+            let e = try harness.stack("home", at: Line.t(time))?.widgets.first { $0.widget.instance == "b" }?.entry
+            return (e.map { Timestamp(microseconds: $0.date.microseconds).rfc3339 }, e?.event)
+        }
+        #expect(try shown("07:59") == (nil, nil))
+        #expect(try shown("08:30") == (Line.t("08:00"), 4))
+        #expect(try shown("09:30") == (Line.t("09:00"), 4))
+        // The 09:40 timeline replaced the 10:00 entry.
+        #expect(try shown("09:50") == (Line.t("09:45"), 5))
+        #expect(try shown("10:30") == (Line.t("09:45"), 5))
+        #expect(try shown("11:00") == (Line.t("11:00"), 5))
+        #expect(try harness.stack("home", at: Line.t("11:00"))?.widgets.first { $0.widget.instance == "a" }?.entry == nil)
+    }
+
     @Test("R2: scores compare only with the same provider's scores, never by magnitude")
     func r2() throws {
         // A scores on 1-10, B on 1000-5000. At 09:00 A is at its own maximum, B at its minimum.

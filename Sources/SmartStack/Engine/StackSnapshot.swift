@@ -12,6 +12,17 @@ public struct WidgetSnapshot: Codable, Hashable, Sendable {
     public var suggested: Bool
     /// Its active relevance, nil when none is active.
     public var relevance: ActiveRelevance?
+    /// The timeline entry it displays (T1: the latest entry dated at or before the
+    /// instant), nil when it has none or was placed by the system.
+    public var entry: DisplayedEntry?
+}
+
+/// The timeline entry a widget displays at an instant (rule T1).
+public struct DisplayedEntry: Codable, Hashable, Sendable {
+    /// The entry's date.
+    public var date: Timestamp
+    /// The `widget.timeline` event that delivered it.
+    public var event: UInt64
 }
 
 /// One stack at an instant.
@@ -65,7 +76,9 @@ extension DeviceEngine {
                     let r = usesEntryRelevance
                         ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)?.0
                         : nil
-                    widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r))
+                    let shown = state.timelines.displayed(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now)
+                    widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r,
+                                                  entry: shown.map { DisplayedEntry(date: Timestamp(microseconds: $0.date, offsetMinutes: $0.offset), event: $0.seq) }))
                 }
             }
             let top = widgets.first { $0.widget.instance == s.top }

@@ -134,6 +134,12 @@ struct TimelineBook: Codable, Hashable {
         }
     }
 
+    /// The entry a widget displays at `at` (T1): the latest of its list dated at or
+    /// before `at`, with or without relevance.
+    func displayed(app: String, kind: String, instance: String, at: Int64) -> StoredEntry? {
+        list(app: app, kind: kind, instance: instance)?.entries.last { $0.date <= at }
+    }
+
     /// The entry whose relevance governs `at` (the latest entry at or before it that
     /// carries relevance), and the next one after it, if any.
     func governing(_ list: EntryList, at: Int64) -> (StoredEntry, StoredEntry?)? {
