@@ -3,17 +3,29 @@ import SmartStack
 
 extension Projector {
     /// The newest usable checkpoint of `device` at or before `limit`, made from a log no
-    /// longer than `ceiling`.
+    /// longer than `ceiling`; one that is not (made from a longer log, or its chain of
+    /// deflated states broken) is passed over for the one before it.
     func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
         let prefix = CheckpointKey.prefix(device, tag)
         return try ledger.read { reader in
-            guard let (key, value) = try reader.derived(atOrBefore: CheckpointKey.key(device, tag, time: limit, seq: .max), prefix: prefix),
-                  let at = CheckpointKey.position(key), let parsed = CheckpointValue(value), parsed.highSeq <= ceiling,
-                  let state = try state(of: parsed, device: device, tag: tag, in: reader),
-                  let engine = try? DeviceEngine(checkpoint: state, policy: policy) else { return nil }
-            return (engine, at)
+            var search = CheckpointKey.key(device, tag, time: limit, seq: .max)
+            for _ in 0..<Projector.checkpointsTried {
+                guard let (key, value) = try reader.derived(atOrBefore: search, prefix: prefix),
+                      let at = CheckpointKey.position(key) else { return nil }
+                if let parsed = CheckpointValue(value), parsed.highSeq <= ceiling,
+                   let state = try state(of: parsed, device: device, tag: tag, in: reader),
+                   let engine = try? DeviceEngine(checkpoint: state, policy: policy) {
+                    return (engine, at)
+                }
+                guard at.seq > 0 else { return nil }
+                search = CheckpointKey.key(device, tag, time: at.time, seq: at.seq - 1)
+            }
+            return nil
         }
     }
+
+    /// How many checkpoints, newest first, a query tries before folding from the start.
+    static let checkpointsTried = 64
 
     /// The engine state a checkpoint value holds: inflated after the states it was
     /// deflated against; nil when one of them is missing or damaged.

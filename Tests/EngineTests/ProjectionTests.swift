@@ -80,6 +80,40 @@ struct ProjectionTests {
         }
     }
 
+    @Test("a checkpoint whose chain of deflated states is broken is passed over for the one before it")
+    func brokenChain() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let events = workloadEvents(3000, seed: 5)
+        _ = try ledger.append(events)
+        let last = events.map(\.envelope.time.microseconds).max()!
+        let checkpointed = Projector(ledger: ledger, policy: Policy())
+        checkpointed.checkpointInterval = 40
+        _ = try rendering(checkpointed, at: last, from: last)
+        // The newest delta of device-0, and the state it was deflated against.
+        var newest: ([UInt8], CheckpointValue)?
+        try ledger.read { r in
+            try r.derivedEntries(prefix: CheckpointKey.devicePrefix("device-0")) { k, v in
+                if let parsed = CheckpointValue(Array(v)), parsed.base != nil { newest = (Array(k), parsed) }
+            }
+        }
+        let (key, value) = try #require(newest)
+        let base = try #require(value.base)
+        let tag = Array(key[(CheckpointKey.devicePrefix("device-0").count)..<(CheckpointKey.devicePrefix("device-0").count + 8)])
+        let baseKey = CheckpointKey.key("device-0", tag, time: base.time, seq: base.seq)
+        #expect(try ledger.writeDerived { try $0.delete(prefix: baseKey) } == 1)
+        let at = try #require(CheckpointKey.position(key)).time
+        let fresh = Projector(ledger: ledger, policy: Policy())
+        let engine = try fresh.engine(device: "device-0", at: at)
+        let deviceEvents = events.filter { $0.envelope.device == "device-0" && $0.envelope.time.microseconds <= at }.count
+        // Restored from an earlier checkpoint, not folded from the start.
+        #expect(engine.appliedEvents > 0 && engine.appliedEvents < deviceEvents)
+        let scratch = Projector(ledger: ledger, policy: Policy())
+        scratch.useCheckpoints = false
+        #expect(try rendering(fresh, at: at, from: at - 3_600_000_000) == (try rendering(scratch, at: at, from: at - 3_600_000_000)))
+    }
+
     @Test("a late event invalidates the checkpoints after its time, and answers stay those of a full replay")
     func lateEvents() throws {
         let store = ScratchStore()
