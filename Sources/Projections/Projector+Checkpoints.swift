@@ -28,16 +28,22 @@ extension Projector {
     static let checkpointsTried = 64
 
     /// The engine state a checkpoint value holds: inflated after the states it was
-    /// deflated against; nil when one of them is missing or damaged.
-    func state(of value: CheckpointValue, device: String, tag: [UInt8], in reader: LedgerReader) throws -> [UInt8]? {
+    /// deflated against, starting from `known` (a checkpoint's key and its state) when the
+    /// chain reaches it; nil when one of them is missing or damaged.
+    func state(of value: CheckpointValue, device: String, tag: [UInt8], in reader: LedgerReader,
+               known: (key: [UInt8], state: [UInt8])? = nil) throws -> [UInt8]? {
         var chain = [value]
+        var state = [UInt8]()
         while let base = chain.last!.base {
-            guard chain.count <= 4 * CheckpointKey.keyframeInterval,
-                  let stored = try reader.derived(CheckpointKey.key(device, tag, time: base.time, seq: base.seq)),
+            let key = CheckpointKey.key(device, tag, time: base.time, seq: base.seq)
+            if let known, known.key == key {
+                state = known.state
+                break
+            }
+            guard chain.count <= 4 * CheckpointKey.keyframeInterval, let stored = try reader.derived(key),
                   let parsed = CheckpointValue(stored) else { return nil }
             chain.append(parsed)
         }
-        var state = [UInt8]()
         for v in chain.reversed() {
             guard let inflated = Deflate.decompress(v.deflated, size: v.size, dictionary: state) else { return nil }
             state = inflated

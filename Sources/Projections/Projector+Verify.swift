@@ -11,6 +11,9 @@ extension Projector {
         try ledger.read { r in try r.derivedEntries(prefix: CheckpointKey.root) { k, v in entries.append((Array(k), Array(v))) } }
         var problems = [String]()
         let last = try ledger.read { try $0.lastSeq() }
+        // Entries come in key order, so a checkpoint's base is most often the one just
+        // checked: its state starts the chain instead of being inflated again.
+        var previous: (key: [UInt8], state: [UInt8])?
         for (key, value) in entries {
             let body = key.dropFirst(CheckpointKey.root.count)
             guard let zero = body.firstIndex(of: 0), body.count - (zero - body.startIndex) - 1 == 24,
@@ -31,10 +34,11 @@ extension Projector {
             }
             if tag == self.tag {
                 do {
-                    guard let inflated = try ledger.read({ try state(of: parsed, device: device, tag: tag, in: $0) }) else {
+                    guard let inflated = try ledger.read({ try state(of: parsed, device: device, tag: tag, in: $0, known: previous) }) else {
                         problems.append("\(where_) cannot be inflated (it, or a checkpoint it was deflated against, is damaged or missing)")
                         continue
                     }
+                    previous = (key, inflated)
                     let engine = try DeviceEngine(checkpoint: inflated, policy: policy)
                     if engine.device != device || engine.position.seq != seq || engine.position.time != time {
                         problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")

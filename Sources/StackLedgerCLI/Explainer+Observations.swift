@@ -41,21 +41,27 @@ extension Explainer {
     private func compare(_ e: Event, seq: UInt64, stack id: String?, query: ProjectionQuery) throws -> Observation? {
         guard case .stackObserved(let o) = e.body else { return nil }
         let t = e.envelope.time.microseconds
-        var engine = try projector.engine(device: device, at: t, query: query)
-        let stacks = engine.snapshot(at: e.envelope.time).stacks
+        // The model's stacks at the observation's instant; a duration's walk does without
+        // them when the stack is known.
+        func stacksAtInstant() throws -> [StackSnapshot] {
+            var engine = try projector.engine(device: device, at: t, query: query)
+            return engine.snapshot(at: e.envelope.time).stacks
+        }
         // The observed widget: by instance, or by kind and (when recorded) app.
         let app = e.envelope.app
         let isObserved = { (w: WidgetIdentity) in w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app)) }
-        let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { isObserved($0.widget) } }?.stack
-        let top = stacks.first { $0.stack == stackID }?.top?.widget
         let named = o.instance ?? o.kind ?? "?"
         let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
         let span = Int64((o.duration ?? 0) * 1_000_000)
         guard span > 0 else {
+            let stacks = try stacksAtInstant()
+            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { isObserved($0.widget) } }?.stack
+            let top = stacks.first { $0.stack == stackID }?.top?.widget
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             return Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail)
         }
+        let stackID = try o.stack ?? id ?? stacksAtInstant().first { $0.widgets.contains { isObserved($0.widget) } }?.stack
         let onTop = try timeOnTop(stack: stackID, from: t - span, to: t, query: query, isObserved)
         let share = Double(onTop) / Double(span)
         let agrees = (o.onScreen ? share : 1 - share) >= Self.agreementShare

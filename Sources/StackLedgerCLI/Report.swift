@@ -55,7 +55,7 @@ enum ReportData {
             var top = [String: OnTop](), suggested = [String: WidgetIdentity](), scores = [String: Relevance]()
             for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
                 if platforms[s.stack] == nil { platforms[s.stack] = s.platform; order.append(s.stack) }
-                if let t = s.top { top[s.stack] = OnTop(widget: t.widget, suggested: t.suggested) }
+                if let shownTop = s.top { top[s.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested) }
                 for g in s.widgets {
                     if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
                     if let r = g.relevance { scores[g.widget.instance] = Relevance(widget: g.widget, score: r.score, normalized: r.normalized) }
