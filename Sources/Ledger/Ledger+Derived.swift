@@ -32,6 +32,11 @@ public struct DerivedWriter {
         return n
     }
 
+    /// The value stored under `key`, if any.
+    public func get(_ key: [UInt8]) throws -> [UInt8]? {
+        try txn.get(db, key: key).map { Array($0) }
+    }
+
     /// A mark set with `setMark`, 0 if none.
     public func mark(_ name: String) throws -> UInt64 {
         guard let v = try txn.get(meta, key: Array(("derived." + name).utf8)), v.count == 8 else { return 0 }
@@ -84,11 +89,20 @@ extension LedgerReader {
 
     /// Every derived entry whose key starts with `prefix`, in key order.
     public func derivedEntries(prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+        try derivedEntries(prefix: prefix, from: prefix) { k, v in
+            try body(k, v)
+            return true
+        }
+    }
+
+    /// The derived entries whose keys start with `prefix`, from the first at or after
+    /// `from`, in key order, until `body` returns false.
+    public func derivedEntries(prefix: [UInt8], from: [UInt8],
+                               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         guard let db = dbs.derived else { return }
         let c = try txn.cursor(db)
-        var entry = try prefix.withUnsafeBytes { try c.seek(atOrAfter: $0) }
-        while let e = entry, e.key.starts(with: prefix) {
-            try body(e.key, e.value)
+        var entry = try from.withUnsafeBytes { try c.seek(atOrAfter: $0) }
+        while let e = entry, e.key.starts(with: prefix), try body(e.key, e.value) {
             entry = try c.next()
         }
     }

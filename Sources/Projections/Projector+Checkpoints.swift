@@ -3,16 +3,18 @@ import SmartStack
 
 extension Projector {
     /// The newest usable checkpoint of `device` at or before `limit`, made from a log no
-    /// longer than `ceiling`; one that is not (made from a longer log, or its chain of
-    /// deflated states broken) is passed over for the one before it.
+    /// longer than `ceiling` and serving a view of that length (see `CheckpointFloors`);
+    /// one that is not (made from a longer log, below a floor, or its chain of deflated
+    /// states broken) is passed over for the one before it.
     func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
         let prefix = CheckpointKey.prefix(device, tag)
         return try ledger.read { reader in
+            let floors = try reader.derived(CheckpointFloors.key(device, tag)).flatMap(CheckpointFloors.init) ?? CheckpointFloors()
             var search = CheckpointKey.key(device, tag, time: limit, seq: .max)
             for _ in 0..<Projector.checkpointsTried {
                 guard let (key, value) = try reader.derived(atOrBefore: search, prefix: prefix),
                       let at = CheckpointKey.position(key) else { return nil }
-                if let parsed = CheckpointValue(value), parsed.highSeq <= ceiling,
+                if let parsed = CheckpointValue(value), parsed.highSeq <= ceiling, floors.minimumCeiling(at: at.time) <= ceiling,
                    let state = try state(of: parsed, device: device, tag: tag, in: reader),
                    let engine = try? DeviceEngine(checkpoint: state, policy: policy) {
                     return (engine, at)
@@ -60,33 +62,101 @@ extension Projector {
         }
     }
 
-    /// Drops the checkpoints that events recorded since the last look make stale: those
-    /// dated at or after the earliest new event of their device.
-    func prepare() throws {
+    /// Brings the checkpoints up to date with the events recorded since the last look:
+    /// those dated at or after the earliest new event of their device are stale. For this
+    /// engine and policy, a refold from before the late events replaces them, and stops
+    /// where it meets a stale checkpoint holding the very state it reached: from there on
+    /// the late events changed nothing, so the checkpoints after it stay (see
+    /// `reconcile`). Other engines' and policies' stale checkpoints are dropped.
+    func prepare(reconciling: Bool = true) throws {
         guard !prepared, useCheckpoints, ledger.canWriteDerived else { return }
         prepared = true
+        for _ in 0..<Projector.prepareAttempts {
+            if try prepareOnce(reconciling: reconciling) { return }
+        }
+        try prepareOnce(reconciling: false, unconditionally: true)
+    }
+
+    /// How many times `prepare` starts over when another process moved the mark meanwhile.
+    static let prepareAttempts = 3
+
+    /// One try of `prepare`; false when another process changed the checkpoints' mark
+    /// after this one read it (nothing is written then).
+    @discardableResult
+    func prepareOnce(reconciling: Bool, unconditionally: Bool = false) throws -> Bool {
         let (mark, last, hasCheckpoints) = try ledger.read { reader -> (UInt64, UInt64, Bool) in
             (try reader.derivedMark("checkpoints"), try reader.lastSeq(), try reader.hasDerived(prefix: CheckpointKey.root))
         }
-        guard last > mark else { return }
-        var earliest = [String: Int64]()
+        guard last > mark else { return true }
+        var late = [String: LateSpan]()
         if hasCheckpoints {
+            let newest = try newestCheckpointTimes()
             try ledger.read { reader in
                 try reader.scan((mark + 1)...last) { view in
-                    let d = view.envelope.device, t = view.envelope.time.microseconds
-                    if t < earliest[d] ?? .max { earliest[d] = t }
+                    late[view.envelope.device, default: LateSpan()].note(view.envelope.time.microseconds,
+                                                                         newestCheckpoint: newest[view.envelope.device])
                     return true
                 }
             }
         }
-        try ledger.writeDerived { w in
-            for device in earliest.keys.sorted() {
-                let from = earliest[device]!
+        var outcomes = [String: Reconciliation]()
+        if reconciling {
+            for (device, span) in late where span.latest != nil {
+                outcomes[device] = reconcile(device: device, span: span, ceiling: last)
+            }
+        }
+        return try ledger.writeDerived { w in
+            let current = try w.mark("checkpoints")
+            guard unconditionally || current == mark else { return false }
+            for device in late.keys.sorted() {
+                let from = late[device]!.earliest
                 try w.delete(prefix: CheckpointKey.devicePrefix(device)) { key in
-                    (CheckpointKey.position(key)?.time ?? .max) >= from
+                    guard let at = CheckpointKey.position(key), at.time >= from else { return false }
+                    guard key.starts(with: CheckpointKey.prefix(device, tag)), let kept = outcomes[device]?.converged else { return true }
+                    return (at.time, at.seq) < (kept.time, kept.seq)
+                }
+                guard let outcome = outcomes[device] else { continue }
+                for (k, v) in outcome.made { try w.put(k, v) }
+                if let kept = outcome.converged {
+                    try w.put(kept.key, CheckpointValue.encode(highSeq: kept.highSeq, state: kept.state, base: nil))
+                    let floorKey = CheckpointFloors.key(device, tag)
+                    var floors = try w.get(floorKey).flatMap(CheckpointFloors.init) ?? CheckpointFloors()
+                    floors.add(time: kept.time, ceiling: last)
+                    try w.put(floorKey, floors.encoded)
                 }
             }
             try w.setMark("checkpoints", last)
+            return true
         }
+    }
+
+    /// The time of each device's newest checkpoint of this engine and policy.
+    func newestCheckpointTimes() throws -> [String: Int64] {
+        let devices = try self.devices()
+        return try ledger.read { reader in
+            var out = [String: Int64]()
+            for d in devices {
+                let prefix = CheckpointKey.prefix(d, tag)
+                if let (key, _) = try reader.derived(atOrBefore: CheckpointKey.key(d, tag, time: .max, seq: .max), prefix: prefix),
+                   let at = CheckpointKey.position(key) {
+                    out[d] = at.time
+                }
+            }
+            return out
+        }
+    }
+}
+
+/// The times of one device's newly recorded events, as far as checkpoints care.
+struct LateSpan {
+    /// The earliest: checkpoints at or after it are stale.
+    var earliest = Int64.max
+    /// The latest of those dated at or before the device's newest checkpoint of this
+    /// engine (nil when none is): a stale checkpoint after it may be found unchanged.
+    var latest: Int64?
+
+    mutating func note(_ time: Int64, newestCheckpoint: Int64?) {
+        earliest = min(earliest, time)
+        if let newest = newestCheckpoint, time <= newest { latest = max(latest ?? .min, time) }
     }
 }

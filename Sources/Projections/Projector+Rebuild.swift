@@ -9,11 +9,14 @@ extension Projector {
     /// Checkpoints already stored for this policy are dropped first.
     public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
-        try first.prepare()
+        try first.prepare(reconciling: false)
         let devices = try first.devices()
         if ledger.canWriteDerived {
             try ledger.writeDerived { w in
-                for d in devices { try w.delete(prefix: CheckpointKey.prefix(d, first.tag)) }
+                for d in devices {
+                    try w.delete(prefix: CheckpointKey.prefix(d, first.tag))
+                    try w.delete(prefix: CheckpointFloors.key(d, first.tag))
+                }
             }
         }
         let next = Atomic<Int>(0)

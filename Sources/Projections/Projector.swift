@@ -131,10 +131,7 @@ public final class Projector {
         var nextExtra = 0
         let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
         var sinceSave = 0
-        // The fold's first checkpoint stands alone; the next ones are deflated against the
-        // one before, with a standalone one every `keyframeInterval`.
-        var saved = 0
-        var previous: (time: Int64, seq: UInt64, state: [UInt8])?
+        var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
         var done = false
         while !done {
             var pending = [([UInt8], [UInt8])]()
@@ -155,12 +152,7 @@ public final class Projector {
                         sinceSave += 1
                         if save && sinceSave >= checkpointInterval {
                             sinceSave = 0
-                            let state = engine.checkpoint(), (time, seq) = (view.envelope.time.microseconds, view.seq)
-                            let base = saved % CheckpointKey.keyframeInterval == 0 ? nil : previous
-                            pending.append((CheckpointKey.key(device, tag, time: time, seq: seq),
-                                            CheckpointValue.encode(highSeq: ceiling, state: state, base: base)))
-                            previous = (time, seq, state)
-                            saved += 1
+                            pending.append(series.next(engine, time: view.envelope.time.microseconds, seq: view.seq))
                         }
                     }
                     if visited >= chunk { done = false; return false }

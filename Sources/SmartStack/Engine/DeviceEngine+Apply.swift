@@ -222,14 +222,13 @@ extension DeviceEngine {
         }
     }
 
-    /// Drops usage older than the pattern window (in batches: queries skip old records anyway).
+    /// Drops the usage records of hour `h` that are older than the pattern window.
     mutating func pruneUsage(_ h: Int) {
         let horizon = state.now - Int64(p.usagePatternWindowDays) * 86_400_000_000
         guard let first = state.usage[h].first, first.time < horizon else { return }
-        let old = state.usage[h].prefix { $0.time < horizon }.count
-        if old >= 16 || old * 4 >= state.usage[h].count {
-            state.usage[h].removeFirst(old)
-            state.usageVersion &+= 1
-        }
+        // Every record that left the window goes, so that the bucket depends only on the
+        // window's records and not on when earlier ones were dropped.
+        state.usage[h].removeFirst(state.usage[h].prefix { $0.time < horizon }.count)
+        state.usageVersion &+= 1
     }
 }

@@ -232,7 +232,10 @@ extension DeviceModel {
         w.int(counterDay)
         w.array(wakeups) { $0.int($1) }
         w.array(wakeupWork) { $0.byte($1) }
-        w.uint(usageVersion)
+        // Only whether usage ever changed is state: the count itself tells caches apart
+        // (never checkpointed), and keeping it would make two folds that reach the same
+        // usage by different paths differ.
+        w.uint(usageVersion == 0 ? 0 : 1)
         w.map(reloads) { $1.write(&$0) }
     }
 

@@ -1,0 +1,85 @@
+import Ledger
+import SmartStack
+
+/// What a refold after late events found for one device.
+struct Reconciliation {
+    /// The checkpoints it made, before the one it converged on.
+    var made: [(key: [UInt8], value: [UInt8])] = []
+    /// The stale checkpoint whose state the refold reached, byte for byte; it and the
+    /// checkpoints after it stay. Nil when the refold reached the device's last event.
+    var converged: (key: [UInt8], time: Int64, seq: UInt64, highSeq: UInt64, state: [UInt8])?
+}
+
+extension Projector {
+    /// Events a refold after late events folds at most; past it, the stale checkpoints
+    /// are dropped and queries refold as they need.
+    static let reconcileBudget = 65_536
+    /// Stale checkpoints dated after the late events that a refold compares at most.
+    static let reconcileComparisons = 64
+
+    /// Refolds `device` over the log of `ceiling` records from its last checkpoint before
+    /// the late events of `span`, making checkpoints as a fold does, and compares the
+    /// state it reaches at each stale checkpoint dated after them with the state stored
+    /// there. Equal bytes end it: the same state and the same events after it give the
+    /// same states, so that checkpoint and the ones after it hold for the log with the
+    /// late events. Nil when the budget runs out first, or the store cannot be read.
+    func reconcile(device: String, span: LateSpan, ceiling: UInt64) -> Reconciliation? {
+        guard let latest = span.latest else { return nil }
+        return try? ledger.read(privateStrings: privateStrings) { reader -> Reconciliation? in
+            var stale = [(key: [UInt8], time: Int64, seq: UInt64)]()
+            let first = CheckpointKey.key(device, tag, time: latest &+ 1, seq: 0)
+            try reader.derivedEntries(prefix: CheckpointKey.prefix(device, tag), from: first) { k, _ in
+                let key = Array(k)
+                if let at = CheckpointKey.position(key) { stale.append((key, at.time, at.seq)) }
+                return stale.count < Projector.reconcileComparisons
+            }
+            guard !stale.isEmpty else { return nil }
+            var engine = DeviceEngine(device: device, policy: policy)
+            var position: (time: Int64, seq: UInt64)?
+            if let (restored, at) = try checkpoint(device: device, atOrBefore: span.earliest - 1, ceiling: ceiling) {
+                (engine, position) = (restored, at)
+            }
+            var out = Reconciliation()
+            var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
+            var sinceSave = 0, folded = 0, next = 0
+            var gaveUp = false
+            var known: (key: [UInt8], state: [UInt8])?
+            try reader.forEachRecord(device: device, after: position, throughMicros: .max) { view in
+                guard view.seq <= ceiling else { return true }
+                let (time, seq) = (view.envelope.time.microseconds, view.seq)
+                engine.apply(try Event(record: view), seq: seq)
+                _ = engine.takeDecisions()
+                folded += 1
+                while next < stale.count, (stale[next].time, stale[next].seq) < (time, seq) { next += 1 }
+                if next < stale.count, stale[next].time == time, stale[next].seq == seq {
+                    let candidate = stale[next]
+                    next += 1
+                    let state = engine.checkpoint()
+                    if let stored = try reader.derived(candidate.key), let parsed = CheckpointValue(stored),
+                       let old = try self.state(of: parsed, device: device, tag: tag, in: reader, known: known) {
+                        if old == state {
+                            out.converged = (candidate.key, time, seq, parsed.highSeq, state)
+                            return false
+                        }
+                        known = (candidate.key, old)
+                    }
+                    if next == stale.count {
+                        gaveUp = true
+                        return false
+                    }
+                }
+                sinceSave += 1
+                if sinceSave >= checkpointInterval {
+                    sinceSave = 0
+                    out.made.append(series.next(engine, time: time, seq: seq))
+                }
+                if folded >= Projector.reconcileBudget {
+                    gaveUp = true
+                    return false
+                }
+                return true
+            }
+            return gaveUp ? nil : out
+        } ?? nil
+    }
+}

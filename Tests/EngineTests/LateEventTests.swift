@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import Ledger
+@testable import Projections
+import SmartStack
+import StackLedgerTesting
+
+/// A log of the synthetic workload in a scratch store, checkpointed, with its time span.
+struct CheckpointedWorkload {
+    let store = ScratchStore()
+    let ledger: Ledger
+    let policy: Policy
+    let first: Int64
+    let last: Int64
+
+    init(events count: Int, seed: UInt64, policy: Policy) throws {
+        ledger = try store.ledger()
+        self.policy = policy
+        let events = workloadEvents(count, seed: seed)
+        _ = try ledger.append(events)
+        let times = events.map(\.envelope.time.microseconds)
+        (first, last) = (times.min()!, times.max()!)
+        _ = try rendering(projector(), at: last, from: last)
+    }
+
+    func projector(checkpoints: Bool = true) -> Projector {
+        let p = Projector(ledger: ledger, policy: policy)
+        p.checkpointInterval = 40
+        p.useCheckpoints = checkpoints
+        return p
+    }
+
+    /// Appends one event, dated `time`, of device-0.
+    func appendLate(_ json: String) throws {
+        var decoder = EventDecoder()
+        _ = try ledger.append([try decoder.decode(json)])
+    }
+
+    /// device-0's checkpoints of this policy: position and the log length each was made from.
+    func checkpoints() throws -> [(time: Int64, seq: UInt64, highSeq: UInt64)] {
+        let tag = CheckpointKey.engineTag(policy)
+        var out = [(time: Int64, seq: UInt64, highSeq: UInt64)]()
+        try ledger.read { r in
+            try r.derivedEntries(prefix: CheckpointKey.prefix("device-0", tag)) { k, v in
+                if let at = CheckpointKey.position(Array(k)), let parsed = CheckpointValue(Array(v)) {
+                    out.append((at.time, at.seq, parsed.highSeq))
+                }
+            }
+        }
+        return out
+    }
+
+    func cleanup() { store.cleanup() }
+}
+
+@Suite("Late events: the refold that meets the stale checkpoints")
+struct LateEventTests {
+    /// Usage patterns over two days, so that a late app use has left the window a few
+    /// days later in a small log.
+    static let shortWindow: Policy = {
+        var p = PolicyParameters()
+        p.usagePatternWindowDays = 2
+        return Policy(parameters: p)
+    }()
+
+    @Test("a refold after a late event stops at the first stale checkpoint with its state; later ones stay and answers match a full replay")
+    func convergence() throws {
+        let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
+        defer { log.cleanup() }
+        let mid = log.first + (log.last - log.first) / 2
+        let before = try log.checkpoints()
+        #expect(before.contains { $0.time > mid + 86_400_000_000 * 4 })
+        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        let lastSeq = try log.ledger.read { try $0.lastSeq() }
+
+        let checkpointed = log.projector()
+        let scratch = log.projector(checkpoints: false)
+        #expect(try rendering(checkpointed, at: log.last, from: mid) == (try rendering(scratch, at: log.last, from: mid)))
+        let after = try log.checkpoints()
+        // Checkpoints from before the late event, dated well after it, were kept...
+        let kept = after.filter { $0.highSeq < lastSeq && $0.time > mid }
+        #expect(!kept.isEmpty)
+        // ...and the stretch between it and the first kept one was made anew.
+        #expect(after.contains { $0.highSeq == lastSeq && $0.time > mid && $0.time < kept.first!.time })
+        #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
+
+        var rng = SplitMix64(seed: 11)
+        for _ in 0..<6 {
+            let t = mid + Int64(rng.next() % UInt64(log.last - mid))
+            #expect(try rendering(log.projector(), at: t, from: t - 7_200_000_000) == (try rendering(scratch, at: t, from: t - 7_200_000_000)))
+        }
+    }
+
+    @Test("a kept checkpoint does not serve a view of the log without the late event (--as-recorded-at before it)")
+    func floors() throws {
+        let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
+        defer { log.cleanup() }
+        let mid = log.first + (log.last - log.first) / 2
+        Thread.sleep(forTimeInterval: 0.01)
+        let between = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        Thread.sleep(forTimeInterval: 0.01)
+        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        let lastSeq = try log.ledger.read { try $0.lastSeq() }
+        _ = try rendering(log.projector(), at: log.last, from: log.last)
+        let kept = try log.checkpoints().filter { $0.highSeq < lastSeq && $0.time > mid }
+        #expect(!kept.isEmpty)
+        // A view holding the log as it was before the late event: a kept checkpoint is
+        // below its floor and is passed over; the answer is the old log's.
+        let view = ProjectionQuery(asRecordedAt: between)
+        let projector = log.projector()
+        #expect((try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq - 1).map { $0.1.time } ?? .min) <= mid)
+        #expect(try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq)?.1.time ?? .min > mid)
+        let t = kept.last!.time + 1
+        #expect(try rendering(projector, at: t, from: t - 7_200_000_000, query: view)
+                == (try rendering(log.projector(checkpoints: false), at: t, from: t - 7_200_000_000, query: view)))
+    }
+
+    @Test("a late event that changes the rest of the log leaves no stale checkpoint behind")
+    func noConvergence() throws {
+        let log = try CheckpointedWorkload(events: 3000, seed: 9, policy: Policy())
+        defer { log.cleanup() }
+        let mid = log.first + (log.last - log.first) / 2
+        // A widget added by hand in the middle stays in the stack to the end.
+        try log.appendLate(#"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#)
+        let lastSeq = try log.ledger.read { try $0.lastSeq() }
+        let checkpointed = log.projector()
+        let answer = try rendering(checkpointed, at: log.last, from: mid)
+        #expect(answer == (try rendering(log.projector(checkpoints: false), at: log.last, from: mid)))
+        #expect(answer.contains("w-late"))
+        #expect(!(try log.checkpoints()).contains { $0.highSeq < lastSeq && $0.time >= mid })
+        #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
+    }
+
+    @Test("floors: a later floor replaces those it covers, and a checkpoint needs the highest floor at or before it")
+    func floorArithmetic() {
+        var floors = CheckpointFloors()
+        #expect(floors.minimumCeiling(at: 100) == 0)
+        floors.add(time: 500, ceiling: 10)
+        floors.add(time: 300, ceiling: 20)
+        #expect(floors.entries.count == 1)
+        floors.add(time: 700, ceiling: 30)
+        #expect(floors.minimumCeiling(at: 299) == 0)
+        #expect(floors.minimumCeiling(at: 300) == 20)
+        #expect(floors.minimumCeiling(at: 699) == 20)
+        #expect(floors.minimumCeiling(at: 700) == 30)
+        #expect(CheckpointFloors(floors.encoded) == floors)
+        #expect(CheckpointFloors([1, 2, 3]) == nil)
+    }
+}
