@@ -32,7 +32,7 @@ public struct ByteReader {
     @inlinable public var isAtEnd: Bool { offset >= buffer.count }
 
     /// Reads one byte.
-    @inlinable public mutating func readByte() throws(Error) -> UInt8 {
+    @inlinable @inline(__always) public mutating func readByte() throws(Error) -> UInt8 {
         guard offset < buffer.count else { throw Error(offset: offset, expected: "a byte") }
         defer { offset += 1 }
         return buffer[offset]
@@ -48,7 +48,7 @@ public struct ByteReader {
     }
 
     /// Reads an unsigned LEB128 varint.
-    @inlinable public mutating func readVarint() throws(Error) -> UInt64 {
+    @inlinable @inline(__always) public mutating func readVarint() throws(Error) -> UInt64 {
         if offset < buffer.count, buffer[offset] < 0x80 {
             defer { offset += 1 }
             return UInt64(buffer[offset])
@@ -66,14 +66,14 @@ public struct ByteReader {
     }
 
     /// Reads a varint that must fit an `Int` (a length or an index).
-    @inlinable public mutating func readLength() throws(Error) -> Int {
+    @inlinable @inline(__always) public mutating func readLength() throws(Error) -> Int {
         let v = try readVarint()
         guard v <= UInt64(Int32.max) else { throw Error(offset: offset, expected: "a length") }
         return Int(v)
     }
 
     /// Reads a zigzag varint.
-    @inlinable public mutating func readSignedVarint() throws(Error) -> Int64 {
+    @inlinable @inline(__always) public mutating func readSignedVarint() throws(Error) -> Int64 {
         let v = try readVarint()
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }

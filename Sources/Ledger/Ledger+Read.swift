@@ -91,10 +91,13 @@ public final class LedgerReader {
             var k = StoreKeys.seq(b.firstSeq)
             _ = try withUnsafeBytes(of: &k) { try batchCursor.seek(exactly: $0) }
         }
+        // The current batch's last seq and time, kept apart from its header so that the
+        // loop copies no arrays.
+        var batchLast = batch?.lastSeq, recorded = batch?.recordedMicros ?? 0
         while let e = entry {
             guard let seq = StoreKeys.seqFrom(e.key), seq <= range.upperBound else { break }
-            if batch == nil || seq > batch!.lastSeq {
-                if batch == nil {
+            if batchLast == nil || seq > batchLast! {
+                if batchLast == nil {
                     batch = try batchCursor.first().flatMap { BatchHeader.decode($0.value) }
                 } else {
                     batch = try batchCursor.next().flatMap { BatchHeader.decode($0.value) }
@@ -102,8 +105,9 @@ public final class LedgerReader {
                 while let b = batch, b.lastSeq < seq {
                     batch = try batchCursor.next().flatMap { BatchHeader.decode($0.value) }
                 }
+                (batchLast, recorded) = (batch?.lastSeq, batch?.recordedMicros ?? 0)
             }
-            let view = try makeView(seq: seq, bytes: e.value, recordedMicros: batch?.recordedMicros ?? 0)
+            let view = try makeView(seq: seq, bytes: e.value, recordedMicros: recorded)
             guard try body(view) else { return }
             entry = try c.next()
         }

@@ -101,9 +101,13 @@ extension Event {
             throw ByteReader.Error(offset: 0, expected: "a known event type (found \(record.envelope.type))")
         }
         var b = BinaryIn(r: record.payloadReader(), base: record.envelope.time)
-        self.envelope = record.envelope
-        self.body = try type.decodeBody(&b)
-        self.extras = try b.extras()
+        let body = try type.decodeBody(&b)
+        let extras = try b.extras()
         guard b.r.bytes.isAtEnd else { throw ByteReader.Error(offset: b.r.bytes.offset, expected: "the end of the payload") }
+        // Every field is assigned once, after the last check, so nothing is copied or
+        // released on the way.
+        self.envelope = record.envelope
+        self.body = body
+        self.extras = extras
     }
 }
