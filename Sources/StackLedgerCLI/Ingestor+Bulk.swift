@@ -11,7 +11,8 @@ extension Ingestor {
     /// One part of an input, validated and encoded by one thread.
     struct PartOutcome: Sendable {
         var validation = Validation()
-        var seen: [SeenID] = []
+        /// The sorted runs of the ids it saw.
+        var seenRuns: [String] = []
         var spool: String
         var input: Int
         var inputPath: String
@@ -48,6 +49,7 @@ extension Ingestor {
     ) throws -> PartOutcome {
         let name = inputs[index].displayName
         var outcome = PartOutcome(spool: spool, input: index, inputPath: inputs[index].path)
+        var seen = SeenIDRuns(pathPrefix: spool)
         guard let file = FileHandle(forWritingAtPath: spool) ?? {
             _ = FileManager.default.createFile(atPath: spool, contents: nil, attributes: [.posixPermissions: 0o600])
             return FileHandle(forWritingAtPath: spool)
@@ -99,7 +101,7 @@ extension Ingestor {
                 do {
                     let event = try decoder.decode(line: bytes)
                     if let id = event.envelope.id {
-                        outcome.seen.append(SeenID(idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line), offset: offset))
+                        try seen.append(SeenID(idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line), offset: offset))
                         if let storedSeq = try store.seq(forEventID: id),
                            try store.withRecord(storedSeq, { try Event(record: $0) }) != event {
                             outcome.validation.reject(IngestProblem(
@@ -125,6 +127,8 @@ extension Ingestor {
         }
         try flush()
         try file.write(contentsOf: frames)
+        try seen.flush()
+        outcome.seenRuns = seen.paths
         return outcome
     }
 

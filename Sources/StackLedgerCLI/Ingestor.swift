@@ -59,15 +59,13 @@ public struct Ingestor: Sendable {
         let bulk = try BulkPreparation(ledger: ledger)
         let parts = try validateAndPrepare(inputs, bulk: bulk, spoolDirectory: spoolDirectory)
         var validation = Validation()
-        var seen = [SeenID]()
         for part in parts {
             validation.problemCount += part.validation.problemCount
             validation.problems += part.validation.problems.prefix(max(0, 1000 - validation.problems.count))
             validation.rejectedLines.formUnion(part.validation.rejectedLines)
-            seen += part.seen
         }
         let rejectedWhileReading = validation.problemCount
-        try checkRepeatedIDs(&seen, inputs: inputs, into: &validation)
+        try checkRepeatedIDs(parts.flatMap(\.seenRuns), inputs: inputs, into: &validation)
         validation.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         if !validation.problems.isEmpty && !options.skipInvalid {
             throw IngestRejected(problems: validation.problems, count: validation.problemCount)
@@ -119,29 +117,34 @@ public struct Ingestor: Sendable {
     }
 
     /// Finds ids given twice in the input with different content; the later line is invalid.
-    private func checkRepeatedIDs(_ seen: inout [SeenID], inputs: [Input], into v: inout Validation) throws {
-        seen.sort()
-        var i = 0
-        while i < seen.count {
-            var j = i + 1
-            while j < seen.count && seen[j].idHash == seen[i].idHash { j += 1 }
-            if j - i > 1 {
-                let first = seen[i]
-                for k in i + 1..<j {
-                    let later = seen[k]
-                    // The hashes only narrow the search: re-read both lines and compare them.
-                    let a = try Ingestor.event(at: first.offset, in: inputs[Int(first.input)].path)
-                    let b = try Ingestor.event(at: later.offset, in: inputs[Int(later.input)].path)
-                    if let a, let b, a.envelope.id == b.envelope.id, a != b {
-                        let where1 = "\(inputs[Int(first.input)].displayName):\(first.line)"
-                        v.reject(IngestProblem(file: inputs[Int(later.input)].displayName, line: Int(later.line), column: 1, field: "id",
-                                               message: "id \"\(b.envelope.id!)\" was already used at \(where1) with different content"),
-                                 input: Int(later.input))
-                    }
+    /// The ids come back from the spooled runs in hash order, so only one hash's ids are
+    /// held at a time.
+    private func checkRepeatedIDs(_ runs: [String], inputs: [Input], into v: inout Validation) throws {
+        var group = [SeenID]()
+        func check() throws {
+            guard group.count > 1 else { return }
+            // The hashes only narrow the search: re-read the lines and compare each with
+            // the first earlier one of the same id.
+            let events = try group.map { try Ingestor.event(at: $0.offset, in: inputs[Int($0.input)].path) }
+            for k in group.indices.dropFirst() {
+                guard let b = events[k], let j = (0..<k).first(where: { events[$0]?.envelope.id == b.envelope.id }) else { continue }
+                let (first, later) = (group[j], group[k])
+                if events[j] != b {
+                    let where1 = "\(inputs[Int(first.input)].displayName):\(first.line)"
+                    v.reject(IngestProblem(file: inputs[Int(later.input)].displayName, line: Int(later.line), column: 1, field: "id",
+                                           message: "id \"\(b.envelope.id!)\" was already used at \(where1) with different content"),
+                             input: Int(later.input))
                 }
             }
-            i = j
         }
+        try SeenIDRuns.merge(runs) { id in
+            if let last = group.last, last.idHash != id.idHash {
+                try check()
+                group.removeAll(keepingCapacity: true)
+            }
+            group.append(id)
+        }
+        try check()
     }
 
     static func event(at offset: Int, in path: String) throws -> Event? {
