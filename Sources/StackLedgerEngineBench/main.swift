@@ -46,10 +46,7 @@ struct EngineBench: ParsableCommand {
                             }
                         }
                     } else {
-                        // Every record is visited (a failing one throws): count them once,
-                        // not on a counter both threads write.
-                        try ledger.scanInParallel(threads: threads) { view in _ = try Event(record: view) }
-                        n.store(Int(try ledger.read { try $0.lastSeq() }), ordering: .relaxed)
+                        n.store(try ledger.scanInParallel(threads: threads) { view in _ = try Event(record: view) }, ordering: .relaxed)
                     }
                 }
                 rates.append(Double(n.load(ordering: .relaxed)) / seconds)
@@ -71,11 +68,8 @@ struct EngineBench: ParsableCommand {
                 guard cb_lmdb_scan(store, "log", &bytes) == events else { throw ValidationError("the C scan did not see every record") }
             })
             decodeScan.append(try time {
-                let n = Atomic<Int>(0)
-                try ledger.scanInParallel(threads: threads) { view in
-                    _ = try Event(record: view)
-                    n.wrappingAdd(1, ordering: .relaxed)
-                }
+                let n = try ledger.scanInParallel(threads: threads) { view in _ = try Event(record: view) }
+                guard n == events else { throw ValidationError("the decode scan saw \(n) of \(events) records") }
             })
             peakAfterBaselines = peakResidentKB()
             if noRebuild { rebuild.append(1); continue }

@@ -96,7 +96,7 @@ extension PayloadWriter {
 extension Event {
     /// Decodes a stored record back into an event.
     /// - Throws: `ByteReader.Error` when the payload is malformed, or the type unknown.
-    public init(record: RecordView) throws {
+    public init(record: borrowing RecordView) throws {
         guard let type = EventType.named(record.envelope.type) else {
             throw ByteReader.Error(offset: 0, expected: "a known event type (found \(record.envelope.type))")
         }
