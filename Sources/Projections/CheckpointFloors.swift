@@ -16,6 +16,16 @@ struct CheckpointFloors: Equatable {
 
     init() {}
 
+    /// The floors stored for a device's checkpoints: none when nothing is stored; when
+    /// what is stored is damaged, a floor no view reaches, so that no checkpoint of the
+    /// device serves until they are rebuilt.
+    init(stored value: [UInt8]?) {
+        guard let value else { return }
+        self = CheckpointFloors(value) ?? CheckpointFloors(entries: [(.min, .max)])
+    }
+
+    private init(entries: [(time: Int64, ceiling: UInt64)]) { self.entries = entries }
+
     /// Parses a stored value; nil when it is malformed.
     init?(_ value: [UInt8]) {
         guard value.count % 16 == 0 else { return nil }

@@ -9,7 +9,7 @@ extension Projector {
     func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
         let prefix = CheckpointKey.prefix(device, tag)
         return try ledger.read { reader in
-            let floors = try reader.derived(CheckpointFloors.key(device, tag)).flatMap(CheckpointFloors.init) ?? CheckpointFloors()
+            let floors = CheckpointFloors(stored: try reader.derived(CheckpointFloors.key(device, tag)))
             var search = CheckpointKey.key(device, tag, time: limit, seq: .max)
             for _ in 0..<Projector.checkpointsTried {
                 guard let (key, value) = try reader.derived(atOrBefore: search, prefix: prefix),
@@ -71,6 +71,7 @@ extension Projector {
     func prepare(reconciling: Bool = true) throws {
         guard !prepared, useCheckpoints, ledger.canWriteDerived else { return }
         prepared = true
+        try dropCheckpointsUnderDamagedFloors()
         for _ in 0..<Projector.prepareAttempts {
             if try prepareOnce(reconciling: reconciling) { return }
         }
@@ -120,13 +121,35 @@ extension Projector {
                 if let kept = outcome.converged {
                     try w.put(kept.key, CheckpointValue.encode(highSeq: kept.highSeq, state: kept.state, base: nil))
                     let floorKey = CheckpointFloors.key(device, tag)
-                    var floors = try w.get(floorKey).flatMap(CheckpointFloors.init) ?? CheckpointFloors()
+                    var floors = CheckpointFloors(stored: try w.get(floorKey))
                     floors.add(time: kept.time, ceiling: last)
                     try w.put(floorKey, floors.encoded)
                 }
             }
             try w.setMark("checkpoints", last)
             return true
+        }
+    }
+
+    /// Drops this engine's and policy's checkpoints of any device whose floors are damaged
+    /// (no answer may use them, see `CheckpointFloors.init(stored:)`), and the floors, so
+    /// that folds lay down new ones.
+    func dropCheckpointsUnderDamagedFloors() throws {
+        var damaged = [String]()
+        try ledger.read { r in
+            try r.derivedEntries(prefix: CheckpointFloors.root) { k, v in
+                let body = k.dropFirst(CheckpointFloors.root.count)
+                guard CheckpointFloors(Array(v)) == nil, let zero = body.firstIndex(of: 0),
+                      body[(zero + 1)...].elementsEqual(tag) else { return }
+                damaged.append(String(decoding: body[..<zero], as: UTF8.self))
+            }
+        }
+        guard !damaged.isEmpty else { return }
+        try ledger.writeDerived { w in
+            for device in damaged {
+                try w.delete(prefix: CheckpointKey.prefix(device, tag))
+                try w.delete(prefix: CheckpointFloors.key(device, tag))
+            }
         }
     }
 

@@ -48,6 +48,14 @@ extension Projector {
                 }
             }
         }
+        try ledger.read { r in
+            try r.derivedEntries(prefix: CheckpointFloors.root) { k, v in
+                if CheckpointFloors(Array(v)) == nil {
+                    let device = String(decoding: k.dropFirst(CheckpointFloors.root.count).prefix { $0 != 0 }, as: UTF8.self)
+                    problems.append("the checkpoint floors of \(device) are malformed (\(v.count) bytes); none of its checkpoints serves an answer; the next query drops them")
+                }
+            }
+        }
         return (entries.count, problems)
     }
 }

@@ -131,6 +131,30 @@ struct LateEventTests {
         #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
     }
 
+    @Test("damaged floors turn every checkpoint of the device away, and verify names them")
+    func damagedFloors() throws {
+        let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
+        defer { log.cleanup() }
+        let mid = log.first + (log.last - log.first) / 2
+        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        let projector = log.projector()
+        _ = try rendering(projector, at: log.last, from: log.last)
+        let lastSeq = try log.ledger.read { try $0.lastSeq() }
+        #expect(try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq) != nil)
+        let key = CheckpointFloors.key("device-0", CheckpointKey.engineTag(log.policy))
+        try log.ledger.writeDerived { w in try w.put(key, [1, 2, 3]) }
+        #expect(try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq) == nil)
+        #expect(try projector.checkpoint(device: "device-1", atOrBefore: log.last, ceiling: lastSeq) != nil)
+        #expect(try projector.checkCheckpoints().problems.contains { $0.contains("floors of device-0 are malformed") })
+        // The next query drops them and the floors; its fold lays down new checkpoints.
+        let t = log.last - 86_400_000_000
+        let next = log.projector()
+        #expect(try rendering(next, at: t, from: t - 3_600_000_000) == (try rendering(log.projector(checkpoints: false), at: t, from: t - 3_600_000_000)))
+        #expect(try next.checkCheckpoints().problems.isEmpty)
+        #expect(try log.ledger.read { try $0.derived(key) } == nil)
+        #expect(try next.checkpoint(device: "device-0", atOrBefore: t, ceiling: lastSeq) != nil)
+    }
+
     @Test("floors: a later floor replaces those it covers, and a checkpoint needs the highest floor at or before it")
     func floorArithmetic() {
         var floors = CheckpointFloors()
@@ -145,5 +169,7 @@ struct LateEventTests {
         #expect(floors.minimumCeiling(at: 700) == 30)
         #expect(CheckpointFloors(floors.encoded) == floors)
         #expect(CheckpointFloors([1, 2, 3]) == nil)
+        #expect(CheckpointFloors(stored: nil).minimumCeiling(at: .max) == 0)
+        #expect(CheckpointFloors(stored: [1, 2, 3]).minimumCeiling(at: .min) == .max)
     }
 }
