@@ -131,6 +131,20 @@ struct LateEventTests {
         #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
     }
 
+    @Test("with usage leaving a two-day window all the time, answers from checkpoints and from scratch are byte-identical")
+    func pruningDeterminism() throws {
+        let log = try CheckpointedWorkload(events: 6000, seed: 23, policy: LateEventTests.shortWindow)
+        defer { log.cleanup() }
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<8 {
+            let t = log.first + Int64(rng.next() % UInt64(log.last - log.first))
+            let from = t - Int64(rng.next() % 86_400_000_000)
+            let a = try rendering(log.projector(), at: t, from: from)
+            #expect(a == (try rendering(log.projector(checkpoints: false), at: t, from: from)))
+            #expect(!a.isEmpty)
+        }
+    }
+
     @Test("damaged floors turn every checkpoint of the device away, and verify names them")
     func damagedFloors() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)

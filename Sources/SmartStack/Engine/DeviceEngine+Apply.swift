@@ -228,7 +228,9 @@ extension DeviceEngine {
         guard let first = state.usage[h].first, first.time < horizon else { return }
         // Every record that left the window goes, so that the bucket depends only on the
         // window's records and not on when earlier ones were dropped.
-        state.usage[h].removeFirst(state.usage[h].prefix { $0.time < horizon }.count)
+        let old = state.usage[h].prefix { $0.time < horizon }.count
+        state.usage[h].removeFirst(old)
         state.usageVersion &+= 1
+        noteUsagePruned(hour: h, count: old, previousVersion: state.usageVersion &- 1)
     }
 }

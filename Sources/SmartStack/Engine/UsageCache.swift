@@ -87,6 +87,23 @@ extension DeviceEngine {
         }
     }
 
+    /// Keeps a current `usageCache` valid after `count` records left the front of
+    /// `state.usage[hour]` (and the version bump after `previousVersion` counted it):
+    /// they had left the pattern window, so none of them was live while the cache holds,
+    /// and the live records' indices move down by `count`.
+    mutating func noteUsagePruned(hour: Int, count: Int, previousVersion: UInt64) {
+        guard usageCache.version == previousVersion else { return }
+        if usageCache.hour == hour {
+            guard usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true else {
+                usageCache.version = .max
+                return
+            }
+            for i in usageCache.live.indices { usageCache.live[i] -= count }
+            usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
+        }
+        usageCache.version = state.usageVersion
+    }
+
     /// The donation patterns of this hour that reach the minimum, grouped by intent and
     /// predicted parameters, in key order.
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds).
