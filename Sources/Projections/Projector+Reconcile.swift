@@ -6,13 +6,14 @@ struct Reconciliation {
     /// The checkpoints it made, before the one it converged on.
     var made: [(key: [UInt8], value: [UInt8])] = []
     /// The stale checkpoint whose state the refold reached, byte for byte; it and the
-    /// checkpoints after it stay. Nil when the refold reached the device's last event.
+    /// checkpoints after it stay. Nil when none did within the refold's budget: every
+    /// stale checkpoint goes, and the ones made (from the whole log) stay.
     var converged: (key: [UInt8], time: Int64, seq: UInt64, highSeq: UInt64, state: [UInt8])?
 }
 
 extension Projector {
     /// Events a refold after late events folds at most; past it, the stale checkpoints
-    /// are dropped and queries refold as they need.
+    /// are dropped and queries fold on from the last one the refold made.
     static let reconcileBudget = 65_536
     /// Stale checkpoints dated after the late events that a refold compares at most.
     static let reconcileComparisons = 64
@@ -22,7 +23,8 @@ extension Projector {
     /// state it reaches at each stale checkpoint dated after them with the state stored
     /// there. Equal bytes end it: the same state and the same events after it give the
     /// same states, so that checkpoint and the ones after it hold for the log with the
-    /// late events. Nil when the budget runs out first, or the store cannot be read.
+    /// late events. Nil when there is no stale checkpoint to meet or the store cannot be
+    /// read.
     func reconcile(device: String, span: LateSpan, ceiling: UInt64) -> Reconciliation? {
         guard let latest = span.latest else { return nil }
         return try? ledger.read(privateStrings: privateStrings) { reader -> Reconciliation? in
@@ -42,7 +44,6 @@ extension Projector {
             var out = Reconciliation()
             var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
             var sinceSave = 0, folded = 0, next = 0
-            var gaveUp = false
             var known: (key: [UInt8], state: [UInt8])?
             try reader.forEachRecord(device: device, after: position, throughMicros: .max) { view in
                 guard view.seq <= ceiling else { return true }
@@ -63,23 +64,16 @@ extension Projector {
                         }
                         known = (candidate.key, old)
                     }
-                    if next == stale.count {
-                        gaveUp = true
-                        return false
-                    }
+                    if next == stale.count { return false }
                 }
                 sinceSave += 1
                 if sinceSave >= checkpointInterval {
                     sinceSave = 0
                     out.made.append(series.next(engine, time: time, seq: seq))
                 }
-                if folded >= Projector.reconcileBudget {
-                    gaveUp = true
-                    return false
-                }
-                return true
+                return folded < Projector.reconcileBudget
             }
-            return gaveUp ? nil : out
+            return out
         } ?? nil
     }
 }

@@ -120,10 +120,18 @@ struct LateEventTests {
         let log = try CheckpointedWorkload(events: 3000, seed: 9, policy: Policy())
         defer { log.cleanup() }
         let mid = log.first + (log.last - log.first) / 2
+        let staleToBe = try log.checkpoints().filter { $0.time >= mid }.count
         // A widget added by hand in the middle stays in the stack to the end.
         try log.appendLate(#"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#)
         let lastSeq = try log.ledger.read { try $0.lastSeq() }
         let checkpointed = log.projector()
+        // The refold meets every stale checkpoint, each different, and keeps the
+        // checkpoints it made on the way: they come from the whole log.
+        try checkpointed.prepare()
+        let made = try log.checkpoints().filter { $0.highSeq == lastSeq && $0.time >= mid }
+        #expect(staleToBe > 10)
+        #expect(made.count >= staleToBe - 1)
+        #expect(!(try log.checkpoints()).contains { $0.highSeq < lastSeq && $0.time >= mid })
         let answer = try rendering(checkpointed, at: log.last, from: mid)
         #expect(answer == (try rendering(log.projector(checkpoints: false), at: log.last, from: mid)))
         #expect(answer.contains("w-late"))
