@@ -84,9 +84,11 @@ public final class Ledger: Sendable {
         } catch {
             throw Ledger.describe(error, path: path)
         }
-        // A data file shorter than the map's last page would fault (SIGBUS) when read.
+        // A data file shorter than the map's last page would fault (SIGBUS) when read. The
+        // file is measured again after the map's extent is read: a writer may have
+        // committed (and grown the file) since the first look, and the file never shrinks.
         let info = env.info()
-        if let size = fileSize, size > 0, size < info.usedBytes {
+        if let size = Ledger.fileSize(dataFile), size > 0, size < info.usedBytes {
             throw LedgerError(.damaged, "the store's data file \(dataFile) is truncated: \(size) bytes, but its map uses \(info.usedBytes); restore it from a copy (nothing was read)")
         }
         do {

@@ -140,6 +140,14 @@ struct EngineBench: ParsableCommand {
         _ = try ledger.append([late])
         let lateAnswer = try time { _ = try answer(Projector(ledger: ledger, policy: policy), devices[0], mid + (last - mid) / 2, ProjectionQuery()) }
         lines.append("first state answer after a late event in the middle of the log: \(ms(lateAnswer)) ms (target <= 1000)")
+        // A late event whose effect lasts to the end of the log: no stale checkpoint after
+        // it holds the state the refold reaches, so the answer refolds up to its instant.
+        if devices.count > 1 {
+            let lasting = try decoder.decode(#"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"\#(devices[1])","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#)
+            _ = try ledger.append([lasting])
+            let lastingAnswer = try time { _ = try answer(Projector(ledger: ledger, policy: policy), devices[1], mid + (last - mid) / 2, ProjectionQuery()) }
+            lines.append("first state answer after a late widget added mid-log, whose effect lasts: \(ms(lastingAnswer)) ms")
+        }
         print(lines.joined(separator: "\n"))
     }
 
