@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Ledger
 @testable import Projections
@@ -151,6 +152,31 @@ struct LateEventTests {
             #expect(a == (try rendering(log.projector(checkpoints: false), at: t, from: from)))
             #expect(!a.isEmpty)
         }
+    }
+
+    @Test("two projectors bringing the checkpoints up to date at once leave them consistent, and both answer as a full replay")
+    func concurrentPrepare() throws {
+        let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
+        defer { log.cleanup() }
+        let mid = log.first + (log.last - log.first) / 2
+        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid + 3_600_000_000).rfc3339)","device":"device-1","app":"com.example.late","duration":5}"#)
+        let t = log.last - 43_200_000_000
+        let expected = try rendering(log.projector(checkpoints: false), at: t, from: t - 3_600_000_000)
+        let answers = Mutex([String]())
+        let failures = Mutex([String]())
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            do {
+                let answer = try rendering(log.projector(), at: t, from: t - 3_600_000_000)
+                answers.withLock { $0.append(answer) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(answers.withLock { $0 } == [expected, expected])
+        #expect(try log.projector().checkCheckpoints().problems.isEmpty)
+        #expect(try log.ledger.read { try $0.derivedMark("checkpoints") } == (try log.ledger.read { try $0.lastSeq() }))
     }
 
     @Test("damaged floors turn every checkpoint of the device away, and verify names them")
