@@ -14,6 +14,13 @@ struct CheckpointFloors: Equatable {
 
     static func key(_ device: String, _ tag: [UInt8]) -> [UInt8] { root + Array(device.utf8) + [0] + tag }
 
+    /// The device and engine tag a floors key names; nil for a key of another shape.
+    static func owner(ofKey key: some Collection<UInt8>) -> (device: String, tag: [UInt8])? {
+        let body = key.dropFirst(root.count)
+        guard key.starts(with: root), let zero = body.firstIndex(of: 0) else { return nil }
+        return (String(decoding: body[..<zero], as: UTF8.self), Array(body[body.index(after: zero)...]))
+    }
+
     init() {}
 
     /// The floors stored for a device's checkpoints: none when nothing is stored; when

@@ -71,7 +71,6 @@ extension Projector {
     func prepare(reconciling: Bool = true) throws {
         guard !prepared, useCheckpoints, ledger.canWriteDerived else { return }
         prepared = true
-        try dropCheckpointsUnderDamagedFloors()
         for _ in 0..<Projector.prepareAttempts {
             if try prepareOnce(reconciling: reconciling) { return }
         }
@@ -85,9 +84,11 @@ extension Projector {
     /// after this one read it (nothing is written then).
     @discardableResult
     func prepareOnce(reconciling: Bool, unconditionally: Bool = false) throws -> Bool {
-        let (mark, last, hasCheckpoints) = try ledger.read { reader -> (UInt64, UInt64, Bool) in
-            (try reader.derivedMark("checkpoints"), try reader.lastSeq(), try reader.hasDerived(prefix: CheckpointKey.root))
+        let (mark, last, hasCheckpoints, damaged) = try ledger.read { reader -> (UInt64, UInt64, Bool, [String]) in
+            (try reader.derivedMark("checkpoints"), try reader.lastSeq(), try reader.hasDerived(prefix: CheckpointKey.root),
+             try devicesWithDamagedFloors(reader))
         }
+        if !damaged.isEmpty { try dropCheckpoints(of: damaged) }
         guard last > mark else { return true }
         var late = [String: LateSpan]()
         if hasCheckpoints {
@@ -131,22 +132,23 @@ extension Projector {
         }
     }
 
-    /// Drops this engine's and policy's checkpoints of any device whose floors are damaged
-    /// (no answer may use them, see `CheckpointFloors.init(stored:)`), and the floors, so
-    /// that folds lay down new ones.
-    func dropCheckpointsUnderDamagedFloors() throws {
+    /// The devices whose floors under this engine and policy are damaged: no answer may
+    /// use their checkpoints (see `CheckpointFloors.init(stored:)`).
+    func devicesWithDamagedFloors(_ reader: LedgerReader) throws -> [String] {
         var damaged = [String]()
-        try ledger.read { r in
-            try r.derivedEntries(prefix: CheckpointFloors.root) { k, v in
-                let body = k.dropFirst(CheckpointFloors.root.count)
-                guard CheckpointFloors(Array(v)) == nil, let zero = body.firstIndex(of: 0),
-                      body[(zero + 1)...].elementsEqual(tag) else { return }
-                damaged.append(String(decoding: body[..<zero], as: UTF8.self))
+        try reader.derivedEntries(prefix: CheckpointFloors.root) { k, v in
+            if CheckpointFloors(Array(v)) == nil, let owner = CheckpointFloors.owner(ofKey: k), owner.tag == tag {
+                damaged.append(owner.device)
             }
         }
-        guard !damaged.isEmpty else { return }
+        return damaged
+    }
+
+    /// Drops this engine's and policy's checkpoints of `devices`, and their floors, so that
+    /// folds lay down new ones.
+    func dropCheckpoints(of devices: [String]) throws {
         try ledger.writeDerived { w in
-            for device in damaged {
+            for device in devices {
                 try w.delete(prefix: CheckpointKey.prefix(device, tag))
                 try w.delete(prefix: CheckpointFloors.key(device, tag))
             }

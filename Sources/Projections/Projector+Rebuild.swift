@@ -11,14 +11,7 @@ extension Projector {
         let first = Projector(ledger: ledger, policy: policy)
         try first.prepare(reconciling: false)
         let devices = try first.devices()
-        if ledger.canWriteDerived {
-            try ledger.writeDerived { w in
-                for d in devices {
-                    try w.delete(prefix: CheckpointKey.prefix(d, first.tag))
-                    try w.delete(prefix: CheckpointFloors.key(d, first.tag))
-                }
-            }
-        }
+        if ledger.canWriteDerived { try first.dropCheckpoints(of: devices) }
         let next = Atomic<Int>(0)
         let folded = Atomic<Int>(0)
         let failure = Mutex<(any Error)?>(nil)

@@ -51,7 +51,7 @@ extension Projector {
         try ledger.read { r in
             try r.derivedEntries(prefix: CheckpointFloors.root) { k, v in
                 if CheckpointFloors(Array(v)) == nil {
-                    let device = String(decoding: k.dropFirst(CheckpointFloors.root.count).prefix { $0 != 0 }, as: UTF8.self)
+                    let device = CheckpointFloors.owner(ofKey: k)?.device ?? "?"
                     problems.append("the checkpoint floors of \(device) are malformed (\(v.count) bytes); none of its checkpoints serves an answer; the next query drops them")
                 }
             }

@@ -35,21 +35,9 @@ struct EngineBench: ParsableCommand {
         if decodeOnly {
             var rates = [Double]()
             for _ in 0..<max(1, repeats) {
-                let n = Atomic<Int>(0)
-                let seconds = try time {
-                    if threads <= 1 {
-                        try ledger.read { r in
-                            try r.scan { view in
-                                _ = try Event(record: view)
-                                n.wrappingAdd(1, ordering: .relaxed)
-                                return true
-                            }
-                        }
-                    } else {
-                        n.store(try ledger.scanInParallel(threads: threads) { view in _ = try Event(record: view) }, ordering: .relaxed)
-                    }
-                }
-                rates.append(Double(n.load(ordering: .relaxed)) / seconds)
+                var n = 0
+                let seconds = try time { n = try ledger.scanInParallel(threads: max(1, threads)) { view in _ = try Event(record: view) } }
+                rates.append(Double(n) / seconds)
             }
             print("scan + decode (\(threads) thread\(threads == 1 ? "" : "s")): median \(Int(median(rates))) events/s over \(rates.count) runs")
             return

@@ -31,10 +31,15 @@ struct CheckpointedWorkload {
         return p
     }
 
-    /// Appends one event, dated `time`, of device-0.
+    /// Appends one event, given as an NDJSON line, in a batch of its own.
     func appendLate(_ json: String) throws {
         var decoder = EventDecoder()
         _ = try ledger.append([try decoder.decode(json)])
+    }
+
+    /// Appends an app use of a new app, dated `time`, recorded now.
+    func appendLateAppUse(at time: Int64, device: String = "device-0") throws {
+        try appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: time).rfc3339)","device":"\#(device)","app":"com.example.late","duration":5}"#)
     }
 
     /// device-0's checkpoints of this policy: position and the log length each was made from.
@@ -71,7 +76,7 @@ struct LateEventTests {
         let mid = log.first + (log.last - log.first) / 2
         let before = try log.checkpoints()
         #expect(before.contains { $0.time > mid + 86_400_000_000 * 4 })
-        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        try log.appendLateAppUse(at: mid)
         let lastSeq = try log.ledger.read { try $0.lastSeq() }
 
         let checkpointed = log.projector()
@@ -100,7 +105,7 @@ struct LateEventTests {
         Thread.sleep(forTimeInterval: 0.01)
         let between = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
         Thread.sleep(forTimeInterval: 0.01)
-        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        try log.appendLateAppUse(at: mid)
         let lastSeq = try log.ledger.read { try $0.lastSeq() }
         _ = try rendering(log.projector(), at: log.last, from: log.last)
         let kept = try log.checkpoints().filter { $0.highSeq < lastSeq && $0.time > mid }
@@ -159,8 +164,8 @@ struct LateEventTests {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
         let mid = log.first + (log.last - log.first) / 2
-        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
-        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid + 3_600_000_000).rfc3339)","device":"device-1","app":"com.example.late","duration":5}"#)
+        try log.appendLateAppUse(at: mid)
+        try log.appendLateAppUse(at: mid + 3_600_000_000, device: "device-1")
         let t = log.last - 43_200_000_000
         let expected = try rendering(log.projector(checkpoints: false), at: t, from: t - 3_600_000_000)
         let answers = Mutex([String]())
@@ -184,7 +189,7 @@ struct LateEventTests {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
         let mid = log.first + (log.last - log.first) / 2
-        try log.appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","app":"com.example.late","duration":5}"#)
+        try log.appendLateAppUse(at: mid)
         let projector = log.projector()
         _ = try rendering(projector, at: log.last, from: log.last)
         let lastSeq = try log.ledger.read { try $0.lastSeq() }
