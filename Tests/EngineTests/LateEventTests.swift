@@ -24,6 +24,9 @@ struct CheckpointedWorkload {
         _ = try rendering(projector(), at: last, from: last)
     }
 
+    /// The middle of the log's time span.
+    var mid: Int64 { first + (last - first) / 2 }
+
     func projector(checkpoints: Bool = true) -> Projector {
         let p = Projector(ledger: ledger, policy: policy)
         p.checkpointInterval = 40
@@ -73,7 +76,7 @@ struct LateEventTests {
     func convergence() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
-        let mid = log.first + (log.last - log.first) / 2
+        let mid = log.mid
         let before = try log.checkpoints()
         #expect(before.contains { $0.time > mid + 86_400_000_000 * 4 })
         try log.appendLateAppUse(at: mid)
@@ -101,7 +104,7 @@ struct LateEventTests {
     func floors() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
-        let mid = log.first + (log.last - log.first) / 2
+        let mid = log.mid
         Thread.sleep(forTimeInterval: 0.01)
         let between = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
         Thread.sleep(forTimeInterval: 0.01)
@@ -125,7 +128,7 @@ struct LateEventTests {
     func noConvergence() throws {
         let log = try CheckpointedWorkload(events: 3000, seed: 9, policy: Policy())
         defer { log.cleanup() }
-        let mid = log.first + (log.last - log.first) / 2
+        let mid = log.mid
         let staleToBe = try log.checkpoints().filter { $0.time >= mid }.count
         // A widget added by hand in the middle stays in the stack to the end.
         try log.appendLate(#"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#)
@@ -163,7 +166,7 @@ struct LateEventTests {
     func concurrentPrepare() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
-        let mid = log.first + (log.last - log.first) / 2
+        let mid = log.mid
         try log.appendLateAppUse(at: mid)
         try log.appendLateAppUse(at: mid + 3_600_000_000, device: "device-1")
         let t = log.last - 43_200_000_000
@@ -188,7 +191,7 @@ struct LateEventTests {
     func damagedFloors() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
-        let mid = log.first + (log.last - log.first) / 2
+        let mid = log.mid
         try log.appendLateAppUse(at: mid)
         let projector = log.projector()
         _ = try rendering(projector, at: log.last, from: log.last)
