@@ -42,38 +42,62 @@ struct CachedCandidate {
 }
 
 /// The cached candidates of every stack's members, by stack and member position
-/// (derived; dropped whenever a stack's membership changes).
+/// (derived; dropped whenever a stack's membership changes). The rank, validity and
+/// context version of each entry are kept apart from its candidate, so that checking
+/// ranks copies nothing.
 struct MemberCache {
-    private var slots: [[CachedCandidate?]] = []
+    /// A cached entry's rank (nil: no candidate) and when it holds.
+    struct Slot {
+        var rank: Double?
+        var validUntil: Int64
+        /// `UInt64.max`: the entry does not depend on the context.
+        var contextVersion: UInt64
+    }
+    private var slots: [[Slot?]] = []
+    private var candidates: [[Candidate?]] = []
 
     subscript(stack i: Int, member j: Int) -> CachedCandidate? {
-        get { i < slots.count && j < slots[i].count ? slots[i][j] : nil }
-        set {
-            while slots.count <= i { slots.append([]) }
-            while slots[i].count <= j { slots[i].append(nil) }
-            slots[i][j] = newValue
+        get {
+            guard i < slots.count && j < slots[i].count, let slot = slots[i][j] else { return nil }
+            return CachedCandidate(candidate: candidates[i][j], validUntil: slot.validUntil,
+                                   contextVersion: slot.contextVersion == .max ? nil : slot.contextVersion)
         }
+        set {
+            while slots.count <= i { slots.append([]); candidates.append([]) }
+            while slots[i].count <= j { slots[i].append(nil); candidates[i].append(nil) }
+            slots[i][j] = newValue.map { Slot(rank: $0.candidate?.rank, validUntil: $0.validUntil, contextVersion: $0.contextVersion ?? .max) }
+            candidates[i][j] = newValue?.candidate
+        }
+    }
+
+    /// Until when a member's cached entry holds, or nil when there is none.
+    func validUntil(stack i: Int, member j: Int) -> Int64? {
+        guard i < slots.count && j < slots[i].count else { return nil }
+        return slots[i][j]?.validUntil
     }
 
     /// The rank of a member's cached candidate (nil inside: no candidate), or nil when no
     /// entry holds at `now` for the context version `context`; reads without copying.
     func rank(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Double?? {
-        guard i < slots.count && j < slots[i].count else { return nil }
-        return slots[i][j].flatMap { entry -> Double?? in
-            guard now < entry.validUntil, entry.contextVersion.map({ $0 == context }) ?? true else { return nil }
-            return .some(entry.candidate?.rank)
-        }
+        guard i < slots.count && j < slots[i].count, let slot = slots[i][j], now < slot.validUntil,
+              slot.contextVersion == .max || slot.contextVersion == context else { return nil }
+        return .some(slot.rank)
     }
 
-    mutating func removeAll() { slots.removeAll(keepingCapacity: true) }
+    mutating func removeAll() {
+        slots.removeAll(keepingCapacity: true)
+        candidates.removeAll(keepingCapacity: true)
+    }
 }
 
 extension DeviceEngine {
-    /// Drops the cached candidates of the members `affected` selects.
+    /// Drops the cached candidates of the members `affected` selects, and the stability
+    /// of their stacks.
     mutating func dropCachedMembers(where affected: (Member) -> Bool) {
         for i in state.stacks.indices {
             for j in state.stacks[i].members.indices where affected(state.stacks[i].members[j]) {
                 memberCache[stack: i, member: j] = nil
+                if i < stableUntil.count { stableUntil[i] = .min }
             }
         }
     }

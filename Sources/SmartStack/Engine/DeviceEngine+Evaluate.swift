@@ -7,12 +7,14 @@ extension DeviceEngine {
     mutating func evaluate(_ work: Work) {
         state.dirty = 0
         rollCounters()
-        if work.contains(.system) { stableUntil.removeAll(keepingCapacity: true) }
         let system = work.contains(.system) ? systemCandidates() : []
         for i in state.stacks.indices {
             if work.contains(.system) {
                 let mine = system.isEmpty ? [] : system.filter { $0.stack == i }.map(\.candidate)
+                let before = decisions.count
                 placeSystemWidgets(stack: i, candidates: mine)
+                // What the system placed changes what Smart Rotate compares with.
+                if decisions.count != before && i < stableUntil.count { stableUntil[i] = .min }
             }
             rotate(stack: i)
         }
@@ -129,8 +131,8 @@ extension DeviceEngine {
         if holdUntil > state.now { until = min(until, holdUntil) }
         if state.stacks[i].smartRotate && state.now >= holdUntil {
             for j in state.stacks[i].members.indices {
-                guard let cached = memberCache[stack: i, member: j] else { stableUntil[i] = .min; return }
-                until = min(until, cached.validUntil)
+                guard let valid = memberCache.validUntil(stack: i, member: j) else { stableUntil[i] = .min; return }
+                until = min(until, valid)
             }
         }
         stableUntil[i] = until

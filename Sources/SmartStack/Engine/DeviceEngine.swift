@@ -26,7 +26,9 @@ public struct DeviceEngine: Sendable {
     /// Each member's candidate and until when it holds (derived; never checkpointed).
     var memberCache = MemberCache()
     /// Per stack, until when a rotation-only evaluation cannot change it: every member's
-    /// candidate holds, no hold ends, no day rolls over (derived; cleared by any event).
+    /// candidate holds, no hold ends, no day rolls over (derived). An event clears it for
+    /// every stack, unless all it can change for Smart Rotate is some members' candidates:
+    /// then only their stacks' entries go (`dropCachedMembers`).
     var stableUntil: [Int64] = []
     /// Reused storage for rotation candidates: member positions and ranks.
     var scratch: [(member: Int, rank: Double)] = []
@@ -82,7 +84,7 @@ public struct DeviceEngine: Sendable {
         appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
         let work = handle(event, seq: seq)
-        if !work.isEmpty { stableUntil.removeAll(keepingCapacity: true) }
+        if !work.isEmpty && !event.body.changesOnlyCachedMembers { stableUntil.removeAll(keepingCapacity: true) }
         state.dirty |= work.rawValue
     }
 
@@ -185,4 +187,16 @@ struct DeviceModel: Codable, Hashable {
     func stackIndex(_ id: String) -> Int? { stacks.firstIndex { $0.id == id } }
 
     static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
+}
+
+extension EventBody {
+    /// Whether all the event can change for Smart Rotate is the candidates of the members
+    /// it names (their cache entries are dropped when it applies); what the system places
+    /// is looked at again in any case.
+    var changesOnlyCachedMembers: Bool {
+        switch self {
+        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance: true
+        default: false
+        }
+    }
 }

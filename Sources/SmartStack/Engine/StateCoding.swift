@@ -4,9 +4,9 @@ import Ledger
 /// strings interned per checkpoint.
 struct StateWriter {
     var bytes: [UInt8] = []
-    private var strings: [String: Int] = [:]
+    private var strings = InternedStrings()
 
-    init() { bytes.reserveCapacity(16_384) }
+    init(capacity: Int = 16_384) { bytes.reserveCapacity(capacity) }
 
     mutating func varint(_ v: UInt64) {
         var v = v
@@ -20,8 +20,7 @@ struct StateWriter {
     mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
     mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func string(_ s: String) {
-        if let i = strings[s] { varint(UInt64(i + 1)); return }
-        strings[s] = strings.count
+        if let i = strings.insert(s) { varint(UInt64(i + 1)); return }
         varint(0)
         varint(UInt64(s.utf8.count))
         bytes.append(contentsOf: s.utf8)
@@ -37,9 +36,56 @@ struct StateWriter {
     }
     mutating func map<V>(_ m: [String: V], _ write: (inout StateWriter, V) -> Void) {
         varint(UInt64(m.count))
-        for k in m.keys.sorted() { string(k); write(&self, m[k]!) }
+        if m.count == 1, let (k, v) = m.first {
+            string(k); write(&self, v)
+            return
+        }
+        for (k, v) in m.sorted(by: { $0.key < $1.key }) { string(k); write(&self, v) }
     }
     mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
+}
+
+/// The strings a writer has written, by first appearance: an open-addressing table on
+/// an FNV-1a hash of the UTF-8 bytes, cheaper than `Hasher` for these short keys.
+struct InternedStrings {
+    private var strings: [String] = []
+    /// Indices into `strings` (+1; 0 is empty), and the hashes they sit under.
+    private var slots = [Int32](repeating: 0, count: 64)
+    private var hashes = [UInt32](repeating: 0, count: 64)
+
+    /// The index of `s` if it was inserted before; else inserts it and returns nil.
+    mutating func insert(_ s: String) -> Int? {
+        var s = s
+        let hash = s.withUTF8 { utf8 in
+            var h: UInt32 = 2_166_136_261
+            for b in utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+            return h
+        }
+        let mask = slots.count - 1
+        var i = Int(hash) & mask
+        while slots[i] != 0 {
+            if hashes[i] == hash && strings[Int(slots[i]) - 1] == s { return Int(slots[i]) - 1 }
+            i = (i + 1) & mask
+        }
+        strings.append(s)
+        slots[i] = Int32(strings.count)
+        hashes[i] = hash
+        if strings.count * 2 > slots.count { grow() }
+        return nil
+    }
+
+    private mutating func grow() {
+        let (oldSlots, oldHashes) = (slots, hashes)
+        slots = [Int32](repeating: 0, count: oldSlots.count * 2)
+        hashes = [UInt32](repeating: 0, count: oldSlots.count * 2)
+        let mask = slots.count - 1
+        for (slot, hash) in zip(oldSlots, oldHashes) where slot != 0 {
+            var i = Int(hash) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = slot
+            hashes[i] = hash
+        }
+    }
 }
 
 /// Reads what `StateWriter` wrote.
