@@ -16,31 +16,31 @@ extension DeviceEngine {
     /// Widget Suggestions: relevant shortcuts (S1-S9), donation patterns (D3), and on iOS 17
     /// by policy relevant intents (P3).
     mutating func phoneSuggestions(_ out: inout [(stack: Int, candidate: Candidate)]) {
-        var seen = Set<String>()
-        func place(app: String, kind: String) -> (Int, WidgetIdentity)? {
-            let key = DeviceModel.appKind(app, kind)
-            guard !seen.contains(key), !held(app: app, kind: kind), let target = targetStack(app: app, kind: kind, watch: false) else { return nil }
-            seen.insert(key)
-            return (target, WidgetIdentity(instance: "sys:" + key, kind: kind, app: app))
-        }
-        for (app, set) in state.shortcutSets.entries {
-            for s in set.shortcuts where !held(app: app, kind: s.kind) {
-                guard let signal = openShortcut(app: app, kind: s.kind, forSuggestion: true, member: false),
-                      let (target, w) = place(app: app, kind: s.kind) else { continue }
-                out.append((target, Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut:\(set.seq)")))
-            }
+        if suggestionPlan.epoch != placementEpoch { suggestionPlan = SuggestionPlan(self) }
+        var placed = [Bool](repeating: false, count: suggestionPlan.kinds.count)
+        let plan = suggestionPlan
+        for s in plan.shortcuts {
+            guard !placed[s.kind], let target = plan.kinds[s.kind].target,
+                  let signal = openShortcut(app: s.app, kind: plan.kinds[s.kind].widget.kind, forSuggestion: true, member: false) else { continue }
+            placed[s.kind] = true
+            out.append((target, Candidate(widget: plan.kinds[s.kind].widget, rank: p.relevantShortcutRank, signal: signal, source: s.source)))
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
-        // Only intents whose widget no stack holds can be suggested.
-        var open = Set<String>()
-        for (intent, home) in state.intentHomes where !held(app: home.app, kind: home.kind) { open.insert(intent) }
-        for pattern in open.isEmpty ? [] : usagePatterns(of: open) {
-            guard let intent = state.usage[usageCache.hour][pattern.record].intent, let home = state.intentHomes[intent], !held(app: home.app, kind: home.kind),
-                  let (target, w) = place(app: home.app, kind: home.kind) else { continue }
-            out.append((target, Candidate(widget: w, rank: p.usagePatternRank,
+        for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
+            guard let intent = state.usage[usageCache.hour][pattern.record].intent, let kind = plan.intentKinds[intent],
+                  !placed[kind], let target = plan.kinds[kind].target else { continue }
+            placed[kind] = true
+            out.append((target, Candidate(widget: plan.kinds[kind].widget, rank: p.usagePatternRank,
                                           signal: .pattern(intent: intent, evidence: pattern.evidence, suggestion: true), source: "pattern:" + pattern.key)))
         }
         if p.relevantIntentsOnIOS17 && isIOS17() {
+            var seen = Set(plan.kinds.indices.filter { placed[$0] }.map { DeviceModel.appKind(plan.kinds[$0].widget.app, plan.kinds[$0].widget.kind) })
+            func place(app: String, kind: String) -> (Int, WidgetIdentity)? {
+                let key = DeviceModel.appKind(app, kind)
+                guard !seen.contains(key), !held(app: app, kind: kind), let target = targetStack(app: app, kind: kind, watch: false) else { return nil }
+                seen.insert(key)
+                return (target, WidgetIdentity(instance: "sys:" + key, kind: kind, app: app))
+            }
             for (app, set) in state.intentSets.entries {
                 for signal in set.signals {
                     guard let clue = signal.clue, !held(app: app, kind: signal.kind) else { continue }
@@ -98,6 +98,49 @@ extension DeviceEngine {
                 let (ok, events, _) = matches(clue, app: app)
                 if ok { add(app: app, signal: signal, clue: clue, source: "attributes:\(set.seq):\(i)", events: [set.seq] + events, what: "relevance attribute") }
             }
+        }
+    }
+}
+
+/// What Widget Suggestions can place, worked out from the stacks, the relevant shortcut
+/// sets, the intents' homes and the declarations (derived): rebuilt when an event that
+/// can change them applies (`placementEpoch`), not at every evaluation.
+struct SuggestionPlan {
+    /// A kind that no stack holds, the widget it would be placed as, and the stack it goes to.
+    struct Kind {
+        var widget: WidgetIdentity
+        var target: Int?
+    }
+    var epoch: UInt64 = .max
+    var kinds: [Kind] = []
+    /// The relevant shortcuts of kinds no stack holds, in set order: app, kind (index into
+    /// `kinds`) and the candidate's source.
+    var shortcuts: [(app: String, kind: Int, source: String)] = []
+    /// Intents whose home kind no stack holds, and that kind.
+    var intentKinds: [String: Int] = [:]
+    var openIntents: Set<String> = []
+
+    init() {}
+
+    init(_ engine: DeviceEngine) {
+        epoch = engine.placementEpoch
+        var index = [String: Int]()
+        func kind(app: String, kind: String) -> Int {
+            let key = DeviceModel.appKind(app, kind)
+            if let i = index[key] { return i }
+            index[key] = kinds.count
+            kinds.append(Kind(widget: WidgetIdentity(instance: "sys:" + key, kind: kind, app: app),
+                              target: engine.targetStack(app: app, kind: kind, watch: false)))
+            return kinds.count - 1
+        }
+        for (app, set) in engine.state.shortcutSets.entries {
+            for s in set.shortcuts where !engine.held(app: app, kind: s.kind) {
+                shortcuts.append((app, kind(app: app, kind: s.kind), "shortcut:\(set.seq)"))
+            }
+        }
+        for (intent, home) in engine.state.intentHomes where !engine.held(app: home.app, kind: home.kind) {
+            intentKinds[intent] = kind(app: home.app, kind: home.kind)
+            openIntents.insert(intent)
         }
     }
 }

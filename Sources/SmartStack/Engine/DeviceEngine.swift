@@ -32,6 +32,11 @@ public struct DeviceEngine: Sendable {
     var stableUntil: [Int64] = []
     /// Reused storage for rotation candidates: member positions and ranks.
     var scratch: [(member: Int, rank: Double)] = []
+    /// Bumped by every event that can change what Widget Suggestions can place: the
+    /// stacks, relevant shortcut sets, intents' homes, declarations (derived).
+    var placementEpoch: UInt64 = 0
+    /// What Widget Suggestions can place, as of `placementEpoch` (derived).
+    var suggestionPlan = SuggestionPlan()
     /// Bumped by every change of the person's context or permissions (derived).
     var contextVersion: UInt64 = 0
 
@@ -84,6 +89,7 @@ public struct DeviceEngine: Sendable {
         appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
         let work = handle(event, seq: seq)
+        if !event.body.keepsPlacementInputs { placementEpoch &+= 1 }
         if !work.isEmpty && !event.body.changesOnlyCachedMembers { stableUntil.removeAll(keepingCapacity: true) }
         state.dirty |= work.rawValue
     }
@@ -196,6 +202,18 @@ extension EventBody {
     var changesOnlyCachedMembers: Bool {
         switch self {
         case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance: true
+        default: false
+        }
+    }
+}
+
+extension EventBody {
+    /// Whether the event leaves alone what `SuggestionPlan` is made of (the stacks'
+    /// membership and settings, relevant shortcut sets, intents' homes, declarations).
+    var keepsPlacementInputs: Bool {
+        switch self {
+        case .widgetTimeline, .widgetReloaded, .reloadRequested, .widgetViewed, .widgetTapped, .stackObserved,
+             .intentDonated, .appForeground, .contextChanged, .permissionChanged: true
         default: false
         }
     }

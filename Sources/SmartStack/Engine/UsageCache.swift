@@ -14,8 +14,12 @@ struct UsageCache {
     var live: [Int] = []
     /// Donation patterns that reach the minimum: (intent + parameters key, a record, evidence).
     var patterns: [(key: String, record: Int, evidence: [UInt64])]?
-    /// The intents `patterns` was grouped for.
+    /// Every group `patterns` is made from, whether or not it reaches the minimum; kept up
+    /// to date as donations are appended, so that one donation does not regroup the hour.
+    var groups: [String: (record: Int, evidence: [UInt64])]?
+    /// The intents `patterns` was grouped for, and the `placementEpoch` they are of.
     var patternIntents: Set<String> = []
+    var patternEpoch: UInt64 = .max
     /// Until when `patterns` holds by time alone: the hour's end, or the first of its
     /// intents' records leaving the window.
     var patternsUntil: Int64 = .min
@@ -60,7 +64,9 @@ extension DeviceEngine {
             c.appEvidence = usageCache.appEvidence.filter { now < $0.value.until }
             if now < usageCache.patternsUntil {
                 c.patterns = usageCache.patterns
+                c.groups = usageCache.groups
                 c.patternIntents = usageCache.patternIntents
+                c.patternEpoch = usageCache.patternEpoch
                 c.patternsUntil = usageCache.patternsUntil
             }
         }
@@ -81,7 +87,14 @@ extension DeviceEngine {
         usageCache.live.append(index)
         usageCache.appEvidence[record.app] = nil
         guard let intent = record.intent else { return }
-        if usageCache.patternIntents.contains(intent) { usageCache.patterns = nil }
+        if usageCache.patternIntents.contains(intent) {
+            usageCache.patterns = nil
+            if usageCache.groups != nil, let key = record.patternKey {
+                usageCache.groups![key, default: (index, [])].evidence.append(record.seq)
+                let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+                usageCache.patternsUntil = min(usageCache.patternsUntil, record.time + window)
+            }
+        }
         for s in state.stacks {
             for m in s.members where m.intent == intent { usageCache.memberEvidence[m.widget.instance] = nil }
         }
@@ -94,39 +107,47 @@ extension DeviceEngine {
     mutating func noteUsagePruned(hour: Int, count: Int, previousVersion: UInt64) {
         guard usageCache.version == previousVersion else { return }
         if usageCache.hour == hour {
-            guard usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true else {
+            guard usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
+                  usageCache.groups?.values.allSatisfy({ $0.record >= count }) ?? true else {
                 usageCache.version = .max
                 return
             }
             for i in usageCache.live.indices { usageCache.live[i] -= count }
             usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
+            usageCache.groups = usageCache.groups?.mapValues { ($0.record - count, $0.evidence) }
         }
         usageCache.version = state.usageVersion
     }
 
     /// The donation patterns of this hour that reach the minimum, grouped by intent and
     /// predicted parameters, in key order.
-    /// Only donations of `intents` are grouped (the intents whose widget no stack holds).
-    mutating func usagePatterns(of intents: Set<String>) -> [(key: String, record: Int, evidence: [UInt64])] {
+    /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
+    /// as of `epoch`, the `placementEpoch` that names them).
+    mutating func usagePatterns(of intents: Set<String>, epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
         refreshUsage()
-        if let known = usageCache.patterns, usageCache.patternIntents == intents { return known }
-        var groups = [String: (Int, [UInt64])]()
-        let bucket = state.usage[usageCache.hour]
-        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
-        var until = usageCache.hourEnd
-        for i in usageCache.live {
-            guard let intent = bucket[i].intent, intents.contains(intent), let key = bucket[i].patternKey else { continue }
-            groups[key, default: (i, [])].1.append(bucket[i].seq)
-            until = min(until, bucket[i].time + window)
+        if usageCache.patternEpoch != epoch { usageCache.groups = nil }
+        if let known = usageCache.patterns, usageCache.groups != nil { return known }
+        if usageCache.groups == nil {
+            var groups = [String: (record: Int, evidence: [UInt64])]()
+            let bucket = state.usage[usageCache.hour]
+            let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+            var until = usageCache.hourEnd
+            for i in usageCache.live {
+                guard let intent = bucket[i].intent, intents.contains(intent), let key = bucket[i].patternKey else { continue }
+                groups[key, default: (i, [])].evidence.append(bucket[i].seq)
+                until = min(until, bucket[i].time + window)
+            }
+            usageCache.groups = groups
+            usageCache.patternIntents = intents
+            usageCache.patternEpoch = epoch
+            usageCache.patternsUntil = until
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
-        for key in groups.keys.sorted() {
-            let (record, evidence) = groups[key]!
-            if evidence.count >= p.usagePatternMinimum { out.append((key, record, evidence)) }
+        for (key, group) in usageCache.groups! where group.evidence.count >= p.usagePatternMinimum {
+            out.append((key, group.record, group.evidence))
         }
+        out.sort { $0.key < $1.key }
         usageCache.patterns = out
-        usageCache.patternIntents = intents
-        usageCache.patternsUntil = until
         return out
     }
 
