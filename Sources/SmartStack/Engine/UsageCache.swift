@@ -155,7 +155,7 @@ extension DeviceEngine {
     mutating func appUsage(_ app: String) -> UsageEvidence {
         refreshUsage()
         if let known = usageCache.appEvidence[app] { return known }
-        let evidence = usageEvidence { $0.app == app }
+        let evidence = usageEvidence { bucket, i in bucket[i].app == app }
         usageCache.appEvidence[app] = evidence
         return evidence
     }
@@ -165,19 +165,22 @@ extension DeviceEngine {
     mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> UsageEvidence {
         refreshUsage()
         if let known = usageCache.memberEvidence[instance] { return known }
-        let evidence = usageEvidence { $0.intent == intent && parametersMatch(donated: $0.parameters, widget: parameters) }
+        let evidence = usageEvidence { bucket, i in
+            bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
+        }
         usageCache.memberEvidence[instance] = evidence
         return evidence
     }
 
-    /// The live records of this hour that pass `counts`, when they reach the minimum;
-    /// valid until the hour ends or the first of them leaves the window.
-    func usageEvidence(_ counts: (UsageRecord) -> Bool) -> UsageEvidence {
+    /// The live records of this hour that pass `counts` (given the hour's records and an
+    /// index, so that it reads fields without copying records), when they reach the
+    /// minimum; valid until the hour ends or the first of them leaves the window.
+    func usageEvidence(_ counts: ([UsageRecord], Int) -> Bool) -> UsageEvidence {
         let bucket = state.usage[usageCache.hour]
         let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         var seqs = [UInt64]()
         var until = usageCache.hourEnd
-        for i in usageCache.live where counts(bucket[i]) {
+        for i in usageCache.live where counts(bucket, i) {
             seqs.append(bucket[i].seq)
             until = min(until, bucket[i].time + window)
         }
