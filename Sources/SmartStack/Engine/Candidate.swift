@@ -32,42 +32,62 @@ struct Candidate: Hashable {
     }
 }
 
-/// A member's candidate, the instant until which it holds, and the version of the
-/// context it was computed from (nil when it does not depend on it). Usage that changes
-/// a member's candidate (a donation of its intent, a use of its app) drops its entry.
-struct CachedCandidate {
-    var candidate: Candidate?
-    var validUntil: Int64
-    var contextVersion: UInt64?
+/// The two parts a member's candidate is made of, each with the first instant at which it
+/// may change by time alone (derived).
+struct MemberParts {
+    struct Part {
+        /// The timeline's relevance; or the donation pattern (iOS, iPadOS) or the best
+        /// context (watchOS).
+        var candidate: Candidate?
+        /// The relevant shortcut (iOS, iPadOS).
+        var shortcut: Candidate?
+        var until: Int64
+        /// The context version it was computed from, nil when it does not depend on it.
+        var contextVersion: UInt64?
+    }
+    var relevance: Part?
+    var usage: Part?
+}
+
+/// Which of a member's parts is its candidate.
+enum ChosenPart: UInt8 {
+    case none, relevance, usage, shortcut
 }
 
 /// The cached candidates of every stack's members, by stack and member position
-/// (derived; dropped whenever a stack's membership changes). The rank, validity and
-/// context version of each entry are kept apart from its candidate, so that checking
-/// ranks copies nothing.
+/// (derived; dropped whenever a stack's membership changes). Each member's entry says
+/// which of its parts is the candidate, its rank and until when it holds; the parts
+/// themselves are kept apart, so that an entry's date passing recomputes only the
+/// timeline's part, and checking ranks copies nothing.
 struct MemberCache {
-    /// A cached entry's rank (nil: no candidate) and when it holds.
+    /// A member's candidate rank (nil: no candidate), where it comes from, and when it holds.
     struct Slot {
         var rank: Double?
+        var chosen: ChosenPart
         var validUntil: Int64
         /// `UInt64.max`: the entry does not depend on the context.
         var contextVersion: UInt64
     }
     private var slots: [[Slot?]] = []
-    private var candidates: [[Candidate?]] = []
+    private var parts: [[MemberParts]] = []
 
-    subscript(stack i: Int, member j: Int) -> CachedCandidate? {
-        get {
-            guard i < slots.count && j < slots[i].count, let slot = slots[i][j] else { return nil }
-            return CachedCandidate(candidate: candidates[i][j], validUntil: slot.validUntil,
-                                   contextVersion: slot.contextVersion == .max ? nil : slot.contextVersion)
-        }
-        set {
-            while slots.count <= i { slots.append([]); candidates.append([]) }
-            while slots[i].count <= j { slots[i].append(nil); candidates[i].append(nil) }
-            slots[i][j] = newValue.map { Slot(rank: $0.candidate?.rank, validUntil: $0.validUntil, contextVersion: $0.contextVersion ?? .max) }
-            candidates[i][j] = newValue?.candidate
-        }
+    private mutating func reserve(stack i: Int, member j: Int) {
+        while slots.count <= i { slots.append([]); parts.append([]) }
+        while slots[i].count <= j { slots[i].append(nil); parts[i].append(MemberParts()) }
+    }
+
+    /// The member's entry when it holds at `now` for the context version `context`.
+    func slot(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Slot? {
+        guard i < slots.count && j < slots[i].count, let slot = slots[i][j], now < slot.validUntil,
+              slot.contextVersion == .max || slot.contextVersion == context else { return nil }
+        return slot
+    }
+
+    /// The rank of a member's cached candidate (nil inside: no candidate), or nil when no
+    /// entry holds at `now` for the context version `context`; reads without copying.
+    func rank(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Double?? {
+        guard let slot = slot(stack: i, member: j, now: now, context: context) else { return nil }
+        return .some(slot.rank)
     }
 
     /// Until when a member's cached entry holds, or nil when there is none.
@@ -76,27 +96,76 @@ struct MemberCache {
         return slots[i][j]?.validUntil
     }
 
-    /// The rank of a member's cached candidate (nil inside: no candidate), or nil when no
-    /// entry holds at `now` for the context version `context`; reads without copying.
-    func rank(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Double?? {
-        guard i < slots.count && j < slots[i].count, let slot = slots[i][j], now < slot.validUntil,
-              slot.contextVersion == .max || slot.contextVersion == context else { return nil }
-        return .some(slot.rank)
+    /// The candidate a member's entry names.
+    func candidate(stack i: Int, member j: Int, _ chosen: ChosenPart) -> Candidate? {
+        switch chosen {
+        case .none: nil
+        case .relevance: parts[i][j].relevance?.candidate
+        case .usage: parts[i][j].usage?.candidate
+        case .shortcut: parts[i][j].usage?.shortcut
+        }
+    }
+
+    /// Whether the timeline's part is missing or no longer holds at `now`.
+    func relevanceStale(stack i: Int, member j: Int, now: Int64) -> Bool {
+        guard i < parts.count && j < parts[i].count, let part = parts[i][j].relevance else { return true }
+        return now >= part.until
+    }
+
+    /// Whether the other part is missing or no longer holds at `now` and `context`.
+    func usageStale(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Bool {
+        guard i < parts.count && j < parts[i].count, let part = parts[i][j].usage else { return true }
+        return now >= part.until || !(part.contextVersion.map { $0 == context } ?? true)
+    }
+
+    mutating func setRelevance(_ part: MemberParts.Part, stack i: Int, member j: Int) {
+        reserve(stack: i, member: j)
+        parts[i][j].relevance = part
+    }
+
+    mutating func setUsage(_ part: MemberParts.Part, stack i: Int, member j: Int) {
+        reserve(stack: i, member: j)
+        parts[i][j].usage = part
+    }
+
+    /// Makes a member's entry from its parts (both present): the timeline's relevance
+    /// unless the donation pattern (on watchOS the context), then the relevant shortcut,
+    /// ranks above what is chosen so far.
+    mutating func combine(stack i: Int, member j: Int) -> Slot {
+        var chosen = ChosenPart.none
+        var bestRank = -Double.infinity
+        let relevance = parts[i][j].relevance!, usage = parts[i][j].usage!
+        if let r = relevance.candidate?.rank { chosen = .relevance; bestRank = r }
+        if let r = usage.candidate?.rank, bestRank < r { chosen = .usage; bestRank = r }
+        if let r = usage.shortcut?.rank, bestRank < r { chosen = .shortcut; bestRank = r }
+        let slot = Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(relevance.until, usage.until),
+                        contextVersion: usage.contextVersion ?? .max)
+        slots[i][j] = slot
+        return slot
+    }
+
+    /// Drops a member's entry and the parts `relevance` and `usage` say.
+    mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
+        guard i < slots.count && j < slots[i].count else { return }
+        slots[i][j] = nil
+        if relevance { parts[i][j].relevance = nil }
+        if usage { parts[i][j].usage = nil }
     }
 
     mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
-        candidates.removeAll(keepingCapacity: true)
+        parts.removeAll(keepingCapacity: true)
     }
 }
 
 extension DeviceEngine {
-    /// Drops the cached candidates of the members `affected` selects, and the stability
-    /// of their stacks.
-    mutating func dropCachedMembers(where affected: (Member) -> Bool) {
+    /// Drops the cached candidates of the members `affected` selects (the part that an
+    /// event of that kind can change: a timeline's `relevance`, or the rest), and the
+    /// stability of their stacks.
+    mutating func dropCachedMembers(relevance: Bool = false, where affected: (Member) -> Bool) {
         for i in state.stacks.indices {
             for j in state.stacks[i].members.indices where affected(state.stacks[i].members[j]) {
-                memberCache[stack: i, member: j] = nil
+                memberCache.drop(stack: i, member: j, relevance: relevance, usage: !relevance)
                 if i < stableUntil.count { stableUntil[i] = .min }
             }
         }

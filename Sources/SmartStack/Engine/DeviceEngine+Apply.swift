@@ -103,7 +103,7 @@ extension DeviceEngine {
         case .widgetTimeline(let t):
             state.reloads[DeviceModel.appKind(app, t.kind), default: ReloadState()].noteTimeline(t, at: now, seq: seq)
             schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros), .rotation)
-            dropCachedMembers { $0.widget.kind == t.kind && $0.widget.app == app }
+            dropCachedMembers(relevance: true) { $0.widget.kind == t.kind && $0.widget.app == app }
             return .rotation
         case .widgetDeclared(let d):
             state.declarations[DeviceModel.appKind(app, d.kind)] = Declaration(families: d.families, configuration: d.configuration,

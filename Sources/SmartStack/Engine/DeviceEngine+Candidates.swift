@@ -2,80 +2,89 @@ import Ledger
 
 extension DeviceEngine {
     /// The strongest signal that makes a member of a stack a Smart Rotate candidate now,
-    /// or nil, from the cache while it holds.
+    /// or nil, from the cache while it holds. Its two parts (the timeline's relevance, and
+    /// what usage, shortcuts and context say) are kept apart, so that an entry's date
+    /// passing recomputes only the first.
     mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
-        if let cached = memberCache[stack: i, member: j], state.now < cached.validUntil,
-           cached.contextVersion.map({ $0 == contextVersion }) ?? true {
-            return cached.candidate
-        }
-        var entry = CachedCandidate(candidate: nil, validUntil: .max)
-        entry.candidate = computeMemberCandidate(isWatch: state.stacks[i].isWatch, state.stacks[i].members[j], &entry)
-        memberCache[stack: i, member: j] = entry
-        return entry.candidate
+        let slot = memberSlot(stack: i, member: j)
+        return memberCache.candidate(stack: i, member: j, slot.chosen)
     }
 
-    /// The strongest signal of a member now, and the first instant at which it may change
-    /// by the passing of time alone. Platform rules: timeline relevance and donations act
-    /// on iOS and iPadOS (P2); RelevanceKit acts on watchOS (P1).
-    mutating func computeMemberCandidate(isWatch: Bool, _ m: Member, _ deps: inout CachedCandidate) -> Candidate? {
-        var best: Candidate?
-        // The best rank so far, kept apart so that comparing does not copy `best`.
-        var bestRank = -Double.infinity
-        var until = Int64.max
-        defer { deps.validUntil = until }
-        let w = m.widget
-        if !isWatch || p.watchUsesEntryRelevance {
-            let (active, next) = state.timelines.evaluate(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros)
-            until = next
-            if let (r, duration) = active {
-                best = Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance")
-                bestRank = r.normalized
-            }
+    /// The rank of a member's candidate now (nil: none), without copying it.
+    mutating func memberRank(stack i: Int, member j: Int) -> Double? {
+        memberSlot(stack: i, member: j).rank
+    }
+
+    /// A member's cache entry, brought up to the current instant.
+    mutating func memberSlot(stack i: Int, member j: Int) -> MemberCache.Slot {
+        if let slot = memberCache.slot(stack: i, member: j, now: state.now, context: contextVersion) { return slot }
+        if memberCache.relevanceStale(stack: i, member: j, now: state.now) {
+            memberCache.setRelevance(memberRelevance(stack: i, member: j), stack: i, member: j)
         }
-        if !isWatch {
+        if memberCache.usageStale(stack: i, member: j, now: state.now, context: contextVersion) {
+            memberCache.setUsage(memberUsage(stack: i, member: j), stack: i, member: j)
+        }
+        return memberCache.combine(stack: i, member: j)
+    }
+
+    /// A member's timeline relevance now (R6, R7; on watchOS only by policy), and the
+    /// first instant at which it may change by time alone.
+    func memberRelevance(stack i: Int, member j: Int) -> MemberParts.Part {
+        guard !state.stacks[i].isWatch || p.watchUsesEntryRelevance else { return .init(candidate: nil, until: .max) }
+        let w = state.stacks[i].members[j].widget
+        let (active, next) = state.timelines.evaluate(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros)
+        guard let (r, duration) = active else { return .init(candidate: nil, until: next) }
+        return .init(candidate: Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance"),
+                     until: next)
+    }
+
+    /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit
+    /// context (watchOS: P1) make of it now, and until when that holds. On iOS and iPadOS
+    /// the donation pattern and the shortcut are kept apart, for `combined` to rank.
+    mutating func memberUsage(stack i: Int, member j: Int) -> MemberParts.Part {
+        var part = MemberParts.Part(candidate: nil, until: .max)
+        let m = state.stacks[i].members[j]
+        let w = m.widget
+        if !state.stacks[i].isWatch {
             var pattern: UsageEvidence?
             if let intent = m.intent {
                 let evidence = memberPattern(instance: w.instance, intent: intent, parameters: m.parameters)
-                until = min(until, evidence.until)
+                part.until = min(part.until, evidence.until)
                 pattern = evidence
             }
             if let set = state.shortcutSets[w.app], p.relevantShortcutsRotateMembers {
                 for s in set.shortcuts where s.kind == w.kind {
                     if s.providers.isEmpty {
-                        until = min(until, appUsage(w.app).until)
+                        part.until = min(part.until, appUsage(w.app).until)
                     }
-                    deps.contextVersion = contextVersion
-                    for clue in s.providers { until = min(until, clue.nextBoundary(after: state.now)) }
+                    part.contextVersion = contextVersion
+                    for clue in s.providers { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
                 }
             }
-            if let intent = m.intent, let evidence = pattern?.seqs, bestRank < p.usagePatternRank {
-                if !evidence.isEmpty {
-                    best = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
-                                     source: "pattern")
-                    bestRank = p.usagePatternRank
-                }
+            if let intent = m.intent, let evidence = pattern?.seqs, !evidence.isEmpty {
+                part.candidate = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
+                                           source: "pattern")
             }
-            if p.relevantShortcutsRotateMembers, bestRank < p.relevantShortcutRank,
-               let signal = openShortcut(app: w.app, kind: w.kind, forSuggestion: false, member: true) {
-                best = Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut")
-                bestRank = p.relevantShortcutRank
+            if p.relevantShortcutsRotateMembers, let signal = openShortcut(app: w.app, kind: w.kind, forSuggestion: false, member: true) {
+                part.shortcut = Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut")
             }
         } else {
-            deps.contextVersion = contextVersion
+            var bestRank = -Double.infinity
+            part.contextVersion = contextVersion
             for (signal, setSeq) in contextSignals(app: w.app, kind: w.kind) {
-                if let clue = signal.clue { until = min(until, clue.nextBoundary(after: state.now)) }
+                if let clue = signal.clue { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
                 if let intent = signal.intent, let params = signal.parameters, intent == m.intent,
                    !parametersMatch(donated: params, widget: m.parameters) { continue }
                 guard let clue = signal.clue else { continue }
                 let (ok, events, _) = matches(clue, app: w.app)
                 let rank = contextRank(clue)
                 guard ok, bestRank < rank else { continue }
-                best = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
-                                 source: "context")
+                part.candidate = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
+                                           source: "context")
                 bestRank = rank
             }
         }
-        return best
+        return part
     }
 
     /// The app's relevant intents and relevance attributes naming `kind`, with the event

@@ -86,7 +86,7 @@ extension DeviceEngine {
         ranked.removeAll(keepingCapacity: true)
         for j in state.stacks[i].members.indices {
             let cached = memberCache.rank(stack: i, member: j, now: state.now, context: contextVersion)
-            guard let rank = cached ?? memberCandidate(stack: i, member: j)?.rank else { continue }
+            guard let rank = cached ?? memberRank(stack: i, member: j) else { continue }
             if state.stacks[i].members[j].widget.instance == top { topRank = rank; continue }
             ranked.append((j, rank))
         }

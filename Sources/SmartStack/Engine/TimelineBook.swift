@@ -32,6 +32,21 @@ struct EntryList: Codable, Hashable {
     var entries: [StoredEntry] = []
 }
 
+extension EntryList {
+    /// Takes a timeline delivered at `now` (its entries sorted by date): it replaces the
+    /// entries from `now` on. Then drops entries that can no longer matter: everything
+    /// before the latest entry that carries relevance at or before `now`.
+    mutating func replace(from now: Int64, with fresh: [StoredEntry]) {
+        entries.removeAll { $0.date >= now }
+        let ordered = entries.last.map { last in fresh.first.map { last.date <= $0.date } ?? true } ?? true
+        entries.append(contentsOf: fresh)
+        if !ordered { entries.sort { $0.date < $1.date } }
+        delivered = now
+        guard let last = entries.lastIndex(where: { $0.date <= now && $0.score != nil }), last > 0 else { return }
+        entries.removeFirst(last)
+    }
+}
+
 /// The min and max positive score of one delivery, for the normalised score.
 struct ScoreSpan: Codable, Hashable {
     var delivered: Int64
@@ -72,36 +87,37 @@ struct TimelineBook: Codable, Hashable {
     /// window ends) at or after `now`.
     mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64) -> [Int64] {
         let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
-        if lists[key] == nil {
-            if key.instance != nil { instanceLists += 1 }
-            lists[key] = EntryList()
-        }
         var fresh = [StoredEntry]()
         fresh.reserveCapacity(t.entries.count)
         var lo = Double.infinity, hi = -Double.infinity
+        var sorted = true
         for e in t.entries {
             let score = e.relevance?.score
+            if let last = fresh.last, last.date > e.date.microseconds { sorted = false }
             fresh.append(StoredEntry(date: e.date.microseconds, offset: e.date.offsetMinutes, score: score,
                                      duration: e.relevance?.duration ?? 0, seq: seq))
             if let score, score > 0 { lo = Swift.min(lo, score); hi = Swift.max(hi, score) }
         }
-        fresh.sort { $0.date < $1.date }
+        if !sorted { fresh.sort { $0.date < $1.date } }
         // A later timeline replaces the earlier one's entries from its delivery on.
-        lists[key]!.entries.removeAll { $0.date >= now }
-        lists[key]!.entries.append(contentsOf: fresh)
-        lists[key]!.entries.sort { $0.date < $1.date }
-        lists[key]!.delivered = now
-        prune(key, now: now)
+        var index = lists.index(forKey: key)
+        if index == nil {
+            if key.instance != nil { instanceLists += 1 }
+            lists[key] = EntryList()
+            index = lists.index(forKey: key)
+        }
+        lists.values[index!].replace(from: now, with: fresh)
 
         let historyKey = TimelineBook.key(app: app, kind: t.kind)
-        if history[historyKey] == nil { history[historyKey] = [] }
+        var spans = history.removeValue(forKey: historyKey) ?? []
         if lo <= hi {
             // An older span within this one's range can no longer set the minimum or the
             // maximum: whenever it is in the window, this newer one is too.
-            history[historyKey]!.removeAll { $0.min >= lo && $0.max <= hi }
-            history[historyKey]!.append(ScoreSpan(delivered: now, min: lo, max: hi))
+            spans.removeAll { $0.min >= lo && $0.max <= hi }
+            spans.append(ScoreSpan(delivered: now, min: lo, max: hi))
         }
-        history[historyKey]!.removeAll { $0.delivered < now - windowMicros }
+        spans.removeAll { $0.delivered < now - windowMicros }
+        history[historyKey] = spans
 
         var wakeups = [Int64]()
         for e in fresh where e.score != nil {
@@ -114,12 +130,6 @@ struct TimelineBook: Codable, Hashable {
         return wakeups
     }
 
-    /// Drops entries that can no longer matter: everything before the latest entry that
-    /// carries relevance at or before `now`.
-    mutating func prune(_ key: ProviderKey, now: Int64) {
-        guard let last = lists[key]?.entries.lastIndex(where: { $0.date <= now && $0.score != nil }), last > 0 else { return }
-        lists[key]!.entries.removeFirst(last)
-    }
 
     /// The entry list that applies to a widget instance: its own timeline when newer than
     /// the kind's, else the kind's.
