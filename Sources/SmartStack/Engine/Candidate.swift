@@ -68,12 +68,23 @@ struct MemberCache {
         /// `UInt64.max`: the entry does not depend on the context.
         var contextVersion: UInt64
     }
+    /// What a member's parts say, without their candidates: each part's rank, until
+    /// when it holds and (for usage) the context version; nil `until`: no part.
+    struct PartsMeta {
+        var relevanceRank: Double?
+        var relevanceUntil: Int64?
+        var usageRank: Double?
+        var shortcutRank: Double?
+        var usageUntil: Int64?
+        var usageContext: UInt64?
+    }
     private var slots: [[Slot?]] = []
+    private var meta: [[PartsMeta]] = []
     private var parts: [[MemberParts]] = []
 
     private mutating func reserve(stack i: Int, member j: Int) {
-        while slots.count <= i { slots.append([]); parts.append([]) }
-        while slots[i].count <= j { slots[i].append(nil); parts[i].append(MemberParts()) }
+        while slots.count <= i { slots.append([]); meta.append([]); parts.append([]) }
+        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()); parts[i].append(MemberParts()) }
     }
 
     /// The member's entry when it holds at `now` for the context version `context`.
@@ -108,23 +119,29 @@ struct MemberCache {
 
     /// Whether the timeline's part is missing or no longer holds at `now`.
     func relevanceStale(stack i: Int, member j: Int, now: Int64) -> Bool {
-        guard i < parts.count && j < parts[i].count, let part = parts[i][j].relevance else { return true }
-        return now >= part.until
+        guard i < meta.count && j < meta[i].count, let until = meta[i][j].relevanceUntil else { return true }
+        return now >= until
     }
 
     /// Whether the other part is missing or no longer holds at `now` and `context`.
     func usageStale(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Bool {
-        guard i < parts.count && j < parts[i].count, let part = parts[i][j].usage else { return true }
-        return now >= part.until || !(part.contextVersion.map { $0 == context } ?? true)
+        guard i < meta.count && j < meta[i].count, let until = meta[i][j].usageUntil else { return true }
+        return now >= until || !(meta[i][j].usageContext.map { $0 == context } ?? true)
     }
 
     mutating func setRelevance(_ part: MemberParts.Part, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
+        meta[i][j].relevanceRank = part.candidate?.rank
+        meta[i][j].relevanceUntil = part.until
         parts[i][j].relevance = part
     }
 
     mutating func setUsage(_ part: MemberParts.Part, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
+        meta[i][j].usageRank = part.candidate?.rank
+        meta[i][j].shortcutRank = part.shortcut?.rank
+        meta[i][j].usageUntil = part.until
+        meta[i][j].usageContext = part.contextVersion
         parts[i][j].usage = part
     }
 
@@ -132,14 +149,14 @@ struct MemberCache {
     /// unless the donation pattern (on watchOS the context), then the relevant shortcut,
     /// ranks above what is chosen so far.
     mutating func combine(stack i: Int, member j: Int) -> Slot {
+        let m = meta[i][j]
         var chosen = ChosenPart.none
         var bestRank = -Double.infinity
-        let relevance = parts[i][j].relevance!, usage = parts[i][j].usage!
-        if let r = relevance.candidate?.rank { chosen = .relevance; bestRank = r }
-        if let r = usage.candidate?.rank, bestRank < r { chosen = .usage; bestRank = r }
-        if let r = usage.shortcut?.rank, bestRank < r { chosen = .shortcut; bestRank = r }
-        let slot = Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(relevance.until, usage.until),
-                        contextVersion: usage.contextVersion ?? .max)
+        if let r = m.relevanceRank { chosen = .relevance; bestRank = r }
+        if let r = m.usageRank, bestRank < r { chosen = .usage; bestRank = r }
+        if let r = m.shortcutRank, bestRank < r { chosen = .shortcut; bestRank = r }
+        let slot = Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(m.relevanceUntil ?? .min, m.usageUntil ?? .min),
+                        contextVersion: m.usageContext ?? .max)
         slots[i][j] = slot
         return slot
     }
@@ -148,12 +165,19 @@ struct MemberCache {
     mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
         guard i < slots.count && j < slots[i].count else { return }
         slots[i][j] = nil
-        if relevance { parts[i][j].relevance = nil }
-        if usage { parts[i][j].usage = nil }
+        if relevance {
+            parts[i][j].relevance = nil
+            meta[i][j].relevanceUntil = nil
+        }
+        if usage {
+            parts[i][j].usage = nil
+            meta[i][j].usageUntil = nil
+        }
     }
 
     mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
+        meta.removeAll(keepingCapacity: true)
         parts.removeAll(keepingCapacity: true)
     }
 }

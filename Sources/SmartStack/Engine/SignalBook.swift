@@ -66,6 +66,9 @@ struct UsageRecord: Codable, Hashable {
     var deletedBy: UInt64?
     /// The intent and its predicted parameters as one key (what a pattern groups by).
     var patternKey: String?
+    /// `UsageRecord.hash(intent)`: records of other intents are passed over without
+    /// comparing strings.
+    var intentHash: UInt64
 
     init(time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
          donationId: String? = nil, groupIdentifier: String? = nil) {
@@ -78,6 +81,17 @@ struct UsageRecord: Codable, Hashable {
         self.donationId = donationId
         self.groupIdentifier = groupIdentifier
         self.patternKey = intent.map { i in i + "\u{1F}" + parameters.keys.sorted().map { $0 + "=" + parameters[$0]! }.joined(separator: "&") }
+        self.intentHash = UsageRecord.hash(intent)
+    }
+
+    /// An FNV-1a hash of an intent's name (0 for none).
+    static func hash(_ intent: String?) -> UInt64 {
+        guard var name = intent else { return 0 }
+        return name.withUTF8 { utf8 in
+            var h: UInt64 = 14_695_981_039_346_656_037
+            for b in utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+            return h
+        }
     }
 }
 

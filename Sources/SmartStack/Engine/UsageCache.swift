@@ -124,6 +124,7 @@ extension DeviceEngine {
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
     /// as of `epoch`, the `placementEpoch` that names them).
     mutating func usagePatterns(of intents: Set<String>, epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
+        let intentHashes = intents.map(UsageRecord.hash)
         refreshUsage()
         if usageCache.patternEpoch != epoch { usageCache.groups = nil }
         if let known = usageCache.patterns, usageCache.groups != nil { return known }
@@ -133,7 +134,8 @@ extension DeviceEngine {
             let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
             var until = usageCache.hourEnd
             for i in usageCache.live {
-                guard let intent = bucket[i].intent, intents.contains(intent), let key = bucket[i].patternKey else { continue }
+                guard intentHashes.contains(bucket[i].intentHash), let intent = bucket[i].intent, intents.contains(intent),
+                      let key = bucket[i].patternKey else { continue }
                 groups[key, default: (i, [])].evidence.append(bucket[i].seq)
                 until = min(until, bucket[i].time + window)
             }
@@ -165,8 +167,9 @@ extension DeviceEngine {
     mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> UsageEvidence {
         refreshUsage()
         if let known = usageCache.memberEvidence[instance] { return known }
+        let intentHash = UsageRecord.hash(intent)
         let evidence = usageEvidence { bucket, i in
-            bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
+            bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
         }
         usageCache.memberEvidence[instance] = evidence
         return evidence
