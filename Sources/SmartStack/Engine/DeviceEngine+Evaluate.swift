@@ -83,6 +83,7 @@ extension DeviceEngine {
         let top = state.stacks[i].top
         var topRank: Double? = state.stacks[i].suggestions.isEmpty ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
         var ranked = scratch
+        scratch = []
         ranked.removeAll(keepingCapacity: true)
         for j in state.stacks[i].members.indices {
             let cached = memberCache.rank(stack: i, member: j, now: state.now, context: contextVersion)
@@ -94,8 +95,10 @@ extension DeviceEngine {
         var best: (member: Int, rank: Double)?
         for c in ranked where best == nil || c.rank > best!.rank {
             if topRank != nil && c.rank <= topRank! { continue }
-            let key = "r|" + state.stacks[i].members[c.member].widget.instance
-            if limited(key, cap: p.rotationCapPerWidgetPerDay) { continue }
+            if !state.counters.isEmpty {
+                let key = "r|" + state.stacks[i].members[c.member].widget.instance
+                if limited(key, cap: p.rotationCapPerWidgetPerDay) { continue }
+            }
             best = c
         }
         scratch = ranked

@@ -26,7 +26,7 @@ extension DeviceEngine {
             out.append((target, Candidate(widget: plan.kinds[s.kind].widget, rank: p.relevantShortcutRank, signal: signal, source: s.source)))
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
-        for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
+        for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, hashes: plan.openIntentHashes, epoch: plan.epoch) {
             guard let intent = state.usage[usageCache.hour][pattern.record].intent, let kind = plan.intentKinds[intent],
                   !placed[kind], let target = plan.kinds[kind].target else { continue }
             placed[kind] = true
@@ -119,6 +119,8 @@ struct SuggestionPlan {
     /// Intents whose home kind no stack holds, and that kind.
     var intentKinds: [String: Int] = [:]
     var openIntents: Set<String> = []
+    /// `UsageRecord.hash` of each of `openIntents`.
+    var openIntentHashes: [UInt64] = []
 
     init() {}
 
@@ -142,5 +144,6 @@ struct SuggestionPlan {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             openIntents.insert(intent)
         }
+        openIntentHashes = openIntents.map(UsageRecord.hash)
     }
 }

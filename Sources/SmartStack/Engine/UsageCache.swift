@@ -16,7 +16,7 @@ struct UsageCache {
     var patterns: [(key: String, record: Int, evidence: [UInt64])]?
     /// Every group `patterns` is made from, whether or not it reaches the minimum; kept up
     /// to date as donations are appended, so that one donation does not regroup the hour.
-    var groups: [String: (record: Int, evidence: [UInt64])]?
+    var groups: [PatternGroup]?
     /// The intents `patterns` was grouped for, and the `placementEpoch` they are of.
     var patternIntents: Set<String> = []
     var patternEpoch: UInt64 = .max
@@ -29,6 +29,25 @@ struct UsageCache {
     /// Per member instance, the matching donations (D1) when they reach the minimum, and
     /// until when that holds.
     var memberEvidence: [String: UsageEvidence] = [:]
+}
+
+/// Donations of one intent with the same predicted parameters in the current hour: the
+/// key they share, the first record (its index in the hour's bucket), and their events.
+struct PatternGroup {
+    var key: String
+    var record: Int
+    var evidence: [UInt64]
+}
+
+extension [PatternGroup] {
+    /// Adds a record to the group of its key (groups are few: a linear search).
+    mutating func add(key: String, record: Int, seq: UInt64) {
+        if let g = firstIndex(where: { $0.key == key }) {
+            self[g].evidence.append(seq)
+        } else {
+            append(PatternGroup(key: key, record: record, evidence: [seq]))
+        }
+    }
 }
 
 /// The usage records behind a signal, and the first instant at which they may change by
@@ -90,7 +109,7 @@ extension DeviceEngine {
         if usageCache.patternIntents.contains(intent) {
             usageCache.patterns = nil
             if usageCache.groups != nil, let key = record.patternKey {
-                usageCache.groups![key, default: (index, [])].evidence.append(record.seq)
+                usageCache.groups!.add(key: key, record: index, seq: record.seq)
                 let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
                 usageCache.patternsUntil = min(usageCache.patternsUntil, record.time + window)
             }
@@ -108,13 +127,15 @@ extension DeviceEngine {
         guard usageCache.version == previousVersion else { return }
         if usageCache.hour == hour {
             guard usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
-                  usageCache.groups?.values.allSatisfy({ $0.record >= count }) ?? true else {
+                  usageCache.groups?.allSatisfy({ $0.record >= count }) ?? true else {
                 usageCache.version = .max
                 return
             }
             for i in usageCache.live.indices { usageCache.live[i] -= count }
             usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
-            usageCache.groups = usageCache.groups?.mapValues { ($0.record - count, $0.evidence) }
+            if usageCache.groups != nil {
+                for g in usageCache.groups!.indices { usageCache.groups![g].record -= count }
+            }
         }
         usageCache.version = state.usageVersion
     }
@@ -123,20 +144,20 @@ extension DeviceEngine {
     /// predicted parameters, in key order.
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
     /// as of `epoch`, the `placementEpoch` that names them).
-    mutating func usagePatterns(of intents: Set<String>, epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
-        let intentHashes = intents.map(UsageRecord.hash)
+    /// `intentHashes` holds `UsageRecord.hash` of each of them.
+    mutating func usagePatterns(of intents: Set<String>, hashes intentHashes: [UInt64], epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
         refreshUsage()
         if usageCache.patternEpoch != epoch { usageCache.groups = nil }
         if let known = usageCache.patterns, usageCache.groups != nil { return known }
         if usageCache.groups == nil {
-            var groups = [String: (record: Int, evidence: [UInt64])]()
+            var groups = [PatternGroup]()
             let bucket = state.usage[usageCache.hour]
             let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
             var until = usageCache.hourEnd
             for i in usageCache.live {
                 guard intentHashes.contains(bucket[i].intentHash), let intent = bucket[i].intent, intents.contains(intent),
                       let key = bucket[i].patternKey else { continue }
-                groups[key, default: (i, [])].evidence.append(bucket[i].seq)
+                groups.add(key: key, record: i, seq: bucket[i].seq)
                 until = min(until, bucket[i].time + window)
             }
             usageCache.groups = groups
@@ -145,8 +166,8 @@ extension DeviceEngine {
             usageCache.patternsUntil = until
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
-        for (key, group) in usageCache.groups! where group.evidence.count >= p.usagePatternMinimum {
-            out.append((key, group.record, group.evidence))
+        for group in usageCache.groups! where group.evidence.count >= p.usagePatternMinimum {
+            out.append((group.key, group.record, group.evidence))
         }
         out.sort { $0.key < $1.key }
         usageCache.patterns = out
