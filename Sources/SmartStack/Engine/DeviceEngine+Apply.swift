@@ -101,7 +101,7 @@ extension DeviceEngine {
             state.stacks[i].suggestions.removeAll { $0.widget.instance == d.instance }
             state.stacks[i].repairTop()
         case .widgetTimeline(let t):
-            state.reloads[DeviceModel.appKind(app, t.kind), default: ReloadState()].noteTimeline(t, at: now, seq: seq)
+            state.reloads[TimelineBook.key(app: app, kind: t.kind), default: ReloadState()].noteTimeline(t, at: now, seq: seq)
             schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros), .rotation)
             dropCachedMembers(relevance: true) { $0.widget.kind == t.kind && $0.widget.app == app }
             return .rotation
@@ -185,14 +185,14 @@ extension DeviceEngine {
             state.developerModeSeq = seq
         case .reloadRequested(let r):
             // Reloads change no decision; `why` reads them (T2, T3).
-            let keys = r.kind.map { [DeviceModel.appKind(app, $0)] } ?? state.reloads.keys.filter { $0.hasPrefix(app + "/") }.sorted()
+            let keys = r.kind.map { [TimelineBook.key(app: app, kind: $0)] } ?? state.reloads.keys.filter { $0.app == app }.sorted { $0.kind < $1.kind }
             for key in keys {
                 state.reloads[key, default: ReloadState()].requestSeq = seq
                 state.reloads[key, default: ReloadState()].requestTime = now
             }
             return .none
         case .widgetReloaded(let r):
-            state.reloads[DeviceModel.appKind(app, r.kind), default: ReloadState()].noteReload(r, at: now, seq: seq)
+            state.reloads[TimelineBook.key(app: app, kind: r.kind), default: ReloadState()].noteReload(r, at: now, seq: seq)
             return .none
         case .widgetViewed, .widgetTapped, .stackObserved:
             return .none

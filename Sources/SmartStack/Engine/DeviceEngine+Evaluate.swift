@@ -23,14 +23,15 @@ extension DeviceEngine {
 
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.
     mutating func placeSystemWidgets(stack i: Int, candidates: [Candidate]) {
-        let stack = state.stacks[i]
-        for s in stack.suggestions {
-            let still = stack.widgetSuggestions && candidates.contains { $0.widget.instance == s.widget.instance && $0.source == s.source }
+        if candidates.isEmpty && state.stacks[i].suggestions.isEmpty { return }
+        let (widgetSuggestions, isWatch, settingsSeq) = (state.stacks[i].widgetSuggestions, state.stacks[i].isWatch, state.stacks[i].settingsSeq)
+        for s in state.stacks[i].suggestions {
+            let still = widgetSuggestions && candidates.contains { $0.widget.instance == s.widget.instance && $0.source == s.source }
             guard !still else { continue }
-            let reason = stack.widgetSuggestions
-                ? Reason("NO_ACTIVE_RELEVANCE", .documented, stack.isWatch ? "W2" : "G2",
-                         stack.isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended", events: s.reasons.flatMap(\.events))
-                : Reason("STACK_TOGGLE_OFF", .documented, "G2", "Widget Suggestions were turned off for this stack", events: [stack.settingsSeq])
+            let reason = widgetSuggestions
+                ? Reason("NO_ACTIVE_RELEVANCE", .documented, isWatch ? "W2" : "G2",
+                         isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended", events: s.reasons.flatMap(\.events))
+                : Reason("STACK_TOGGLE_OFF", .documented, "G2", "Widget Suggestions were turned off for this stack", events: [settingsSeq])
             let from = state.stacks[i].identity(state.stacks[i].top)
             state.stacks[i].suggestions.removeAll { $0.widget.instance == s.widget.instance }
             if state.stacks[i].top == s.widget.instance {
@@ -39,9 +40,9 @@ extension DeviceEngine {
             }
             record(stack: i, action: .unsuggest, widget: s.widget, from: from, reasons: [reason], setsTop: from?.instance != state.stacks[i].top)
         }
-        guard state.stacks[i].widgetSuggestions else { return }
-        let cap = stack.isWatch ? p.maxRelevanceCardsPerStack : p.maxSuggestionsPerStack
-        let ordered = candidates.enumerated().sorted { a, b in
+        guard state.stacks[i].widgetSuggestions, !candidates.isEmpty else { return }
+        let cap = isWatch ? p.maxRelevanceCardsPerStack : p.maxSuggestionsPerStack
+        let ordered = candidates.count == 1 ? candidates : candidates.enumerated().sorted { a, b in
             a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
         }.map(\.element)
         for c in ordered {

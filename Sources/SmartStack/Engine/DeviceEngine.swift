@@ -186,7 +186,7 @@ struct DeviceModel: Codable, Hashable {
     /// Bumped whenever `usage` changes.
     var usageVersion: UInt64 = 0
     /// Reload policies, requests and reloads, keyed by `app/kind` (T2, T3).
-    var reloads: [String: ReloadState] = [:]
+    var reloads: [ProviderKey: ReloadState] = [:]
 
     init(device: String) { self.device = device }
 

@@ -55,7 +55,7 @@ extension DeviceEngine {
     /// T2 and T3 for a widget without an active relevance: whether WidgetKit would have
     /// asked for a new timeline by now, and whether the widget's reload budget is spent.
     mutating func reloadReasons(_ w: WidgetIdentity) -> [Reason] {
-        guard let r = state.reloads[DeviceModel.appKind(w.app, w.kind)] else { return [] }
+        guard let r = state.reloads[TimelineBook.key(app: w.app, kind: w.kind)] else { return [] }
         var out = [Reason]()
         let now = state.now
         let requested = r.requestSeq != 0 && r.requestTime >= r.timelineTime && r.requestTime <= now

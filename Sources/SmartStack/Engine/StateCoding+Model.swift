@@ -236,7 +236,12 @@ extension DeviceModel {
         // (never checkpointed), and keeping it would make two folds that reach the same
         // usage by different paths differ.
         w.uint(usageVersion == 0 ? 0 : 1)
-        w.map(reloads) { $1.write(&$0) }
+        // Keyed `app/kind`, in that key's order.
+        w.varint(UInt64(reloads.count))
+        for (key, state) in reloads.map({ (DeviceModel.appKind($0.key.app, $0.key.kind), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            w.string(key)
+            state.write(&w)
+        }
     }
 
     init(_ r: inout StateReader) throws {
@@ -285,7 +290,10 @@ extension DeviceModel {
         wakeups = try r.array { try $0.int() }
         wakeupWork = try r.array { try $0.byte() }
         usageVersion = try r.uint()
-        reloads = try r.map { try ReloadState(&$0) }
+        for (key, state) in try r.map({ try ReloadState(&$0) }) {
+            guard let slash = key.firstIndex(of: "/") else { throw StateReader.Malformed(offset: r.offset) }
+            reloads[TimelineBook.key(app: String(key[..<slash]), kind: String(key[key.index(after: slash)...]))] = state
+        }
         guard r.offset == r.bytes.count, wakeups.count == wakeupWork.count else { throw StateReader.Malformed(offset: r.offset) }
     }
 }
