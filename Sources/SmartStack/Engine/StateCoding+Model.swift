@@ -180,10 +180,13 @@ extension ContextSet {
 extension UsageRecord {
     /// Written within its hour's bucket: the hour is the bucket's, time and seq are
     /// deltas from the previous record of the bucket.
-    func write(_ w: inout StateWriter, after previous: (time: Int64, seq: UInt64)) {
-        w.int(time &- previous.time); w.int(Int64(bitPattern: seq &- previous.seq)); w.string(app); w.optional(intent) { $0.string($1) }
-        w.map(parameters) { $0.string($1) }; w.optional(donationId) { $0.string($1) }
-        w.optional(groupIdentifier) { $0.string($1) }; w.optional(deletedBy) { $0.uint($1) }
+    /// Writes the record `r` points to, reading its fields in place.
+    static func write(_ r: UnsafePointer<UsageRecord>, _ w: inout StateWriter, after previous: (time: Int64, seq: UInt64)) {
+        w.int(r.pointee.time &- previous.time); w.int(Int64(bitPattern: r.pointee.seq &- previous.seq)); w.string(r.pointee.app)
+        w.optionalString(r.pointee.intent)
+        w.map(r.pointee.parameters) { $0.string($1) }
+        w.optionalString(r.pointee.donationId); w.optionalString(r.pointee.groupIdentifier)
+        if let seq = r.pointee.deletedBy { w.byte(1); w.uint(seq) } else { w.byte(0) }
     }
     init(_ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64)) throws {
         let time = previous.time &+ (try r.int())
@@ -222,9 +225,12 @@ extension DeviceModel {
         w.array(usage) { w, bucket in
             w.varint(UInt64(bucket.count))
             var previous: (time: Int64, seq: UInt64) = (0, 0)
-            for u in bucket {
-                u.write(&w, after: previous)
-                previous = (u.time, u.seq)
+            bucket.withUnsafeBufferPointer { records in
+                guard let first = records.baseAddress else { return }
+                for k in records.indices {
+                    UsageRecord.write(first + k, &w, after: previous)
+                    previous = (first[k].time, first[k].seq)
+                }
             }
         }
         w.map(intentHomes) { w, h in w.string(h.app); w.string(h.kind) }

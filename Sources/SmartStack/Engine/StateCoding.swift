@@ -9,6 +9,7 @@ struct StateWriter {
     init(capacity: Int = 16_384) { bytes.reserveCapacity(capacity) }
 
     mutating func varint(_ v: UInt64) {
+        if v < 0x80 { bytes.append(UInt8(v)); return }
         var v = v
         while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
         bytes.append(UInt8(v))
@@ -24,6 +25,12 @@ struct StateWriter {
         varint(0)
         varint(UInt64(s.utf8.count))
         bytes.append(contentsOf: s.utf8)
+    }
+    /// The same bytes as `optional(v) { $0.string($1) }`.
+    mutating func optionalString(_ v: String?) {
+        guard let v else { bytes.append(0); return }
+        bytes.append(1)
+        string(v)
     }
     mutating func optional<T>(_ v: T?, _ write: (inout StateWriter, T) -> Void) {
         guard let v else { bytes.append(0); return }
@@ -45,8 +52,9 @@ struct StateWriter {
     mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
 }
 
-/// The strings a writer has written, by first appearance: an open-addressing table on
-/// an FNV-1a hash of the UTF-8 bytes, cheaper than `Hasher` for these short keys.
+/// The strings a writer has written, by first appearance: an open-addressing table on a
+/// hash of the UTF-8 length and first and last eight bytes, cheaper than `Hasher` for
+/// these short keys (equal hashes are told apart by comparing the strings).
 struct InternedStrings {
     private var strings: [String] = []
     /// Indices into `strings` (+1; 0 is empty), and the hashes they sit under.
@@ -56,10 +64,18 @@ struct InternedStrings {
     /// The index of `s` if it was inserted before; else inserts it and returns nil.
     mutating func insert(_ s: String) -> Int? {
         var s = s
-        let hash = s.withUTF8 { utf8 in
-            var h: UInt32 = 2_166_136_261
-            for b in utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
-            return h
+        let hash = s.withUTF8 { utf8 -> UInt32 in
+            let n = utf8.count
+            var head: UInt64 = 0, tail: UInt64 = 0
+            if n >= 8 {
+                head = UInt64(littleEndian: UnsafeRawBufferPointer(utf8).loadUnaligned(as: UInt64.self))
+                tail = UInt64(littleEndian: UnsafeRawBufferPointer(utf8).loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+            } else {
+                for b in utf8 { head = head << 8 | UInt64(b) }
+            }
+            var h = (head ^ UInt64(n) &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+            h = (h ^ tail ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
+            return UInt32(truncatingIfNeeded: h ^ (h >> 29))
         }
         let mask = slots.count - 1
         var i = Int(hash) & mask
