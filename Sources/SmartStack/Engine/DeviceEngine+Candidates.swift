@@ -40,7 +40,7 @@ extension DeviceEngine {
 
     /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit
     /// context (watchOS: P1) make of it now, and until when that holds. On iOS and iPadOS
-    /// the donation pattern and the shortcut are kept apart, for `combined` to rank.
+    /// the donation pattern and the shortcut are kept apart, for `MemberCache.combine` to rank.
     mutating func memberUsage(stack i: Int, member j: Int) -> MemberParts.Part {
         var part = MemberParts.Part(candidate: nil, until: .max)
         let m = state.stacks[i].members[j]

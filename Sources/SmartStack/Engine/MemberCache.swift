@@ -1,0 +1,149 @@
+/// The two parts a member's candidate is made of, each with the first instant at which it
+/// may change by time alone (derived).
+struct MemberParts {
+    struct Part {
+        /// The timeline's relevance; or the donation pattern (iOS, iPadOS) or the best
+        /// context (watchOS).
+        var candidate: Candidate?
+        /// The relevant shortcut (iOS, iPadOS).
+        var shortcut: Candidate?
+        var until: Int64
+        /// The context version it was computed from, nil when it does not depend on it.
+        var contextVersion: UInt64?
+    }
+    var relevance: Part?
+    var usage: Part?
+}
+
+/// Which of a member's parts is its candidate.
+enum ChosenPart: UInt8 {
+    case none, relevance, usage, shortcut
+}
+
+/// The cached candidates of every stack's members, by stack and member position
+/// (derived; dropped whenever a stack's membership changes). Each member's entry says
+/// which of its parts is the candidate, its rank and until when it holds; the parts
+/// themselves are kept apart, so that an entry's date passing recomputes only the
+/// timeline's part, and checking ranks copies nothing.
+struct MemberCache {
+    /// A member's candidate rank (nil: no candidate), where it comes from, and when it holds.
+    struct Slot {
+        var rank: Double?
+        var chosen: ChosenPart
+        var validUntil: Int64
+        /// `UInt64.max`: the entry does not depend on the context.
+        var contextVersion: UInt64
+    }
+    /// What a member's parts say, without their candidates: each part's rank, until
+    /// when it holds and (for usage) the context version; nil `until`: no part.
+    struct PartsMeta {
+        var relevanceRank: Double?
+        var relevanceUntil: Int64?
+        var usageRank: Double?
+        var shortcutRank: Double?
+        var usageUntil: Int64?
+        var usageContext: UInt64?
+    }
+    private var slots: [[Slot?]] = []
+    private var meta: [[PartsMeta]] = []
+    private var parts: [[MemberParts]] = []
+
+    private mutating func reserve(stack i: Int, member j: Int) {
+        while slots.count <= i { slots.append([]); meta.append([]); parts.append([]) }
+        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()); parts[i].append(MemberParts()) }
+    }
+
+    /// The member's entry when it holds at `now` for the context version `context`.
+    func slot(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Slot? {
+        guard i < slots.count && j < slots[i].count, let slot = slots[i][j], now < slot.validUntil,
+              slot.contextVersion == .max || slot.contextVersion == context else { return nil }
+        return slot
+    }
+
+    /// The rank of a member's cached candidate (nil inside: no candidate), or nil when no
+    /// entry holds at `now` for the context version `context`; reads without copying.
+    func rank(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Double?? {
+        guard let slot = slot(stack: i, member: j, now: now, context: context) else { return nil }
+        return .some(slot.rank)
+    }
+
+    /// Until when a member's cached entry holds, or nil when there is none.
+    func validUntil(stack i: Int, member j: Int) -> Int64? {
+        guard i < slots.count && j < slots[i].count else { return nil }
+        return slots[i][j]?.validUntil
+    }
+
+    /// The candidate a member's entry names.
+    func candidate(stack i: Int, member j: Int, _ chosen: ChosenPart) -> Candidate? {
+        switch chosen {
+        case .none: nil
+        case .relevance: parts[i][j].relevance?.candidate
+        case .usage: parts[i][j].usage?.candidate
+        case .shortcut: parts[i][j].usage?.shortcut
+        }
+    }
+
+    /// Whether the timeline's part is missing or no longer holds at `now`.
+    func relevanceStale(stack i: Int, member j: Int, now: Int64) -> Bool {
+        guard i < meta.count && j < meta[i].count, let until = meta[i][j].relevanceUntil else { return true }
+        return now >= until
+    }
+
+    /// Whether the other part is missing or no longer holds at `now` and `context`.
+    func usageStale(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Bool {
+        guard i < meta.count && j < meta[i].count, let until = meta[i][j].usageUntil else { return true }
+        return now >= until || !(meta[i][j].usageContext.map { $0 == context } ?? true)
+    }
+
+    mutating func setRelevance(_ part: MemberParts.Part, stack i: Int, member j: Int) {
+        reserve(stack: i, member: j)
+        meta[i][j].relevanceRank = part.candidate?.rank
+        meta[i][j].relevanceUntil = part.until
+        parts[i][j].relevance = part
+    }
+
+    mutating func setUsage(_ part: MemberParts.Part, stack i: Int, member j: Int) {
+        reserve(stack: i, member: j)
+        meta[i][j].usageRank = part.candidate?.rank
+        meta[i][j].shortcutRank = part.shortcut?.rank
+        meta[i][j].usageUntil = part.until
+        meta[i][j].usageContext = part.contextVersion
+        parts[i][j].usage = part
+    }
+
+    /// Makes a member's entry from its parts (both present): the timeline's relevance
+    /// unless the donation pattern (on watchOS the context), then the relevant shortcut,
+    /// ranks above what is chosen so far.
+    mutating func combine(stack i: Int, member j: Int) -> Slot {
+        let m = meta[i][j]
+        var chosen = ChosenPart.none
+        var bestRank = -Double.infinity
+        if let r = m.relevanceRank { chosen = .relevance; bestRank = r }
+        if let r = m.usageRank, bestRank < r { chosen = .usage; bestRank = r }
+        if let r = m.shortcutRank, bestRank < r { chosen = .shortcut; bestRank = r }
+        let slot = Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(m.relevanceUntil ?? .min, m.usageUntil ?? .min),
+                        contextVersion: m.usageContext ?? .max)
+        slots[i][j] = slot
+        return slot
+    }
+
+    /// Drops a member's entry and the parts `relevance` and `usage` say.
+    mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
+        guard i < slots.count && j < slots[i].count else { return }
+        slots[i][j] = nil
+        if relevance {
+            parts[i][j].relevance = nil
+            meta[i][j].relevanceUntil = nil
+        }
+        if usage {
+            parts[i][j].usage = nil
+            meta[i][j].usageUntil = nil
+        }
+    }
+
+    mutating func removeAll() {
+        slots.removeAll(keepingCapacity: true)
+        meta.removeAll(keepingCapacity: true)
+        parts.removeAll(keepingCapacity: true)
+    }
+}
