@@ -114,6 +114,8 @@ extension DeviceEngine {
             var predicted = [String: String]()
             for n in names { predicted[n] = all[n] ?? "null" }
             let hour = state.clock.hour(at: now)
+            // The usage cache, brought up to now, takes the record in instead of being rebuilt.
+            refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
                                                  parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
             state.usageVersion &+= 1
@@ -138,6 +140,7 @@ extension DeviceEngine {
         case .appForeground:
             guard p.usageCountsAppForeground else { return .none }
             let hour = state.clock.hour(at: now)
+            refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
             state.usageVersion &+= 1
             noteUsageAppended(hour: hour, previousVersion: state.usageVersion &- 1)

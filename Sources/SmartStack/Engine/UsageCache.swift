@@ -20,9 +20,6 @@ struct UsageCache {
     /// The intents `patterns` was grouped for, and the `placementEpoch` they are of.
     var patternIntents: Set<String> = []
     var patternEpoch: UInt64 = .max
-    /// Until when `patterns` holds by time alone: the hour's end, or the first of its
-    /// intents' records leaving the window.
-    var patternsUntil: Int64 = .min
     /// Per app, its uses and donations of this hour when they reach the minimum (else
     /// empty), and until when that holds.
     var appEvidence: [String: UsageEvidence] = [:]
@@ -31,21 +28,20 @@ struct UsageCache {
     var memberEvidence: [String: UsageEvidence] = [:]
 }
 
-/// Donations of one intent with the same predicted parameters in the current hour: the
-/// key they share, the first record (its index in the hour's bucket), and their events.
+/// Live donations of one intent with the same predicted parameters in the current hour:
+/// the key they share and their indices in the hour's bucket, oldest first.
 struct PatternGroup {
     var key: String
-    var record: Int
-    var evidence: [UInt64]
+    var records: [Int]
 }
 
 extension [PatternGroup] {
     /// Adds a record to the group of its key (groups are few: a linear search).
-    mutating func add(key: String, record: Int, seq: UInt64) {
+    mutating func add(key: String, record: Int) {
         if let g = firstIndex(where: { $0.key == key }) {
-            self[g].evidence.append(seq)
+            self[g].records.append(record)
         } else {
-            append(PatternGroup(key: key, record: record, evidence: [seq]))
+            append(PatternGroup(key: key, records: [record]))
         }
     }
 }
@@ -81,12 +77,15 @@ extension DeviceEngine {
             // Time alone moved on within the hour: evidence that still holds stays.
             c.memberEvidence = usageCache.memberEvidence.filter { now < $0.value.until }
             c.appEvidence = usageCache.appEvidence.filter { now < $0.value.until }
-            if now < usageCache.patternsUntil {
-                c.patterns = usageCache.patterns
-                c.groups = usageCache.groups
+            if var groups = usageCache.groups {
+                // Donations that left the window leave their groups.
+                let before = groups.reduce(0) { $0 + $1.records.count }
+                for g in groups.indices { groups[g].records.removeAll { bucket[$0].time <= now - window } }
+                groups.removeAll { $0.records.isEmpty }
+                c.patterns = groups.reduce(0, { $0 + $1.records.count }) == before ? usageCache.patterns : nil
+                c.groups = groups
                 c.patternIntents = usageCache.patternIntents
                 c.patternEpoch = usageCache.patternEpoch
-                c.patternsUntil = usageCache.patternsUntil
             }
         }
         usageCache = c
@@ -109,9 +108,7 @@ extension DeviceEngine {
         if usageCache.patternIntents.contains(intent) {
             usageCache.patterns = nil
             if usageCache.groups != nil, let key = record.patternKey {
-                usageCache.groups!.add(key: key, record: index, seq: record.seq)
-                let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
-                usageCache.patternsUntil = min(usageCache.patternsUntil, record.time + window)
+                usageCache.groups!.add(key: key, record: index)
             }
         }
         for s in state.stacks {
@@ -127,14 +124,16 @@ extension DeviceEngine {
         guard usageCache.version == previousVersion else { return }
         if usageCache.hour == hour {
             guard usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
-                  usageCache.groups?.allSatisfy({ $0.record >= count }) ?? true else {
+                  usageCache.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true else {
                 usageCache.version = .max
                 return
             }
             for i in usageCache.live.indices { usageCache.live[i] -= count }
             usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
             if usageCache.groups != nil {
-                for g in usageCache.groups!.indices { usageCache.groups![g].record -= count }
+                for g in usageCache.groups!.indices {
+                    for k in usageCache.groups![g].records.indices { usageCache.groups![g].records[k] -= count }
+                }
             }
         }
         usageCache.version = state.usageVersion
@@ -152,22 +151,19 @@ extension DeviceEngine {
         if usageCache.groups == nil {
             var groups = [PatternGroup]()
             let bucket = state.usage[usageCache.hour]
-            let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
-            var until = usageCache.hourEnd
             for i in usageCache.live {
                 guard intentHashes.contains(bucket[i].intentHash), let intent = bucket[i].intent, intents.contains(intent),
                       let key = bucket[i].patternKey else { continue }
-                groups.add(key: key, record: i, seq: bucket[i].seq)
-                until = min(until, bucket[i].time + window)
+                groups.add(key: key, record: i)
             }
             usageCache.groups = groups
             usageCache.patternIntents = intents
             usageCache.patternEpoch = epoch
-            usageCache.patternsUntil = until
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
-        for group in usageCache.groups! where group.evidence.count >= p.usagePatternMinimum {
-            out.append((group.key, group.record, group.evidence))
+        let bucket = state.usage[usageCache.hour]
+        for group in usageCache.groups! where group.records.count >= p.usagePatternMinimum {
+            out.append((group.key, group.records[0], group.records.map { bucket[$0].seq }))
         }
         out.sort { $0.key < $1.key }
         usageCache.patterns = out
