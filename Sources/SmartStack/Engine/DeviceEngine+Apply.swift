@@ -119,7 +119,7 @@ extension DeviceEngine {
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
                                                  parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
             state.usageVersion &+= 1
-            noteUsageAppended(hour: hour, previousVersion: state.usageVersion &- 1)
+            noteUsageAppended(hour: hour)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .donationsDeleted(let del):
@@ -133,7 +133,10 @@ extension DeviceEngine {
                 case .groupIdentifier(let g): hit = u.groupIdentifier == g
                 case .all: hit = true
                 }
-                if hit { state.usage[h][k].deletedBy = seq }
+                if hit {
+                    state.usage[h][k].deletedBy = seq
+                    usageEdits.counts[h] &+= 1
+                }
             }
             }
             state.usageVersion &+= 1
@@ -143,7 +146,7 @@ extension DeviceEngine {
             refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
             state.usageVersion &+= 1
-            noteUsageAppended(hour: hour, previousVersion: state.usageVersion &- 1)
+            noteUsageAppended(hour: hour)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .relevantShortcuts(let set):
@@ -234,6 +237,6 @@ extension DeviceEngine {
         let old = state.usage[h].prefix { $0.time < horizon }.count
         state.usage[h].removeFirst(old)
         state.usageVersion &+= 1
-        noteUsagePruned(hour: h, count: old, previousVersion: state.usageVersion &- 1)
+        noteUsagePruned(hour: h, count: old)
     }
 }

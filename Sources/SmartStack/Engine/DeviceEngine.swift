@@ -23,6 +23,8 @@ public struct DeviceEngine: Sendable {
     public internal(set) var decisions: [Decision] = []
     /// The usage model's answers for the current hour (derived; never checkpointed).
     var usageCache = UsageCache()
+    /// Edits of each hour's usage records, and the caches put aside (derived).
+    var usageEdits = UsageEdits()
     /// Each member's candidate and until when it holds (derived; never checkpointed).
     var memberCache = MemberCache()
     /// Per stack, until when a rotation-only evaluation cannot change it: every member's

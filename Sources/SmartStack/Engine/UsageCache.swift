@@ -1,9 +1,12 @@
 /// The usage model's view of the current local hour: which donations and app uses of
 /// this hour of day are live (not deleted, within the pattern window), and the patterns
-/// they form, worked out lazily. Derived from the state, rebuilt when the usage or the
-/// hour changes; never checkpointed.
+/// they form, worked out lazily. Derived from the state, never checkpointed. It holds
+/// while its hour's records are as they were (`edits`); when the hour ends it is put
+/// aside, and taken up again the next day at that hour if the records did not change,
+/// less the ones that left the window in between.
 struct UsageCache {
-    var version: UInt64 = .max
+    /// The edits of its hour's records it reflects (`UsageEdits`); `.max`: none yet.
+    var edits: UInt64 = .max
     /// The instants of `now` for which it holds: `[from, until)`.
     var from: Int64 = .max
     var until: Int64 = .min
@@ -50,58 +53,87 @@ extension [PatternGroup] {
 /// time alone: the hour's end, or the first of them leaving the pattern window.
 struct UsageEvidence {
     var seqs: [UInt64]
-    var until: Int64
+    /// When the first record it looked at leaves the window.
+    var leaves: Int64
+    /// The end of the hour it is asked in (a cache's entry keeps the one it was made in).
+    var hourEnd: Int64
+    var until: Int64 { min(leaves, hourEnd) }
+}
+
+/// How many times each hour's usage records changed (appended, pruned, deleted), and the
+/// usage caches put aside at the end of their hours (derived; never checkpointed).
+struct UsageEdits {
+    var counts = [UInt64](repeating: 0, count: 24)
+    var aside = [UsageCache?](repeating: nil, count: 24)
 }
 
 extension DeviceEngine {
-    /// Brings `usageCache` up to the current instant.
+    /// Brings `usageCache` up to the current instant: from the cache of this hour (the
+    /// current one or the one put aside) when its records did not change, else anew.
     mutating func refreshUsage() {
         let now = state.now
-        if usageCache.version == state.usageVersion && usageCache.from <= now && now < usageCache.until { return }
-        var c = UsageCache()
-        c.version = state.usageVersion
-        c.from = now
-        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
-        c.hour = state.clock.hour(at: now)
-        var until = state.clock.nextHour(after: now)
-        c.hourEnd = until
-        let bucket = state.usage[c.hour]
-        for i in bucket.indices {
-            let time = bucket[i].time
-            guard bucket[i].deletedBy == nil, time > now - window, time <= now else { continue }
-            c.live.append(i)
-            until = min(until, time + window)
-        }
-        c.until = until
-        if usageCache.version == state.usageVersion && usageCache.hour == c.hour && usageCache.hourEnd == c.hourEnd {
-            // Time alone moved on within the hour: evidence that still holds stays.
-            c.memberEvidence = usageCache.memberEvidence.filter { now < $0.value.until }
-            c.appEvidence = usageCache.appEvidence.filter { now < $0.value.until }
-            if var groups = usageCache.groups {
-                // Donations that left the window leave their groups.
-                let before = groups.reduce(0) { $0 + $1.records.count }
-                for g in groups.indices { groups[g].records.removeAll { bucket[$0].time <= now - window } }
-                groups.removeAll { $0.records.isEmpty }
-                c.patterns = groups.reduce(0, { $0 + $1.records.count }) == before ? usageCache.patterns : nil
-                c.groups = groups
-                c.patternIntents = usageCache.patternIntents
-                c.patternEpoch = usageCache.patternEpoch
+        let current = usageCache.edits == usageEdits.counts[usageCache.hour]
+        if current && usageCache.from <= now && now < usageCache.until { return }
+        let hour = state.clock.hour(at: now)
+        if current && usageCache.hour != hour { usageEdits.aside[usageCache.hour] = usageCache }
+        if current && usageCache.hour == hour && usageCache.from <= now {
+            usageCache = advanced(usageCache, to: now)
+        } else if let aside = usageEdits.aside[hour], aside.edits == usageEdits.counts[hour], aside.from <= now {
+            usageEdits.aside[hour] = nil
+            usageCache = advanced(aside, to: now)
+        } else {
+            var c = UsageCache()
+            c.edits = usageEdits.counts[hour]
+            c.from = now
+            let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+            c.hour = hour
+            var until = state.clock.nextHour(after: now)
+            c.hourEnd = until
+            let bucket = state.usage[hour]
+            for i in bucket.indices {
+                let time = bucket[i].time
+                guard bucket[i].deletedBy == nil, time > now - window, time <= now else { continue }
+                c.live.append(i)
+                until = min(until, time + window)
             }
+            c.until = until
+            usageCache = c
         }
-        usageCache = c
     }
 
-    /// Brings a current `usageCache` up to date with the record just appended to
-    /// `state.usage[hour]` (and counted by the version bump after `previousVersion`)
-    /// instead of letting the next query rebuild it: only what the record changes is
-    /// dropped (its app's usage, the evidence of members with its intent, the patterns
-    /// of its intent).
-    mutating func noteUsageAppended(hour: Int, previousVersion: UInt64) {
-        guard usageCache.version == previousVersion, usageCache.hour == hour,
-              usageCache.from <= state.now, state.now < usageCache.until else { return }
+    /// A cache of this hour whose records did not change, moved on to `now`: records that
+    /// left the window since leave it, and what rested on them.
+    mutating func advanced(_ cache: UsageCache, to now: Int64) -> UsageCache {
+        var c = cache
+        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let bucket = state.usage[c.hour]
+        c.from = now
+        c.hourEnd = state.clock.nextHour(after: now)
+        c.live.removeAll { bucket[$0].time <= now - window }
+        c.until = c.live.reduce(c.hourEnd) { min($0, bucket[$1].time + window) }
+        if c.memberEvidence.values.contains(where: { $0.leaves <= now }) { c.memberEvidence = c.memberEvidence.filter { now < $0.value.leaves } }
+        if c.appEvidence.values.contains(where: { $0.leaves <= now }) { c.appEvidence = c.appEvidence.filter { now < $0.value.leaves } }
+        if var groups = c.groups {
+            let before = groups.reduce(0) { $0 + $1.records.count }
+            for g in groups.indices { groups[g].records.removeAll { bucket[$0].time <= now - window } }
+            groups.removeAll { $0.records.isEmpty }
+            if groups.reduce(0, { $0 + $1.records.count }) != before { c.patterns = nil }
+            c.groups = groups
+        }
+        return c
+    }
+
+    /// Counts the record just appended to `state.usage[hour]`, and brings a current
+    /// `usageCache` up to date with it instead of letting the next query rebuild it: only
+    /// what the record changes is dropped (its app's usage, the evidence of members with
+    /// its intent, the patterns of its intent).
+    mutating func noteUsageAppended(hour: Int) {
+        let wasCurrent = usageCache.hour == hour && usageCache.edits == usageEdits.counts[hour]
+        usageEdits.counts[hour] &+= 1
+        guard wasCurrent, usageCache.from <= state.now, state.now < usageCache.until else { return }
         let index = state.usage[hour].count - 1
         let record = state.usage[hour][index]
-        usageCache.version = state.usageVersion
+        usageCache.edits = usageEdits.counts[hour]
         usageCache.live.append(index)
         usageCache.appEvidence[record.app] = nil
         guard let intent = record.intent else { return }
@@ -116,27 +148,22 @@ extension DeviceEngine {
         }
     }
 
-    /// Keeps a current `usageCache` valid after `count` records left the front of
-    /// `state.usage[hour]` (and the version bump after `previousVersion` counted it):
-    /// they had left the pattern window, so none of them was live while the cache holds,
-    /// and the live records' indices move down by `count`.
-    mutating func noteUsagePruned(hour: Int, count: Int, previousVersion: UInt64) {
-        guard usageCache.version == previousVersion else { return }
-        if usageCache.hour == hour {
-            guard usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
-                  usageCache.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true else {
-                usageCache.version = .max
-                return
-            }
-            for i in usageCache.live.indices { usageCache.live[i] -= count }
-            usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
-            if usageCache.groups != nil {
-                for g in usageCache.groups!.indices {
-                    for k in usageCache.groups![g].records.indices { usageCache.groups![g].records[k] -= count }
-                }
+    /// Counts the `count` records that left the front of `state.usage[hour]`, and keeps a
+    /// current `usageCache` valid: they had left the pattern window, so none of them was
+    /// live while the cache holds, and the live records' indices move down by `count`.
+    mutating func noteUsagePruned(hour: Int, count: Int) {
+        let wasCurrent = usageCache.hour == hour && usageCache.edits == usageEdits.counts[hour]
+        usageEdits.counts[hour] &+= 1
+        guard wasCurrent, usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
+              usageCache.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true else { return }
+        for i in usageCache.live.indices { usageCache.live[i] -= count }
+        usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
+        if usageCache.groups != nil {
+            for g in usageCache.groups!.indices {
+                for k in usageCache.groups![g].records.indices { usageCache.groups![g].records[k] -= count }
             }
         }
-        usageCache.version = state.usageVersion
+        usageCache.edits = usageEdits.counts[hour]
     }
 
     /// The donation patterns of this hour that reach the minimum, grouped by intent and
@@ -173,7 +200,10 @@ extension DeviceEngine {
     /// The app's uses and donations this hour, when they reach the minimum; else empty.
     mutating func appUsage(_ app: String) -> UsageEvidence {
         refreshUsage()
-        if let known = usageCache.appEvidence[app] { return known }
+        if var known = usageCache.appEvidence[app] {
+            known.hourEnd = usageCache.hourEnd
+            return known
+        }
         let evidence = usageEvidence { bucket, i in bucket[i].app == app }
         usageCache.appEvidence[app] = evidence
         return evidence
@@ -183,7 +213,10 @@ extension DeviceEngine {
     /// configuration (D1), when they reach the minimum; empty otherwise.
     mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> UsageEvidence {
         refreshUsage()
-        if let known = usageCache.memberEvidence[instance] { return known }
+        if var known = usageCache.memberEvidence[instance] {
+            known.hourEnd = usageCache.hourEnd
+            return known
+        }
         let intentHash = UsageRecord.hash(intent)
         let evidence = usageEvidence { bucket, i in
             bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
@@ -199,12 +232,12 @@ extension DeviceEngine {
         let bucket = state.usage[usageCache.hour]
         let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         var seqs = [UInt64]()
-        var until = usageCache.hourEnd
+        var leaves = Int64.max
         for i in usageCache.live where counts(bucket, i) {
             seqs.append(bucket[i].seq)
-            until = min(until, bucket[i].time + window)
+            leaves = min(leaves, bucket[i].time + window)
         }
         if seqs.count < p.usagePatternMinimum { seqs = [] }
-        return UsageEvidence(seqs: seqs, until: until)
+        return UsageEvidence(seqs: seqs, leaves: leaves, hourEnd: usageCache.hourEnd)
     }
 }
