@@ -9,7 +9,7 @@ import StackLedgerTesting
 /// decides exactly as one that kept them.
 @Suite("Engine caches")
 struct EngineCacheTests {
-    @Test("an engine with warm caches decides as one whose caches were dropped before each event", arguments: [UInt64(5), 77])
+    @Test("an engine with warm caches decides and ranks as one whose caches were dropped before each event", arguments: [UInt64(5), 77])
     func cachesNeverChangeADecision(seed: UInt64) {
         var config = WorkloadGenerator.Configuration()
         config.events = 24000
@@ -22,9 +22,9 @@ struct EngineCacheTests {
         #expect(byDevice.count == 4)
         var decisions = 0
         for (device, events) in byDevice.sorted(by: { $0.key < $1.key }) {
-            let ordered = events.enumerated().sorted {
+            let ordered = withDeletions(events.enumerated().sorted {
                 ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
-            }.map(\.element)
+            }.map(\.element))
             var warm = DeviceEngine(device: device, policy: Policy())
             for (k, event) in ordered.enumerated() {
                 var cold = warm
@@ -35,11 +35,38 @@ struct EngineCacheTests {
                 #expect(a == b, "\(device): event \(k + 1) (\(event.body.typeName))")
                 if a != b { return }
                 decisions += a.count
+                // What the caches answer now, member by member and for the system's places.
+                for i in warm.state.stacks.indices {
+                    for j in warm.state.stacks[i].members.indices where warm.memberCandidate(stack: i, member: j) != cold.memberCandidate(stack: i, member: j) {
+                        Issue.record("\(device): event \(k + 1): member \(j) of stack \(i) differs")
+                        return
+                    }
+                }
+                let (placedWarm, placedCold) = (warm.systemCandidates(), cold.systemCandidates())
+                #expect(placedWarm.map(\.stack) == placedCold.map(\.stack) && placedWarm.map(\.candidate) == placedCold.map(\.candidate),
+                        "\(device): event \(k + 1): system candidates differ")
                 if k % 500 == 0 { #expect(warm.checkpoint() == cold.checkpoint()) }
             }
         }
         #expect(decisions > 100)
     }
+}
+
+/// `events` with, after every 400th donation, the deletion of its intent's donations
+/// (D4), which changes the usage of hours other than the current one.
+func withDeletions(_ events: [Event]) -> [Event] {
+    var out = [Event]()
+    var donations = 0
+    var decoder = EventDecoder()
+    for event in events {
+        out.append(event)
+        guard case .intentDonated(let d) = event.body, let app = event.envelope.app else { continue }
+        donations += 1
+        guard donations % 400 == 0 else { continue }
+        let line = #"{"type":"intent.donationsDeleted","time":"\#(event.envelope.time.rfc3339)","device":"\#(event.envelope.device)","app":"\#(app)","intent":"\#(d.intent.name)"}"#
+        out.append(try! decoder.decode(line))
+    }
+    return out
 }
 
 extension DeviceEngine {
