@@ -7,7 +7,7 @@ extension DeviceEngine {
     /// passing recomputes only the first.
     mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
         let slot = memberSlot(stack: i, member: j)
-        return memberCache.candidate(stack: i, member: j, slot.chosen)
+        return slot.chosen == .relevance ? memberRelevance(stack: i, member: j).candidate : memberCache.usageCandidate(stack: i, member: j, slot.chosen)
     }
 
     /// The rank of a member's candidate now (nil: none), without copying it.
@@ -19,7 +19,8 @@ extension DeviceEngine {
     mutating func memberSlot(stack i: Int, member j: Int) -> MemberCache.Slot {
         if let slot = memberCache.slot(stack: i, member: j, now: state.now, context: contextVersion) { return slot }
         if memberCache.relevanceStale(stack: i, member: j, now: state.now) {
-            memberCache.setRelevance(memberRelevance(stack: i, member: j), stack: i, member: j)
+            let (rank, until) = memberRelevanceRank(stack: i, member: j)
+            memberCache.setRelevance(rank: rank, until: until, stack: i, member: j)
         }
         if memberCache.usageStale(stack: i, member: j, now: state.now, context: contextVersion) {
             memberCache.setUsage(memberUsage(stack: i, member: j), stack: i, member: j)
@@ -27,22 +28,30 @@ extension DeviceEngine {
         return memberCache.combine(stack: i, member: j)
     }
 
-    /// A member's timeline relevance now (R6, R7; on watchOS only by policy), and the
-    /// first instant at which it may change by time alone.
-    func memberRelevance(stack i: Int, member j: Int) -> MemberParts.Part {
-        guard !state.stacks[i].isWatch || p.watchUsesEntryRelevance else { return .init(candidate: nil, until: .max) }
+    /// A member's timeline relevance now (R6, R7; on watchOS only by policy) as a
+    /// candidate, and the first instant at which it may change by time alone.
+    func memberRelevance(stack i: Int, member j: Int) -> (candidate: Candidate?, until: Int64) {
+        guard !state.stacks[i].isWatch || p.watchUsesEntryRelevance else { return (nil, .max) }
         let w = state.stacks[i].members[j].widget
         let (active, next) = state.timelines.evaluate(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros)
-        guard let (r, duration) = active else { return .init(candidate: nil, until: next) }
-        return .init(candidate: Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance"),
-                     until: next)
+        guard let (r, duration) = active else { return (nil, next) }
+        return (Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance"), next)
+    }
+
+    /// The rank of `memberRelevance` (its normalised score) and until when it holds,
+    /// without making the candidate.
+    func memberRelevanceRank(stack i: Int, member j: Int) -> (rank: Double?, until: Int64) {
+        guard !state.stacks[i].isWatch || p.watchUsesEntryRelevance else { return (nil, .max) }
+        let w = state.stacks[i].members[j].widget
+        let (active, next) = state.timelines.evaluate(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros)
+        return (active?.0.normalized, next)
     }
 
     /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit
     /// context (watchOS: P1) make of it now, and until when that holds. On iOS and iPadOS
     /// the donation pattern and the shortcut are kept apart, for `MemberCache.combine` to rank.
-    mutating func memberUsage(stack i: Int, member j: Int) -> MemberParts.Part {
-        var part = MemberParts.Part(candidate: nil, until: .max)
+    mutating func memberUsage(stack i: Int, member j: Int) -> UsagePart {
+        var part = UsagePart(candidate: nil, until: .max)
         let m = state.stacks[i].members[j]
         let w = m.widget
         if !state.stacks[i].isWatch {

@@ -113,8 +113,8 @@ struct SuggestionPlan {
     }
     var epoch: UInt64 = .max
     var kinds: [Kind] = []
-    /// The relevant shortcuts of kinds no stack holds, in set order: app, kind (index into
-    /// `kinds`) and the candidate's source.
+    /// The kinds no stack holds that relevant shortcuts name, in set order, each once per
+    /// set: app, kind (index into `kinds`) and the candidate's source.
     var shortcuts: [(app: String, kind: Int, source: String)] = []
     /// Intents whose home kind no stack holds, and that kind.
     var intentKinds: [String: Int] = [:]
@@ -136,7 +136,9 @@ struct SuggestionPlan {
             return kinds.count - 1
         }
         for (app, set) in engine.state.shortcutSets.entries {
-            for s in set.shortcuts where !engine.held(app: app, kind: s.kind) {
+            // One entry per kind: `openShortcut` looks at all of a kind's shortcuts at once.
+            var listed = Set<String>()
+            for s in set.shortcuts where !engine.held(app: app, kind: s.kind) && listed.insert(s.kind).inserted {
                 shortcuts.append((app, kind(app: app, kind: s.kind), "shortcut:\(set.seq)"))
             }
         }

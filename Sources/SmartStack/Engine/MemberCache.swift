@@ -1,18 +1,13 @@
-/// The two parts a member's candidate is made of, each with the first instant at which it
-/// may change by time alone (derived).
-struct MemberParts {
-    struct Part {
-        /// The timeline's relevance; or the donation pattern (iOS, iPadOS) or the best
-        /// context (watchOS).
-        var candidate: Candidate?
-        /// The relevant shortcut (iOS, iPadOS).
-        var shortcut: Candidate?
-        var until: Int64
-        /// The context version it was computed from, nil when it does not depend on it.
-        var contextVersion: UInt64?
-    }
-    var relevance: Part?
-    var usage: Part?
+/// What usage, the relevant shortcuts and context make of a member, and the first instant
+/// at which that may change by time alone (derived).
+struct UsagePart {
+    /// The donation pattern (iOS, iPadOS) or the best context (watchOS).
+    var candidate: Candidate?
+    /// The relevant shortcut (iOS, iPadOS).
+    var shortcut: Candidate?
+    var until: Int64
+    /// The context version it was computed from, nil when it does not depend on it.
+    var contextVersion: UInt64?
 }
 
 /// Which of a member's parts is its candidate.
@@ -21,9 +16,11 @@ enum ChosenPart: UInt8 {
 }
 
 /// The cached candidates of every stack's members, by stack and member position
-/// (derived; dropped whenever a stack's membership changes). Each member's entry says
-/// which of its parts is the candidate, its rank and until when it holds; the parts
-/// themselves are kept apart, so that an entry's date passing recomputes only the
+/// (derived; dropped whenever a stack's membership changes). A member's candidate has two
+/// parts: the timeline's relevance (kept as its rank and validity only: the candidate is
+/// made again when asked for, and is the same while it holds) and what usage, shortcuts
+/// and context make of it. Each member's entry says which part is the candidate, its
+/// rank and until when it holds, so that an entry's date passing recomputes only the
 /// timeline's part, and checking ranks copies nothing.
 struct MemberCache {
     /// A member's candidate rank (nil: no candidate), where it comes from, and when it holds.
@@ -46,11 +43,11 @@ struct MemberCache {
     }
     private var slots: [[Slot?]] = []
     private var meta: [[PartsMeta]] = []
-    private var parts: [[MemberParts]] = []
+    private var usage: [[UsagePart?]] = []
 
     private mutating func reserve(stack i: Int, member j: Int) {
-        while slots.count <= i { slots.append([]); meta.append([]); parts.append([]) }
-        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()); parts[i].append(MemberParts()) }
+        while slots.count <= i { slots.append([]); meta.append([]); usage.append([]) }
+        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()); usage[i].append(nil) }
     }
 
     /// The member's entry when it holds at `now` for the context version `context`.
@@ -73,13 +70,12 @@ struct MemberCache {
         return slots[i][j]?.validUntil
     }
 
-    /// The candidate a member's entry names.
-    func candidate(stack i: Int, member j: Int, _ chosen: ChosenPart) -> Candidate? {
+    /// The candidate a member's entry names when it is not the timeline's relevance.
+    func usageCandidate(stack i: Int, member j: Int, _ chosen: ChosenPart) -> Candidate? {
         switch chosen {
-        case .none: nil
-        case .relevance: parts[i][j].relevance?.candidate
-        case .usage: parts[i][j].usage?.candidate
-        case .shortcut: parts[i][j].usage?.shortcut
+        case .none, .relevance: nil
+        case .usage: usage[i][j]?.candidate
+        case .shortcut: usage[i][j]?.shortcut
         }
     }
 
@@ -95,20 +91,19 @@ struct MemberCache {
         return now >= until || !(meta[i][j].usageContext.map { $0 == context } ?? true)
     }
 
-    mutating func setRelevance(_ part: MemberParts.Part, stack i: Int, member j: Int) {
+    mutating func setRelevance(rank: Double?, until: Int64, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
-        meta[i][j].relevanceRank = part.candidate?.rank
-        meta[i][j].relevanceUntil = part.until
-        parts[i][j].relevance = part
+        meta[i][j].relevanceRank = rank
+        meta[i][j].relevanceUntil = until
     }
 
-    mutating func setUsage(_ part: MemberParts.Part, stack i: Int, member j: Int) {
+    mutating func setUsage(_ part: UsagePart, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
         meta[i][j].usageRank = part.candidate?.rank
         meta[i][j].shortcutRank = part.shortcut?.rank
         meta[i][j].usageUntil = part.until
         meta[i][j].usageContext = part.contextVersion
-        parts[i][j].usage = part
+        usage[i][j] = part
     }
 
     /// Makes a member's entry from its parts (both present): the timeline's relevance
@@ -131,12 +126,9 @@ struct MemberCache {
     mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
         guard i < slots.count && j < slots[i].count else { return }
         slots[i][j] = nil
-        if relevance {
-            parts[i][j].relevance = nil
-            meta[i][j].relevanceUntil = nil
-        }
+        if relevance { meta[i][j].relevanceUntil = nil }
         if usage {
-            parts[i][j].usage = nil
+            self.usage[i][j] = nil
             meta[i][j].usageUntil = nil
         }
     }
@@ -144,6 +136,6 @@ struct MemberCache {
     mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
         meta.removeAll(keepingCapacity: true)
-        parts.removeAll(keepingCapacity: true)
+        usage.removeAll(keepingCapacity: true)
     }
 }
