@@ -71,13 +71,15 @@ struct CheckpointValue {
     }
 
     /// The value of `state`, deflated against `base`'s state when there is one.
-    static func encode(highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?) -> [UInt8] {
+    static func encode(highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?,
+                       deflater: Deflater = Deflater()) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(headerSize + state.count / 2)
         withUnsafeBytes(of: highSeq.bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(state.count).bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt64(bitPattern: base?.time ?? 0).bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: (base?.seq ?? 0).bigEndian) { out.append(contentsOf: $0) }
-        return out + Deflate.compress(state, dictionary: base?.state ?? [])
+        deflater.compress(state, dictionary: base?.state ?? [], appendingTo: &out)
+        return out
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import SmartStack
+import Synchronization
 
 /// The checkpoints one fold makes, in order: the first stands alone; the next ones are
 /// deflated against the one before, with a standalone one every
@@ -10,6 +12,7 @@ struct CheckpointSeries {
     let ceiling: UInt64
     private var made = 0
     private var previous: (time: Int64, seq: UInt64, state: [UInt8])?
+    private let deflater = Deflater()
 
     init(device: String, tag: [UInt8], ceiling: UInt64) {
         self.device = device
@@ -19,12 +22,51 @@ struct CheckpointSeries {
 
     /// The key and value of a checkpoint of `engine`, which stands at (time, seq).
     mutating func next(_ engine: DeviceEngine, time: Int64, seq: UInt64) -> (key: [UInt8], value: [UInt8]) {
-        let state = engine.checkpoint()
+        next(engine.checkpointState(), time: time, seq: seq)
+    }
+
+    /// The key and value of a checkpoint of an engine's `state` at (time, seq).
+    mutating func next(_ state: CheckpointState, time: Int64, seq: UInt64) -> (key: [UInt8], value: [UInt8]) {
+        let bytes = state.bytes()
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
         let entry = (CheckpointKey.key(device, tag, time: time, seq: seq),
-                     CheckpointValue.encode(highSeq: ceiling, state: state, base: base))
-        previous = (time, seq, state)
+                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, deflater: deflater))
+        previous = (time, seq, bytes)
         made += 1
         return entry
+    }
+}
+
+/// A checkpoint series encoded on a thread of its own, so that a fold with a core to
+/// spare goes on while the states it hands over are written and deflated. At most
+/// `inFlight` states wait; `take()` returns the entries made so far, in order.
+final class BackgroundCheckpoints: @unchecked Sendable {
+    private var series: CheckpointSeries
+    private let queue = DispatchQueue(label: "stackledger.checkpoints")
+    private let slots: DispatchSemaphore
+    private let made = Mutex<[(key: [UInt8], value: [UInt8])]>([])
+
+    init(_ series: CheckpointSeries, inFlight: Int = 4) {
+        self.series = series
+        self.slots = DispatchSemaphore(value: inFlight)
+    }
+
+    /// Queues a checkpoint of `state` at (time, seq); waits while `inFlight` are queued.
+    func add(_ state: CheckpointState, time: Int64, seq: UInt64) {
+        slots.wait()
+        queue.async {
+            let entry = self.series.next(state, time: time, seq: seq)
+            self.made.withLock { $0.append(entry) }
+            self.slots.signal()
+        }
+    }
+
+    /// The entries made since the last call; with `waiting`, after every queued one is.
+    func take(waiting: Bool = false) -> [(key: [UInt8], value: [UInt8])] {
+        if waiting { queue.sync {} }
+        return made.withLock { made in
+            defer { made.removeAll() }
+            return made
+        }
     }
 }

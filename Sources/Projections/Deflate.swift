@@ -8,26 +8,8 @@ enum Deflate {
     /// `bytes` compressed at `level` (1: fastest), with `dictionary` as zlib's preset
     /// dictionary when it is not empty.
     static func compress(_ bytes: [UInt8], level: Int32 = 1, dictionary: [UInt8] = []) -> [UInt8] {
-        var stream = z_stream()
-        var status = deflateInit_(&stream, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "deflateInit failed with status \(status)")
-        defer { deflateEnd(&stream) }
-        if !dictionary.isEmpty {
-            status = dictionary.withUnsafeBufferPointer { deflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
-            precondition(status == Z_OK, "deflateSetDictionary failed with status \(status)")
-        }
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        status = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in
-                stream.next_in = UnsafeMutablePointer(mutating: i.baseAddress)
-                stream.avail_in = uInt(i.count)
-                stream.next_out = o.baseAddress
-                stream.avail_out = uInt(o.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        precondition(status == Z_STREAM_END, "deflate failed with status \(status)")
-        out.removeSubrange(Int(stream.total_out)...)
+        var out = [UInt8]()
+        Deflater(level: level).compress(bytes, dictionary: dictionary, appendingTo: &out)
         return out
     }
 
@@ -58,5 +40,45 @@ enum Deflate {
         }
         guard status == Z_STREAM_END, Int(stream.total_out) == size, stream.avail_in == 0 else { return nil }
         return out
+    }
+}
+
+/// A deflate stream kept open between compressions: setting zlib's state up (some 270 KB
+/// of tables) costs as much as compressing a small state, so a series of checkpoints
+/// resets one stream instead. The output is the same as a fresh stream's.
+final class Deflater {
+    private var stream = z_stream()
+    private var used = false
+
+    init(level: Int32 = 1) {
+        let status = deflateInit_(&stream, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "deflateInit failed with status \(status)")
+    }
+
+    deinit { deflateEnd(&stream) }
+
+    /// Appends `bytes` compressed to `out`, with `dictionary` as the preset dictionary
+    /// when it is not empty.
+    func compress(_ bytes: [UInt8], dictionary: [UInt8], appendingTo out: inout [UInt8]) {
+        if used { deflateReset(&stream) }
+        used = true
+        if !dictionary.isEmpty {
+            let status = dictionary.withUnsafeBufferPointer { deflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
+            precondition(status == Z_OK, "deflateSetDictionary failed with status \(status)")
+        }
+        let start = out.count
+        let bound = Int(deflateBound(&stream, uLong(bytes.count)))
+        out.append(contentsOf: repeatElement(0, count: bound))
+        let status = out.withUnsafeMutableBufferPointer { o in
+            bytes.withUnsafeBufferPointer { i in
+                stream.next_in = UnsafeMutablePointer(mutating: i.baseAddress)
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress! + start
+                stream.avail_out = uInt(bound)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        precondition(status == Z_STREAM_END, "deflate failed with status \(status)")
+        out.removeSubrange((start + Int(stream.total_out))...)
     }
 }

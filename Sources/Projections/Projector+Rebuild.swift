@@ -20,6 +20,7 @@ extension Projector {
             projector.checkpointInterval = checkpointInterval
             projector.prepared = true
             projector.privateStrings = true
+            projector.backgroundCheckpoints = devices.count < threads
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < devices.count, failure.withLock({ $0 == nil }) else { return }

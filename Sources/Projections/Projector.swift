@@ -30,6 +30,9 @@ public final class Projector {
     var privateStrings = false
     /// Events folded per read transaction.
     var chunk = 65_536
+    /// Whether a fold hands its checkpoints to a thread of their own to write and
+    /// deflate (off when folds already run on every core).
+    var backgroundCheckpoints = true
     let tag: [UInt8]
     var prepared = false
 
@@ -132,6 +135,7 @@ public final class Projector {
         let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
         var sinceSave = 0
         var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
+        var background: BackgroundCheckpoints?
         var done = false
         while !done {
             var pending = [([UInt8], [UInt8])]()
@@ -152,13 +156,20 @@ public final class Projector {
                         sinceSave += 1
                         if save && sinceSave >= checkpointInterval {
                             sinceSave = 0
-                            pending.append(series.next(engine, time: view.envelope.time.microseconds, seq: view.seq))
+                            let (time, seq) = (view.envelope.time.microseconds, view.seq)
+                            if backgroundCheckpoints {
+                                if background == nil { background = BackgroundCheckpoints(series) }
+                                background!.add(engine.checkpointState(), time: time, seq: seq)
+                            } else {
+                                pending.append(series.next(engine, time: time, seq: seq))
+                            }
                         }
                     }
                     if visited >= chunk { done = false; return false }
                     return true
                 }
             }
+            if let background { pending += background.take(waiting: done) }
             if !pending.isEmpty { try store(pending, ceiling: ceiling) }
         }
         while nextExtra < extras.count {

@@ -45,4 +45,25 @@ struct CheckpointFormatTests {
         #expect(Deflate.decompress(resized.deflated, size: resized.size) == nil)
         #expect(CheckpointValue([1, 2, 3]) == nil)
     }
+
+    @Test("one deflater reused across a series gives the bytes of a fresh one each time")
+    func reusedDeflater() {
+        var x: UInt64 = 7
+        var state = (0..<9_000).map { _ -> UInt8 in
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: x >> 61)
+        }
+        let deflater = Deflater()
+        var previous = [UInt8]()
+        for round in 0..<6 {
+            for k in stride(from: round * 97, to: state.count, by: 613) { state[k] &+= 1 }
+            state.append(contentsOf: (0..<UInt8(round * 40)).map { $0 })
+            let dictionary = round % 3 == 0 ? [] : previous
+            var reused: [UInt8] = [9, 9]
+            deflater.compress(state, dictionary: dictionary, appendingTo: &reused)
+            #expect(reused == [9, 9] + Deflate.compress(state, dictionary: dictionary))
+            #expect(Deflate.decompress(reused[2...], size: state.count, dictionary: dictionary) == state)
+            previous = state
+        }
+    }
 }

@@ -13,9 +13,13 @@ struct CrashTests {
         var stderr: Pipe
     }
 
+    /// Starts an ingest whose spool lives beside its store, so that a killed run's spool
+    /// goes when the test's directory does.
     func startIngest(store: String, input: String) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["TMPDIR": URL(fileURLWithPath: store).deletingLastPathComponent().path]) { $1 }
         process.arguments = ["ingest", "--store", store, "--batch-size", "\(CrashTests.batchSize)", "--batch-ms", "600000", input]
         let err = Pipe()
         process.standardError = err

@@ -79,6 +79,7 @@ struct StorageFaultTests {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLI.executable)
             p.arguments = ["ingest", "--store", dir.store, "--batch-size", "50", input]
+            p.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": dir.path]) { $1 }
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()

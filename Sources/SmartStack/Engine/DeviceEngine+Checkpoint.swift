@@ -5,9 +5,13 @@ extension DeviceEngine {
 
     /// The engine's whole state as bytes; `init(checkpoint:policy:)` restores it exactly.
     public func checkpoint() -> [UInt8] {
-        var w = StateWriter()
-        state.write(&w)
-        return w.bytes
+        CheckpointState(state).bytes()
+    }
+
+    /// The engine's state as a value to turn into `checkpoint()` bytes later, on any
+    /// thread, while the engine moves on.
+    public func checkpointState() -> CheckpointState {
+        CheckpointState(state)
     }
 
     /// Restores an engine from `checkpoint()` bytes, under the policy it was made with.
@@ -16,5 +20,20 @@ extension DeviceEngine {
         self.policy = policy
         var r = StateReader(bytes)
         self.state = try DeviceModel(&r)
+    }
+}
+
+/// An engine's state at one instant, held apart from the engine (its storage is shared
+/// until the engine changes it).
+public struct CheckpointState: Sendable {
+    let model: DeviceModel
+
+    init(_ model: DeviceModel) { self.model = model }
+
+    /// The state as the bytes `DeviceEngine.checkpoint()` gives.
+    public func bytes() -> [UInt8] {
+        var w = StateWriter()
+        model.write(&w)
+        return w.bytes
     }
 }
