@@ -55,8 +55,8 @@ extension DeviceEngine {
             if let g = c.group, st.suggestions.contains(where: { $0.group == g }) { continue }
             let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
             if let until = st.dismissedUntil[kindKey], state.now < until { continue }
-            if limited("s|" + kindKey, cap: p.suggestionCapPerWidgetPerDay) { continue }
-            count("s|" + kindKey, cap: p.suggestionCapPerWidgetPerDay)
+            if limited(.suggestion, kindKey, cap: p.suggestionCapPerWidgetPerDay) { continue }
+            count(.suggestion, kindKey, cap: p.suggestionCapPerWidgetPerDay)
             let from = st.identity(st.top)
             if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
             let why = reasons(c, watch: st.isWatch)
@@ -94,12 +94,10 @@ extension DeviceEngine {
         }
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
         var best: (member: Int, rank: Double)?
+        let cap = state.developerMode || state.counters.isEmpty ? nil : p.rotationCapPerWidgetPerDay
         for c in ranked where best == nil || c.rank > best!.rank {
             if topRank != nil && c.rank <= topRank! { continue }
-            if !state.counters.isEmpty {
-                let key = "r|" + state.stacks[i].members[c.member].widget.instance
-                if limited(key, cap: p.rotationCapPerWidgetPerDay) { continue }
-            }
+            if let cap, state.counters[.rotation, state.stacks[i].members[c.member].widget.instance] >= cap { continue }
             best = c
         }
         scratch = ranked
@@ -115,7 +113,7 @@ extension DeviceEngine {
         }
         if let topRank, best.rank <= topRank { return }
         guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
-        count("r|" + chosen.widget.instance, cap: p.rotationCapPerWidgetPerDay)
+        count(.rotation, chosen.widget.instance, cap: p.rotationCapPerWidgetPerDay)
         let from = state.stacks[i].identity(top)
         state.stacks[i].top = chosen.widget.instance
         state.stacks[i].restingTop = chosen.widget.instance
@@ -161,14 +159,15 @@ extension DeviceEngine {
     }
 
     /// Whether a widget reached its cap today (G3); Developer Mode lifts it.
-    func limited(_ key: String, cap: Int?) -> Bool {
+    func limited(_ kind: DayCounters.Kind, _ key: String, cap: Int?) -> Bool {
         guard let cap, !state.developerMode else { return false }
-        return (state.counters[key] ?? 0) >= cap
+        return state.counters[kind, key] >= cap
     }
 
-    mutating func count(_ key: String, cap: Int?) {
-        let n = (state.counters[key] ?? 0) + 1
-        state.counters[key] = n
+    /// Counts a rotation or a suggestion of `key` today.
+    mutating func count(_ kind: DayCounters.Kind, _ key: String, cap: Int?) {
+        let n = state.counters[kind, key] + 1
+        state.counters[kind, key] = n
         if let cap, n >= cap {
             // The cap lifts at local midnight: look again then.
             let o = Int64(state.clock.offset(at: state.now)) * 60_000_000

@@ -107,9 +107,9 @@ extension DeviceEngine {
                               "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
                               events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
         }
-        if let cap = p.rotationCapPerWidgetPerDay, limited("r|" + m.widget.instance, cap: cap) {
+        if let cap = p.rotationCapPerWidgetPerDay, limited(.rotation, m.widget.instance, cap: cap) {
             out.append(Reason("RATE_LIMITED", .policy, "rotationCapPerWidgetPerDay",
-                              "rotated to \(state.counters["r|" + m.widget.instance] ?? 0) times today (local day); the cap is \(cap); Developer Mode is off", events: [state.developerModeSeq].filter { $0 > 0 }))
+                              "rotated to \(state.counters[.rotation, m.widget.instance]) times today (local day); the cap is \(cap); Developer Mode is off", events: [state.developerModeSeq].filter { $0 > 0 }))
         }
         if let t = stack.top, t != m.widget.instance {
             let topRank = stack.suggestions.first { $0.widget.instance == t }?.rank
@@ -247,7 +247,7 @@ extension DeviceEngine {
             return (String(key.dropLast(query.count + 1)), query)
         }
         for home in state.intentHomes.values.sorted(by: { ($0.app, $0.kind) < ($1.app, $1.kind) }) where home.kind == query { return (home.app, query) }
-        for key in state.timelines.lists.keys.sorted() where key.kind == query { return (key.app, query) }
+        for key in state.timelines.listKeys.sorted() where key.kind == query { return (key.app, query) }
         return ("", query)
     }
 }

@@ -83,9 +83,9 @@ extension DeviceEngine {
         if let until = stack.dismissedUntil[key], state.now < until {
             out.append(Reason("RATE_LIMITED", .policy, "dismissCooldownHours", "the person dismissed \(kind); not suggested again before \(state.clock.clockText(until))", events: []))
         }
-        if let cap = p.suggestionCapPerWidgetPerDay, limited("s|" + key, cap: cap) {
+        if let cap = p.suggestionCapPerWidgetPerDay, limited(.suggestion, key, cap: cap) {
             out.append(Reason("RATE_LIMITED", .policy, "suggestionCapPerWidgetPerDay",
-                              "suggested \(state.counters["s|" + key] ?? 0) times today (local day); the cap is \(cap)", events: []))
+                              "suggested \(state.counters[.suggestion, key]) times today (local day); the cap is \(cap)", events: []))
         }
         return out
     }

@@ -63,8 +63,10 @@ public struct DeviceEngine: Sendable {
 
     /// Hands over the decisions made so far.
     public mutating func takeDecisions() -> [Decision] {
-        defer { decisions.removeAll(keepingCapacity: true) }
-        return decisions
+        if decisions.isEmpty { return [] }
+        let taken = decisions
+        decisions = []
+        return taken
     }
 
     var windowMicros: Int64 { Int64(p.normalizationWindowDays) * 86_400_000_000 }
@@ -117,8 +119,56 @@ public struct DeviceEngine: Sendable {
         if due != 0 { evaluate(Work(rawValue: due)) }
     }
 
+    /// Schedules an evaluation of `work` at each of `times`: a few are inserted one by
+    /// one; more are sorted and merged into the wakeups from the back, in place.
     mutating func schedule(_ times: [Int64], _ work: Work = .all) {
-        for t in times { schedule(t, work) }
+        guard times.count > 2 else {
+            for t in times { schedule(t, work) }
+            return
+        }
+        var fresh = times.filter { $0 >= state.now && $0 != .max }
+        fresh.sort()
+        var unique = 0
+        for t in fresh where unique == 0 || fresh[unique - 1] != t {
+            fresh[unique] = t
+            unique += 1
+        }
+        let old = state.wakeups.count
+        state.wakeups.append(contentsOf: repeatElement(0, count: unique))
+        state.wakeupWork.append(contentsOf: repeatElement(0, count: unique))
+        var added = 0
+        state.wakeups.withUnsafeMutableBufferPointer { times in
+            state.wakeupWork.withUnsafeMutableBufferPointer { bits in
+                // Merge from the back: `i` reads the old wakeups, `j` the fresh times,
+                // `k` writes; a time in both keeps one slot with both works.
+                var i = old - 1, j = unique - 1, k = old + unique - 1
+                while j >= 0 {
+                    if i >= 0 && times[i] > fresh[j] {
+                        (times[k], bits[k]) = (times[i], bits[i])
+                        i -= 1
+                    } else if i >= 0 && times[i] == fresh[j] {
+                        (times[k], bits[k]) = (times[i], bits[i] | work.rawValue)
+                        i -= 1
+                        j -= 1
+                    } else {
+                        (times[k], bits[k]) = (fresh[j], work.rawValue)
+                        added += 1
+                        j -= 1
+                    }
+                    k -= 1
+                }
+                // Times already scheduled left gaps at the front of the merged part:
+                // close them.
+                let gap = k - i
+                if gap > 0 {
+                    for m in (i + 1 + gap)..<(old + unique) {
+                        (times[m - gap], bits[m - gap]) = (times[m], bits[m])
+                    }
+                }
+            }
+        }
+        state.wakeups.removeLast(unique - added)
+        state.wakeupWork.removeLast(unique - added)
     }
 
     /// Schedules an evaluation of `work` at `t`.
@@ -178,8 +228,8 @@ struct DeviceModel: Codable, Hashable {
     /// Donations and app uses by local hour of day, oldest first.
     var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
     var intentHomes: [String: IntentHome] = [:]
-    /// Rotations and suggestions counted per local day: `r|instance` or `s|app/kind`.
-    var counters: [String: Int] = [:]
+    /// Rotations and suggestions counted per local day.
+    var counters = DayCounters()
     var counterDay: Int64 = .min
     /// Instants with scheduled transitions, ascending, unique.
     var wakeups: [Int64] = []

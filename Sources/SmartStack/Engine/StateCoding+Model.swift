@@ -116,17 +116,21 @@ extension ProviderKey: Comparable {
 
 extension TimelineBook {
     func write(_ w: inout StateWriter) {
-        w.array(lists.keys.sorted()) { w, key in
+        let keys = providers.keys.sorted()
+        w.varint(UInt64(providers.values.count { $0.list != nil }))
+        for key in keys {
+            guard let list = providers[key]!.list else { continue }
             key.write(&w)
-            let list = lists[key]!
             w.int(list.delivered)
             w.array(list.entries) { w, e in
                 w.int(e.date); w.int(Int64(e.offset)); w.optional(e.score) { $0.double($1) }; w.double(e.duration); w.uint(e.seq)
             }
         }
-        w.array(history.keys.sorted()) { w, key in
+        w.varint(UInt64(providers.values.count { $0.spans != nil }))
+        for key in keys {
+            guard let spans = providers[key]!.spans else { continue }
             key.write(&w)
-            w.array(history[key]!) { w, s in w.int(s.delivered); w.double(s.min); w.double(s.max) }
+            w.array(spans) { w, s in w.int(s.delivered); w.double(s.min); w.double(s.max) }
         }
     }
     init(_ r: inout StateReader) throws {
@@ -140,11 +144,14 @@ extension TimelineBook {
                             duration: try r.double(), seq: try r.uint())
             }
             return (key, list)
-        }) { lists[key] = list }
-        instanceLists = lists.keys.count { $0.instance != nil }
+        }) { providers[key, default: ProviderTimelines()].list = list }
+        instanceLists = providers.keys.count { $0.instance != nil }
         for (key, spans) in try r.array({ r -> (ProviderKey, [ScoreSpan]) in
             (try ProviderKey(&r), try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) })
-        }) { history[key] = spans }
+        }) {
+            guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
+            providers[key, default: ProviderTimelines()].spans = spans
+        }
     }
 }
 
@@ -234,7 +241,7 @@ extension DeviceModel {
             }
         }
         w.map(intentHomes) { w, h in w.string(h.app); w.string(h.kind) }
-        w.map(counters) { $0.int($1) }
+        counters.write(&w)
         w.int(counterDay)
         w.array(wakeups) { $0.int($1) }
         w.array(wakeupWork) { $0.byte($1) }
@@ -291,7 +298,7 @@ extension DeviceModel {
             usage[hour] = bucket
         }
         intentHomes = try r.map { r in IntentHome(app: try r.string(), kind: try r.string()) }
-        counters = try r.map { try $0.intValue() }
+        counters = try DayCounters(&r)
         counterDay = try r.int()
         wakeups = try r.array { try $0.int() }
         wakeupWork = try r.array { try $0.byte() }

@@ -68,20 +68,31 @@ struct ProviderKey: Codable, Hashable {
     }
 }
 
+/// One provider key's timelines: its merged entries, once it delivered a timeline, and,
+/// under a kind-wide key, the score history of every delivery of the kind (with or
+/// without an instance), so that a widget's relevance is found with one lookup.
+struct ProviderTimelines: Codable, Hashable {
+    var list: EntryList?
+    /// Oldest delivery first; only the spans that can still set the minimum or the
+    /// maximum of a window.
+    var spans: [ScoreSpan]?
+}
+
 /// Every provider's timelines on a device, and the score history that normalises them.
 struct TimelineBook: Codable, Hashable {
-    /// Entries per provider (kind-wide, or one instance).
-    var lists: [ProviderKey: EntryList] = [:]
-    /// Per app and kind, oldest delivery first; only the spans that can still set the
-    /// minimum or the maximum of a window.
-    var history: [ProviderKey: [ScoreSpan]] = [:]
-    /// How many of `lists` belong to one instance (derived: most logs have none, and
+    /// Entry lists per provider (kind-wide, or one instance), and score histories per
+    /// app and kind.
+    var providers: [ProviderKey: ProviderTimelines] = [:]
+    /// How many entry lists belong to one instance (derived: most logs have none, and
     /// then a widget's list is found with one lookup).
     var instanceLists = 0
 
     static func key(app: String, kind: String, instance: String? = nil) -> ProviderKey {
         ProviderKey(app: app, kind: kind, instance: instance)
     }
+
+    /// The keys that have an entry list.
+    var listKeys: [ProviderKey] { providers.compactMap { $0.value.list == nil ? nil : $0.key } }
 
     /// Applies a delivered timeline; returns the instants it schedules (entry dates and
     /// window ends) at or after `now`.
@@ -100,16 +111,33 @@ struct TimelineBook: Codable, Hashable {
         }
         if !sorted { fresh.sort { $0.date < $1.date } }
         // A later timeline replaces the earlier one's entries from its delivery on.
-        var index = lists.index(forKey: key)
-        if index == nil {
-            if key.instance != nil { instanceLists += 1 }
-            lists[key] = EntryList()
-            index = lists.index(forKey: key)
+        let index: Dictionary<ProviderKey, ProviderTimelines>.Index
+        if let found = providers.index(forKey: key) {
+            index = found
+        } else {
+            providers[key] = ProviderTimelines()
+            index = providers.index(forKey: key)!
         }
-        lists.values[index!].replace(from: now, with: fresh)
+        if providers.values[index].list == nil {
+            if key.instance != nil { instanceLists += 1 }
+            providers.values[index].list = EntryList()
+        }
+        providers.values[index].list!.replace(from: now, with: fresh)
 
-        let historyKey = TimelineBook.key(app: app, kind: t.kind)
-        var spans = history.removeValue(forKey: historyKey) ?? []
+        let kindIndex: Dictionary<ProviderKey, ProviderTimelines>.Index
+        if key.instance == nil {
+            kindIndex = index
+        } else {
+            let kindKey = TimelineBook.key(app: app, kind: t.kind)
+            if let found = providers.index(forKey: kindKey) {
+                kindIndex = found
+            } else {
+                providers[kindKey] = ProviderTimelines()
+                kindIndex = providers.index(forKey: kindKey)!
+            }
+        }
+        var spans = providers.values[kindIndex].spans ?? []
+        providers.values[kindIndex].spans = nil
         if lo <= hi {
             // An older span within this one's range can no longer set the minimum or the
             // maximum: whenever it is in the window, this newer one is too.
@@ -117,7 +145,7 @@ struct TimelineBook: Codable, Hashable {
             spans.append(ScoreSpan(delivered: now, min: lo, max: hi))
         }
         spans.removeAll { $0.delivered < now - windowMicros }
-        history[historyKey] = spans
+        providers.values[kindIndex].spans = spans
 
         var wakeups = [Int64]()
         for e in fresh where e.score != nil {
@@ -130,13 +158,17 @@ struct TimelineBook: Codable, Hashable {
         return wakeups
     }
 
-
     /// The entry list that applies to a widget instance: its own timeline when newer than
     /// the kind's, else the kind's.
     func list(app: String, kind: String, instance: String) -> EntryList? {
-        if instanceLists == 0 { return lists[TimelineBook.key(app: app, kind: kind)] }
-        let own = lists[TimelineBook.key(app: app, kind: kind, instance: instance)]
-        let shared = lists[TimelineBook.key(app: app, kind: kind)]
+        list(app: app, kind: kind, instance: instance, kindRecord: providers[TimelineBook.key(app: app, kind: kind)])
+    }
+
+    /// The entry list that applies to a widget instance, given its kind's record.
+    private func list(app: String, kind: String, instance: String, kindRecord: ProviderTimelines?) -> EntryList? {
+        let shared = kindRecord?.list
+        guard instanceLists > 0 else { return shared }
+        let own = providers[TimelineBook.key(app: app, kind: kind, instance: instance)]?.list
         switch (own, shared) {
         case let (o?, s?): return o.delivered >= s.delivered ? o : s
         case let (o?, nil): return o
@@ -169,11 +201,12 @@ struct TimelineBook: Codable, Hashable {
     /// relevance, the window's end, the oldest score of the normalisation window expiring).
     func evaluate(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ((ActiveRelevance, Double)?, Int64) {
         var until = Int64.max
-        let spans = history[TimelineBook.key(app: app, kind: kind)]
+        let kindRecord = providers[TimelineBook.key(app: app, kind: kind)]
+        let spans = kindRecord?.spans
         if let first = spans?.first(where: { $0.delivered >= at - windowMicros }) {
             until = first.delivered + windowMicros + 1
         }
-        guard let list = list(app: app, kind: kind, instance: instance) else { return (nil, until) }
+        guard let list = list(app: app, kind: kind, instance: instance, kindRecord: kindRecord) else { return (nil, until) }
         if let next = list.entries.first(where: { $0.date > at && $0.score != nil }) { until = Swift.min(until, next.date) }
         guard let (entry, next) = governing(list, at: at), let score = entry.score else { return (nil, until) }
         var end: Int64? = nil
