@@ -126,11 +126,13 @@ public struct DeviceEngine: Sendable {
             for t in times { schedule(t, work) }
             return
         }
-        var fresh = times.filter { $0 >= state.now && $0 != .max }
+        var fresh = [Int64]()
+        fresh.reserveCapacity(times.count)
+        for t in times where t >= state.now && t != .max { fresh.append(t) }
         fresh.sort()
         var unique = 0
-        for t in fresh where unique == 0 || fresh[unique - 1] != t {
-            fresh[unique] = t
+        for k in fresh.indices where unique == 0 || fresh[unique - 1] != fresh[k] {
+            fresh[unique] = fresh[k]
             unique += 1
         }
         let old = state.wakeups.count

@@ -77,10 +77,15 @@ extension DeviceEngine {
         let hour = state.clock.hour(at: now)
         if current && usageCache.hour != hour { usageEdits.aside[usageCache.hour] = usageCache }
         if current && usageCache.hour == hour && usageCache.from <= now {
-            usageCache = advanced(usageCache, to: now)
-        } else if let aside = usageEdits.aside[hour], aside.edits == usageEdits.counts[hour], aside.from <= now {
+            // Taken out of `self`, so that it is changed in place.
+            var cache = usageCache
+            usageCache = UsageCache()
+            advance(&cache, to: now)
+            usageCache = cache
+        } else if var aside = usageEdits.aside[hour], aside.edits == usageEdits.counts[hour], aside.from <= now {
             usageEdits.aside[hour] = nil
-            usageCache = advanced(aside, to: now)
+            advance(&aside, to: now)
+            usageCache = aside
         } else {
             var c = UsageCache()
             c.edits = usageEdits.counts[hour]
@@ -101,10 +106,9 @@ extension DeviceEngine {
         }
     }
 
-    /// A cache of this hour whose records did not change, moved on to `now`: records that
+    /// Moves a cache of this hour whose records did not change on to `now`: records that
     /// left the window since leave it, and what rested on them.
-    mutating func advanced(_ cache: UsageCache, to now: Int64) -> UsageCache {
-        var c = cache
+    mutating func advance(_ c: inout UsageCache, to now: Int64) {
         let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         let bucket = state.usage[c.hour]
         c.from = now
@@ -114,13 +118,18 @@ extension DeviceEngine {
         if c.memberEvidence.values.contains(where: { $0.leaves <= now }) { c.memberEvidence = c.memberEvidence.filter { now < $0.value.leaves } }
         if c.appEvidence.values.contains(where: { $0.leaves <= now }) { c.appEvidence = c.appEvidence.filter { now < $0.value.leaves } }
         if var groups = c.groups {
-            let before = groups.reduce(0) { $0 + $1.records.count }
-            for g in groups.indices { groups[g].records.removeAll { bucket[$0].time <= now - window } }
-            groups.removeAll { $0.records.isEmpty }
-            if groups.reduce(0, { $0 + $1.records.count }) != before { c.patterns = nil }
+            c.groups = nil
+            var left = false
+            for g in groups.indices where groups[g].records.contains(where: { bucket[$0].time <= now - window }) {
+                groups[g].records.removeAll { bucket[$0].time <= now - window }
+                left = true
+            }
+            if left {
+                groups.removeAll { $0.records.isEmpty }
+                c.patterns = nil
+            }
             c.groups = groups
         }
-        return c
     }
 
     /// Counts the record just appended to `state.usage[hour]`, and brings a current
