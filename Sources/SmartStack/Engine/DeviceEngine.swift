@@ -102,8 +102,7 @@ public struct DeviceEngine: Sendable {
     mutating func run(before time: Int64) {
         settle()
         while let next = state.wakeups.first, next < time {
-            state.wakeups.removeFirst()
-            let work = state.wakeupWork.removeFirst()
+            let work = state.wakeups.removeFirst().work
             state.now = next
             evaluate(Work(rawValue: work))
         }
@@ -113,14 +112,13 @@ public struct DeviceEngine: Sendable {
     mutating func settle() {
         var due = state.dirty
         while let next = state.wakeups.first, next <= state.now {
-            state.wakeups.removeFirst()
-            due |= state.wakeupWork.removeFirst()
+            due |= state.wakeups.removeFirst().work
         }
         if due != 0 { evaluate(Work(rawValue: due)) }
     }
 
     /// Schedules an evaluation of `work` at each of `times`: a few are inserted one by
-    /// one; more are sorted and merged into the wakeups from the back, in place.
+    /// one; more are sorted and merged into the wakeups in one pass.
     mutating func schedule(_ times: [Int64], _ work: Work = .all) {
         guard times.count > 2 else {
             for t in times { schedule(t, work) }
@@ -135,58 +133,13 @@ public struct DeviceEngine: Sendable {
             fresh[unique] = fresh[k]
             unique += 1
         }
-        let old = state.wakeups.count
-        state.wakeups.append(contentsOf: repeatElement(0, count: unique))
-        state.wakeupWork.append(contentsOf: repeatElement(0, count: unique))
-        var added = 0
-        state.wakeups.withUnsafeMutableBufferPointer { times in
-            state.wakeupWork.withUnsafeMutableBufferPointer { bits in
-                // Merge from the back: `i` reads the old wakeups, `j` the fresh times,
-                // `k` writes; a time in both keeps one slot with both works.
-                var i = old - 1, j = unique - 1, k = old + unique - 1
-                while j >= 0 {
-                    if i >= 0 && times[i] > fresh[j] {
-                        (times[k], bits[k]) = (times[i], bits[i])
-                        i -= 1
-                    } else if i >= 0 && times[i] == fresh[j] {
-                        (times[k], bits[k]) = (times[i], bits[i] | work.rawValue)
-                        i -= 1
-                        j -= 1
-                    } else {
-                        (times[k], bits[k]) = (fresh[j], work.rawValue)
-                        added += 1
-                        j -= 1
-                    }
-                    k -= 1
-                }
-                // Times already scheduled left gaps at the front of the merged part:
-                // close them.
-                let gap = k - i
-                if gap > 0 {
-                    for m in (i + 1 + gap)..<(old + unique) {
-                        (times[m - gap], bits[m - gap]) = (times[m], bits[m])
-                    }
-                }
-            }
-        }
-        state.wakeups.removeLast(unique - added)
-        state.wakeupWork.removeLast(unique - added)
+        state.wakeups.merge(ascending: fresh[..<unique], work.rawValue)
     }
 
     /// Schedules an evaluation of `work` at `t`.
     mutating func schedule(_ t: Int64, _ work: Work = .all) {
         guard t >= state.now, t != .max else { return }
-        var lo = 0, hi = state.wakeups.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if state.wakeups[mid] < t { lo = mid + 1 } else { hi = mid }
-        }
-        if lo < state.wakeups.count && state.wakeups[lo] == t {
-            state.wakeupWork[lo] |= work.rawValue
-            return
-        }
-        state.wakeups.insert(t, at: lo)
-        state.wakeupWork.insert(work.rawValue, at: lo)
+        state.wakeups.insert(t, work.rawValue)
     }
 }
 
@@ -233,10 +186,8 @@ struct DeviceModel: Codable, Hashable {
     /// Rotations and suggestions counted per local day.
     var counters = DayCounters()
     var counterDay: Int64 = .min
-    /// Instants with scheduled transitions, ascending, unique.
-    var wakeups: [Int64] = []
-    /// The `Work` bits of each wakeup.
-    var wakeupWork: [UInt8] = []
+    /// Instants with scheduled transitions and the `Work` bits of each.
+    var wakeups = WakeupQueue()
     /// Bumped whenever `usage` changes.
     var usageVersion: UInt64 = 0
     /// Reload policies, requests and reloads, keyed by `app/kind` (T2, T3).

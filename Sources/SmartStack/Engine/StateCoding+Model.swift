@@ -243,8 +243,10 @@ extension DeviceModel {
         w.map(intentHomes) { w, h in w.string(h.app); w.string(h.kind) }
         counters.write(&w)
         w.int(counterDay)
-        w.array(wakeups) { $0.int($1) }
-        w.array(wakeupWork) { $0.byte($1) }
+        w.varint(UInt64(wakeups.count))
+        for t in wakeups.ascendingTimes { w.int(t) }
+        w.varint(UInt64(wakeups.count))
+        for bits in wakeups.ascendingWork { w.byte(bits) }
         // Only whether usage ever changed is state: the count itself tells caches apart
         // (never checkpointed), and keeping it would make two folds that reach the same
         // usage by different paths differ.
@@ -300,14 +302,18 @@ extension DeviceModel {
         intentHomes = try r.map { r in IntentHome(app: try r.string(), kind: try r.string()) }
         counters = try DayCounters(&r)
         counterDay = try r.int()
-        wakeups = try r.array { try $0.int() }
-        wakeupWork = try r.array { try $0.byte() }
+        let wakeupTimes = try r.array { try $0.int() }
+        let wakeupWork = try r.array { try $0.byte() }
+        guard wakeupTimes.count == wakeupWork.count, zip(wakeupTimes, wakeupTimes.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw StateReader.Malformed(offset: r.offset)
+        }
+        wakeups = WakeupQueue(ascending: wakeupTimes, work: wakeupWork)
         usageVersion = try r.uint()
         for (key, state) in try r.map({ try ReloadState(&$0) }) {
             guard let slash = key.firstIndex(of: "/") else { throw StateReader.Malformed(offset: r.offset) }
             reloads[TimelineBook.key(app: String(key[..<slash]), kind: String(key[key.index(after: slash)...]))] = state
         }
-        guard r.offset == r.bytes.count, wakeups.count == wakeupWork.count else { throw StateReader.Malformed(offset: r.offset) }
+        guard r.offset == r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
     }
 }
 

@@ -148,6 +148,7 @@ struct TimelineBook: Codable, Hashable {
         providers.values[kindIndex].spans = spans
 
         var wakeups = [Int64]()
+        wakeups.reserveCapacity(2 * fresh.count)
         for e in fresh where e.score != nil {
             if e.date >= now { wakeups.append(e.date) }
             if e.duration > 0 {
