@@ -6,8 +6,12 @@ extension DeviceEngine {
     /// what usage, shortcuts and context say) are kept apart, so that an entry's date
     /// passing recomputes only the first.
     mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
-        let slot = memberSlot(stack: i, member: j)
-        return slot.chosen == .relevance ? memberRelevance(stack: i, member: j).candidate : memberCache.usageCandidate(stack: i, member: j, slot.chosen)
+        switch memberSlot(stack: i, member: j).chosen {
+        case .none: nil
+        case .relevance: memberRelevance(stack: i, member: j).candidate
+        case .usage: memberUsage(stack: i, member: j).candidate
+        case .shortcut: memberUsage(stack: i, member: j).shortcut
+        }
     }
 
     /// The rank of a member's candidate now (nil: none), without copying it.

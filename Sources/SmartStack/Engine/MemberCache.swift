@@ -17,9 +17,10 @@ enum ChosenPart: UInt8 {
 
 /// The cached candidates of every stack's members, by stack and member position
 /// (derived; dropped whenever a stack's membership changes). A member's candidate has two
-/// parts: the timeline's relevance (kept as its rank and validity only: the candidate is
-/// made again when asked for, and is the same while it holds) and what usage, shortcuts
-/// and context make of it. Each member's entry says which part is the candidate, its
+/// parts: the timeline's relevance and what usage, shortcuts and context make of it. Both
+/// are kept as their ranks and validity only: a part's candidate is made again when a
+/// decision or an explanation asks for it, and is the same while the part holds. Each
+/// member's entry says which part is the candidate, its
 /// rank and until when it holds, so that an entry's date passing recomputes only the
 /// timeline's part, and checking ranks copies nothing.
 struct MemberCache {
@@ -43,11 +44,10 @@ struct MemberCache {
     }
     private var slots: [[Slot?]] = []
     private var meta: [[PartsMeta]] = []
-    private var usage: [[UsagePart?]] = []
 
     private mutating func reserve(stack i: Int, member j: Int) {
-        while slots.count <= i { slots.append([]); meta.append([]); usage.append([]) }
-        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()); usage[i].append(nil) }
+        while slots.count <= i { slots.append([]); meta.append([]) }
+        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()) }
     }
 
     /// The member's entry when it holds at `now` for the context version `context`.
@@ -70,14 +70,6 @@ struct MemberCache {
         return slots[i][j]?.validUntil
     }
 
-    /// The candidate a member's entry names when it is not the timeline's relevance.
-    func usageCandidate(stack i: Int, member j: Int, _ chosen: ChosenPart) -> Candidate? {
-        switch chosen {
-        case .none, .relevance: nil
-        case .usage: usage[i][j]?.candidate
-        case .shortcut: usage[i][j]?.shortcut
-        }
-    }
 
     /// Whether the timeline's part is missing or no longer holds at `now`.
     func relevanceStale(stack i: Int, member j: Int, now: Int64) -> Bool {
@@ -97,13 +89,13 @@ struct MemberCache {
         meta[i][j].relevanceUntil = until
     }
 
+    /// Keeps the ranks and validity of a member's usage part (not its candidates).
     mutating func setUsage(_ part: UsagePart, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
         meta[i][j].usageRank = part.candidate?.rank
         meta[i][j].shortcutRank = part.shortcut?.rank
         meta[i][j].usageUntil = part.until
         meta[i][j].usageContext = part.contextVersion
-        usage[i][j] = part
     }
 
     /// Makes a member's entry from its parts (both present): the timeline's relevance
@@ -127,15 +119,11 @@ struct MemberCache {
         guard i < slots.count && j < slots[i].count else { return }
         slots[i][j] = nil
         if relevance { meta[i][j].relevanceUntil = nil }
-        if usage {
-            self.usage[i][j] = nil
-            meta[i][j].usageUntil = nil
-        }
+        if usage { meta[i][j].usageUntil = nil }
     }
 
     mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
         meta.removeAll(keepingCapacity: true)
-        usage.removeAll(keepingCapacity: true)
     }
 }

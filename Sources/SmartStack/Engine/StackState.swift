@@ -80,7 +80,8 @@ struct StackState: Codable, Hashable {
 
     func identity(_ instance: String?) -> WidgetIdentity? {
         guard let instance else { return nil }
-        return shown.first { $0.instance == instance }
+        if let s = suggestions.first(where: { $0.widget.instance == instance }) { return s.widget }
+        return members.first { $0.widget.instance == instance }?.widget
     }
 
     /// Makes the first widget the top when the top is gone.
