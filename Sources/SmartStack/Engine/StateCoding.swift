@@ -8,6 +8,7 @@ struct StateWriter {
 
     init(capacity: Int = 16_384) { bytes.reserveCapacity(capacity) }
 
+    @inline(__always)
     mutating func varint(_ v: UInt64) {
         if v < 0x80 { bytes.append(UInt8(v)); return }
         var v = v
@@ -43,6 +44,7 @@ struct StateWriter {
     }
     mutating func map<V>(_ m: [String: V], _ write: (inout StateWriter, V) -> Void) {
         varint(UInt64(m.count))
+        if m.isEmpty { return }
         if m.count == 1, let (k, v) = m.first {
             string(k); write(&self, v)
             return
@@ -54,15 +56,50 @@ struct StateWriter {
 
 /// The strings a writer has written, by first appearance: an open-addressing table on a
 /// hash of the UTF-8 length and first and last eight bytes, cheaper than `Hasher` for
-/// these short keys (equal hashes are told apart by comparing the strings).
+/// these short keys (equal hashes are told apart by comparing the strings). A state
+/// passes the same string values many times (an app's name in each of its records), so
+/// a second table remembers each value's representation (its two words: the storage's
+/// address and count, or a small string's bytes): the same representation is the same
+/// string, found without reading its bytes. Every value remembered that way is kept, so
+/// that no other string can take its address while the writer lives.
 struct InternedStrings {
     private var strings: [String] = []
     /// Indices into `strings` (+1; 0 is empty), and the hashes they sit under.
     private var slots = [Int32](repeating: 0, count: 64)
     private var hashes = [UInt32](repeating: 0, count: 64)
+    /// Representations seen, and the index (+1; 0 is empty) of the string each is.
+    private var seen = [Representation](repeating: Representation(0, 0), count: 128)
+    private var seenIndex = [Int32](repeating: 0, count: 128)
+    private var seenCount = 0
+    /// Values remembered in `seen` that are not in `strings` themselves.
+    private var kept: [String] = []
+
+    private struct Representation: Equatable {
+        var a: UInt64, b: UInt64
+        init(_ a: UInt64, _ b: UInt64) { (self.a, self.b) = (a, b) }
+    }
 
     /// The index of `s` if it was inserted before; else inserts it and returns nil.
     mutating func insert(_ s: String) -> Int? {
+        let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
+        let representation = Representation(words.0, words.1)
+        let mask = seen.count - 1
+        var i = Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
+        while seenIndex[i] != 0 {
+            if seen[i] == representation { return Int(seenIndex[i]) - 1 }
+            i = (i + 1) & mask
+        }
+        let found = insertByContent(s)
+        let index = found ?? strings.count - 1
+        if found != nil { kept.append(s) }
+        seen[i] = representation
+        seenIndex[i] = Int32(index + 1)
+        seenCount += 1
+        if seenCount * 2 > seen.count { growSeen() }
+        return found
+    }
+
+    private mutating func insertByContent(_ s: String) -> Int? {
         var s = s
         let hash = s.withUTF8 { utf8 -> UInt32 in
             let n = utf8.count
@@ -100,6 +137,19 @@ struct InternedStrings {
             while slots[i] != 0 { i = (i + 1) & mask }
             slots[i] = slot
             hashes[i] = hash
+        }
+    }
+
+    private mutating func growSeen() {
+        let (oldSeen, oldIndex) = (seen, seenIndex)
+        seen = [Representation](repeating: Representation(0, 0), count: oldSeen.count * 2)
+        seenIndex = [Int32](repeating: 0, count: oldSeen.count * 2)
+        let mask = seen.count - 1
+        for (r, index) in zip(oldSeen, oldIndex) where index != 0 {
+            var i = Int(truncatingIfNeeded: ((r.a ^ (r.b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
+            while seenIndex[i] != 0 { i = (i + 1) & mask }
+            seen[i] = r
+            seenIndex[i] = index
         }
     }
 }
