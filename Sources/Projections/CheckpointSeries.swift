@@ -12,7 +12,8 @@ struct CheckpointSeries {
     let ceiling: UInt64
     private var made = 0
     private var previous: (time: Int64, seq: UInt64, state: [UInt8])?
-    private let deflater = Deflater()
+    /// Made at the first checkpoint: most folds (a query's short one) make none.
+    private lazy var deflater = Deflater()
 
     init(device: String, tag: [UInt8], ceiling: UInt64) {
         self.device = device
