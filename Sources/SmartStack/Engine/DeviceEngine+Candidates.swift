@@ -70,7 +70,8 @@ extension DeviceEngine {
                 part.until = min(part.until, evidence.until)
                 pattern = evidence
             }
-            if let set = state.shortcutSets[w.app], p.relevantShortcutsRotateMembers {
+            let set = p.relevantShortcutsRotateMembers ? state.shortcutSets[w.app] : nil
+            if let set {
                 for s in set.shortcuts where s.kind == w.kind {
                     if s.providers.isEmpty {
                         part.until = min(part.until, appUsage(w.app).until)
@@ -83,7 +84,7 @@ extension DeviceEngine {
                 part.candidate = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
                                            source: "pattern")
             }
-            if p.relevantShortcutsRotateMembers, let signal = openShortcut(app: w.app, kind: w.kind, forSuggestion: false, member: true) {
+            if let set, let signal = openShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false, member: true) {
                 part.shortcut = Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut")
             }
         } else {
@@ -122,6 +123,11 @@ extension DeviceEngine {
     /// Providers combine with "any"; for suggestions only the policy's provider types count.
     mutating func openShortcut(app: String, kind: String, forSuggestion: Bool, member: Bool) -> Signal? {
         guard let set = state.shortcutSets[app] else { return nil }
+        return openShortcut(in: set, app: app, kind: kind, forSuggestion: forSuggestion, member: member)
+    }
+
+    /// The same, given the app's set.
+    mutating func openShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool, member: Bool) -> Signal? {
         for s in set.shortcuts where s.kind == kind {
             if s.providers.isEmpty {
                 guard !forSuggestion || p.suggestionProviders.contains("empty") else { continue }
