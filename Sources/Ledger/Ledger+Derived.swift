@@ -138,9 +138,12 @@ extension LedgerReader {
         if let a = after, let e = entry, let (t, s) = StoreKeys.decodeTimeSeq(e.value), t == a.time, s == a.seq {
             entry = try c.nextDuplicate()
         }
+        // The device's records sit a few apart in the log, mostly on the leaf page the
+        // last one was on: a cursor looks there first, where a get descends the tree.
+        let log = try txn.cursor(dbs.log)
         while let e = entry, let (t, seq) = StoreKeys.decodeTimeSeq(e.value), t <= throughMicros {
             var k = StoreKeys.seq(seq)
-            guard let bytes = try withUnsafeBytes(of: &k, { try txn.get(dbs.log, key: $0) }) else {
+            guard let bytes = try withUnsafeBytes(of: &k, { try log.seek(exactly: $0) })?.value else {
                 throw LedgerError(.damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`")
             }
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
