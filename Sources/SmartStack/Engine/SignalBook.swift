@@ -86,12 +86,7 @@ struct UsageRecord: Codable, Hashable {
 
     /// An FNV-1a hash of an intent's name (0 for none).
     static func hash(_ intent: String?) -> UInt64 {
-        guard var name = intent else { return 0 }
-        return name.withUTF8 { utf8 in
-            var h: UInt64 = 14_695_981_039_346_656_037
-            for b in utf8 { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
-            return h
-        }
+        StringFingerprint.of(intent)
     }
 }
 
