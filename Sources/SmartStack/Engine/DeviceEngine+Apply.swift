@@ -118,7 +118,7 @@ extension DeviceEngine {
             refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
                                                  parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
-            state.usageVersion &+= 1
+            state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
@@ -139,13 +139,13 @@ extension DeviceEngine {
                 }
             }
             }
-            state.usageVersion &+= 1
+            state.usageChanged = true
         case .appForeground:
             guard p.usageCountsAppForeground else { return .none }
             let hour = state.clock.hour(at: now)
             refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
-            state.usageVersion &+= 1
+            state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
@@ -236,7 +236,7 @@ extension DeviceEngine {
         // window's records and not on when earlier ones were dropped.
         let old = state.usage[h].prefix { $0.time < horizon }.count
         state.usage[h].removeFirst(old)
-        state.usageVersion &+= 1
+        state.usageChanged = true
         noteUsagePruned(hour: h, count: old)
     }
 }

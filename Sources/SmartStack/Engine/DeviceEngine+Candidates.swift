@@ -29,7 +29,7 @@ extension DeviceEngine {
         if memberCache.usageStale(stack: i, member: j, now: state.now, context: contextVersion) {
             memberCache.setUsage(memberUsage(stack: i, member: j), stack: i, member: j)
         }
-        return memberCache.combine(stack: i, member: j)
+        return memberCache.entry(stack: i, member: j)
     }
 
     /// A member's timeline relevance now (R6, R7; on watchOS only by policy) as a

@@ -18,7 +18,7 @@ extension DeviceEngine {
             }
             rotate(stack: i)
         }
-        if work.contains(.system) && state.usageVersion != 0 { schedule(state.clock.nextHour(after: state.now)) }
+        if work.contains(.system) && state.usageChanged { schedule(state.clock.nextHour(after: state.now)) }
     }
 
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.

@@ -119,7 +119,7 @@ struct SuggestionPlan {
     /// Intents whose home kind no stack holds, and that kind.
     var intentKinds: [String: Int] = [:]
     var openIntents: Set<String> = []
-    /// `UsageRecord.hash` of each of `openIntents`.
+    /// `StringFingerprint.of` each of `openIntents`.
     var openIntentHashes: [UInt64] = []
 
     init() {}
@@ -146,6 +146,6 @@ struct SuggestionPlan {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             openIntents.insert(intent)
         }
-        openIntentHashes = openIntents.map(UsageRecord.hash)
+        openIntentHashes = openIntents.map(StringFingerprint.of)
     }
 }

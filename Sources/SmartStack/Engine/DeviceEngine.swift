@@ -188,8 +188,8 @@ struct DeviceModel: Codable, Hashable {
     var counterDay: Int64 = .min
     /// Instants with scheduled transitions and the `Work` bits of each.
     var wakeups = WakeupQueue()
-    /// Bumped whenever `usage` changes.
-    var usageVersion: UInt64 = 0
+    /// Whether `usage` ever changed (from then on, every hour's start is evaluated).
+    var usageChanged = false
     /// Reload policies, requests and reloads, keyed by `app/kind` (T2, T3).
     var reloads: [ProviderKey: ReloadState] = [:]
 

@@ -19,10 +19,10 @@ enum ChosenPart: UInt8 {
 /// (derived; dropped whenever a stack's membership changes). A member's candidate has two
 /// parts: the timeline's relevance and what usage, shortcuts and context make of it. Both
 /// are kept as their ranks and validity only: a part's candidate is made again when a
-/// decision or an explanation asks for it, and is the same while the part holds. Each
-/// member's entry says which part is the candidate, its
-/// rank and until when it holds, so that an entry's date passing recomputes only the
-/// timeline's part, and checking ranks copies nothing.
+/// decision or an explanation asks for it, and is the same while the part holds. A
+/// member's entry (which part is the candidate, its rank, until when it holds) follows
+/// from its parts, so that an entry's date passing recomputes only the timeline's part,
+/// and checking ranks copies nothing.
 struct MemberCache {
     /// A member's candidate rank (nil: no candidate), where it comes from, and when it holds.
     struct Slot {
@@ -41,18 +41,31 @@ struct MemberCache {
         var shortcutRank: Double?
         var usageUntil: Int64?
         var usageContext: UInt64?
+
+        /// The entry the parts make, when both are there: the timeline's relevance
+        /// unless the donation pattern (on watchOS the context), then the relevant
+        /// shortcut, ranks above what is chosen so far.
+        var slot: Slot? {
+            guard let relevanceUntil, let usageUntil else { return nil }
+            var chosen = ChosenPart.none
+            var bestRank = -Double.infinity
+            if let r = relevanceRank { chosen = .relevance; bestRank = r }
+            if let r = usageRank, bestRank < r { chosen = .usage; bestRank = r }
+            if let r = shortcutRank, bestRank < r { chosen = .shortcut; bestRank = r }
+            return Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(relevanceUntil, usageUntil),
+                        contextVersion: usageContext ?? .max)
+        }
     }
-    private var slots: [[Slot?]] = []
     private var meta: [[PartsMeta]] = []
 
     private mutating func reserve(stack i: Int, member j: Int) {
-        while slots.count <= i { slots.append([]); meta.append([]) }
-        while slots[i].count <= j { slots[i].append(nil); meta[i].append(PartsMeta()) }
+        while meta.count <= i { meta.append([]) }
+        while meta[i].count <= j { meta[i].append(PartsMeta()) }
     }
 
     /// The member's entry when it holds at `now` for the context version `context`.
     func slot(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Slot? {
-        guard i < slots.count && j < slots[i].count, let slot = slots[i][j], now < slot.validUntil,
+        guard i < meta.count && j < meta[i].count, let slot = meta[i][j].slot, now < slot.validUntil,
               slot.contextVersion == .max || slot.contextVersion == context else { return nil }
         return slot
     }
@@ -66,10 +79,9 @@ struct MemberCache {
 
     /// Until when a member's cached entry holds, or nil when there is none.
     func validUntil(stack i: Int, member j: Int) -> Int64? {
-        guard i < slots.count && j < slots[i].count else { return nil }
-        return slots[i][j]?.validUntil
+        guard i < meta.count && j < meta[i].count else { return nil }
+        return meta[i][j].slot?.validUntil
     }
-
 
     /// Whether the timeline's part is missing or no longer holds at `now`.
     func relevanceStale(stack i: Int, member j: Int, now: Int64) -> Bool {
@@ -98,32 +110,19 @@ struct MemberCache {
         meta[i][j].usageContext = part.contextVersion
     }
 
-    /// Makes a member's entry from its parts (both present): the timeline's relevance
-    /// unless the donation pattern (on watchOS the context), then the relevant shortcut,
-    /// ranks above what is chosen so far.
-    mutating func combine(stack i: Int, member j: Int) -> Slot {
-        let m = meta[i][j]
-        var chosen = ChosenPart.none
-        var bestRank = -Double.infinity
-        if let r = m.relevanceRank { chosen = .relevance; bestRank = r }
-        if let r = m.usageRank, bestRank < r { chosen = .usage; bestRank = r }
-        if let r = m.shortcutRank, bestRank < r { chosen = .shortcut; bestRank = r }
-        let slot = Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(m.relevanceUntil ?? .min, m.usageUntil ?? .min),
-                        contextVersion: m.usageContext ?? .max)
-        slots[i][j] = slot
-        return slot
+    /// The member's entry, once both parts are set.
+    func entry(stack i: Int, member j: Int) -> Slot {
+        meta[i][j].slot!
     }
 
-    /// Drops a member's entry and the parts `relevance` and `usage` say.
+    /// Drops the parts `relevance` and `usage` say of a member, and so its entry.
     mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
-        guard i < slots.count && j < slots[i].count else { return }
-        slots[i][j] = nil
+        guard i < meta.count && j < meta[i].count else { return }
         if relevance { meta[i][j].relevanceUntil = nil }
         if usage { meta[i][j].usageUntil = nil }
     }
 
     mutating func removeAll() {
-        slots.removeAll(keepingCapacity: true)
         meta.removeAll(keepingCapacity: true)
     }
 }

@@ -66,7 +66,7 @@ struct UsageRecord: Codable, Hashable {
     var deletedBy: UInt64?
     /// The intent and its predicted parameters as one key (what a pattern groups by).
     var patternKey: String?
-    /// `UsageRecord.hash(intent)`: records of other intents are passed over without
+    /// `StringFingerprint.of(intent)`: records of other intents are passed over without
     /// comparing strings.
     var intentHash: UInt64
 
@@ -81,12 +81,7 @@ struct UsageRecord: Codable, Hashable {
         self.donationId = donationId
         self.groupIdentifier = groupIdentifier
         self.patternKey = intent.map { i in i + "\u{1F}" + parameters.keys.sorted().map { $0 + "=" + parameters[$0]! }.joined(separator: "&") }
-        self.intentHash = UsageRecord.hash(intent)
-    }
-
-    /// An FNV-1a hash of an intent's name (0 for none).
-    static func hash(_ intent: String?) -> UInt64 {
-        StringFingerprint.of(intent)
+        self.intentHash = StringFingerprint.of(intent)
     }
 }
 

@@ -247,10 +247,7 @@ extension DeviceModel {
         for t in wakeups.ascendingTimes { w.int(t) }
         w.varint(UInt64(wakeups.count))
         for bits in wakeups.ascendingWork { w.byte(bits) }
-        // Only whether usage ever changed is state: the count itself tells caches apart
-        // (never checkpointed), and keeping it would make two folds that reach the same
-        // usage by different paths differ.
-        w.uint(usageVersion == 0 ? 0 : 1)
+        w.uint(usageChanged ? 1 : 0)
         // Keyed `app/kind`, in that key's order.
         w.varint(UInt64(reloads.count))
         for (key, state) in reloads.map({ (DeviceModel.appKind($0.key.app, $0.key.kind), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
@@ -308,7 +305,7 @@ extension DeviceModel {
             throw StateReader.Malformed(offset: r.offset)
         }
         wakeups = WakeupQueue(ascending: wakeupTimes, work: wakeupWork)
-        usageVersion = try r.uint()
+        usageChanged = try r.uint() != 0
         for (key, state) in try r.map({ try ReloadState(&$0) }) {
             guard let slash = key.firstIndex(of: "/") else { throw StateReader.Malformed(offset: r.offset) }
             reloads[TimelineBook.key(app: String(key[..<slash]), kind: String(key[key.index(after: slash)...]))] = state

@@ -179,7 +179,7 @@ extension DeviceEngine {
     /// predicted parameters, in key order.
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
     /// as of `epoch`, the `placementEpoch` that names them).
-    /// `intentHashes` holds `UsageRecord.hash` of each of them.
+    /// `intentHashes` holds `StringFingerprint.of` each of them.
     mutating func usagePatterns(of intents: Set<String>, hashes intentHashes: [UInt64], epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
         refreshUsage()
         if usageCache.patternEpoch != epoch { usageCache.groups = nil }
@@ -226,7 +226,7 @@ extension DeviceEngine {
             known.hourEnd = usageCache.hourEnd
             return known
         }
-        let intentHash = UsageRecord.hash(intent)
+        let intentHash = StringFingerprint.of(intent)
         let evidence = usageEvidence { bucket, i in
             bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
         }
