@@ -63,16 +63,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
         ),
         .target(
             name: "Projections",
             dependencies: [
                 "Ledger",
                 "SmartStack",
-                "CZlib",
+                "CZstd",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

@@ -7,12 +7,12 @@ import SmartStack
 /// checkpoint at or before an instant is one seek away.
 struct CheckpointKey {
     static let root: [UInt8] = Array("cp".utf8)
-    /// The layout of checkpoint values (3: the state deflated, on its own or against the
-    /// state of an earlier checkpoint); part of the engine tag, so that values of another
-    /// layout are never read as this one.
-    static let formatVersion = 3
-    /// Of a fold's checkpoints, every this many is deflated on its own; those between are
-    /// deflated against the one before, so restoring one inflates at most this many.
+    /// The layout of checkpoint values (4: the state compressed with Zstandard, on its own
+    /// or after the state of an earlier checkpoint); part of the engine tag, so that values
+    /// of another layout are never read as this one.
+    static let formatVersion = 4
+    /// Of a fold's checkpoints, every this many is compressed on its own; those between are
+    /// compressed after the one before, so restoring one decompresses at most this many.
     static let keyframeInterval = 8
 
     /// The 8 bytes that name an engine version and a policy: a policy override or a new
@@ -45,15 +45,15 @@ struct CheckpointKey {
 }
 
 /// A checkpoint's value: the log's last seq when it was made (8 bytes), the engine state's
-/// size (4 bytes), the (time, seq) of the checkpoint whose state was the preset dictionary
-/// (16 bytes; seq 0 for none), then the state deflated.
+/// size (4 bytes), the (time, seq) of the checkpoint whose state was the prefix (16 bytes;
+/// seq 0 for none), then the state compressed (one Zstandard frame).
 struct CheckpointValue {
     var highSeq: UInt64
     var size: Int
-    /// The earlier checkpoint of the same device whose state the value was deflated
-    /// against, nil when it stands alone.
+    /// The earlier checkpoint of the same device whose state the value was compressed
+    /// after, nil when it stands alone.
     var base: (time: Int64, seq: UInt64)?
-    var deflated: ArraySlice<UInt8>
+    var compressed: ArraySlice<UInt8>
 
     static let headerSize = 28
 
@@ -67,19 +67,19 @@ struct CheckpointValue {
                     Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
                     seq == 0 ? nil : (time, seq))
         }
-        deflated = value[CheckpointValue.headerSize...]
+        compressed = value[CheckpointValue.headerSize...]
     }
 
-    /// The value of `state`, deflated against `base`'s state when there is one.
+    /// The value of `state`, compressed after `base`'s state when there is one.
     static func encode(highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?,
-                       deflater: Deflater = Deflater()) -> [UInt8] {
+                       compressor: StateCompressor = StateCompressor()) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(headerSize + state.count / 2)
         withUnsafeBytes(of: highSeq.bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(state.count).bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt64(bitPattern: base?.time ?? 0).bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: (base?.seq ?? 0).bigEndian) { out.append(contentsOf: $0) }
-        deflater.compress(state, dictionary: base?.state ?? [], appendingTo: &out)
+        compressor.compress(state, prefix: base?.state ?? [], appendingTo: &out)
         return out
     }
 }

@@ -3,7 +3,7 @@ import SmartStack
 import Synchronization
 
 /// The checkpoints one fold makes, in order: the first stands alone; the next ones are
-/// deflated against the one before, with a standalone one every
+/// compressed after the one before, with a standalone one every
 /// `CheckpointKey.keyframeInterval`.
 struct CheckpointSeries {
     let device: String
@@ -13,7 +13,7 @@ struct CheckpointSeries {
     private var made = 0
     private var previous: (time: Int64, seq: UInt64, state: [UInt8])?
     /// Made at the first checkpoint: most folds (a query's short one) make none.
-    private lazy var deflater = Deflater()
+    private lazy var compressor = StateCompressor()
 
     init(device: String, tag: [UInt8], ceiling: UInt64) {
         self.device = device
@@ -31,7 +31,7 @@ struct CheckpointSeries {
         let bytes = state.bytes()
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
         let entry = (CheckpointKey.key(device, tag, time: time, seq: seq),
-                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, deflater: deflater))
+                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, compressor: compressor))
         previous = (time, seq, bytes)
         made += 1
         return entry
@@ -39,7 +39,7 @@ struct CheckpointSeries {
 }
 
 /// A checkpoint series encoded on a thread of its own, so that a fold with a core to
-/// spare goes on while the states it hands over are written and deflated. At most
+/// spare goes on while the states it hands over are written and compressed. At most
 /// `inFlight` states wait; `take()` returns the entries made so far, in order.
 final class BackgroundCheckpoints: @unchecked Sendable {
     private var series: CheckpointSeries

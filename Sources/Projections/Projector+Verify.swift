@@ -12,7 +12,7 @@ extension Projector {
         var problems = [String]()
         let last = try ledger.read { try $0.lastSeq() }
         // Entries come in key order, so a checkpoint's base is most often the one just
-        // checked: its state starts the chain instead of being inflated again.
+        // checked: its state starts the chain instead of being decompressed again.
         var previous: (key: [UInt8], state: [UInt8])?
         for (key, value) in entries {
             let body = key.dropFirst(CheckpointKey.root.count)
@@ -34,12 +34,12 @@ extension Projector {
             }
             if tag == self.tag {
                 do {
-                    guard let inflated = try ledger.read({ try state(of: parsed, device: device, tag: tag, in: $0, known: previous) }) else {
-                        problems.append("\(where_) cannot be inflated (it, or a checkpoint it was deflated against, is damaged or missing)")
+                    guard let restored = try ledger.read({ try state(of: parsed, device: device, tag: tag, in: $0, known: previous) }) else {
+                        problems.append("\(where_) cannot be decompressed (it, or a checkpoint it was compressed after, is damaged or missing)")
                         continue
                     }
-                    previous = (key, inflated)
-                    let engine = try DeviceEngine(checkpoint: inflated, policy: policy)
+                    previous = (key, restored)
+                    let engine = try DeviceEngine(checkpoint: restored, policy: policy)
                     if engine.device != device || engine.position.seq != seq || engine.position.time != time {
                         problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")
                     }

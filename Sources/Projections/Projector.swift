@@ -31,7 +31,7 @@ public final class Projector {
     /// Events folded per read transaction.
     var chunk = 65_536
     /// Whether a fold hands its checkpoints to a thread of their own to write and
-    /// deflate (off when folds already run on every core).
+    /// compress (off when folds already run on every core).
     var backgroundCheckpoints = true
     let tag: [UInt8]
     var prepared = false

@@ -9,8 +9,8 @@ extension DeviceEngine {
         switch memberSlot(stack: i, member: j).chosen {
         case .none: nil
         case .relevance: memberRelevance(stack: i, member: j).candidate
-        case .usage: memberUsage(stack: i, member: j).candidate
-        case .shortcut: memberUsage(stack: i, member: j).shortcut
+        case .usage: memberUsage(stack: i, member: j, candidates: true).candidate
+        case .shortcut: memberUsage(stack: i, member: j, candidates: true).shortcut
         }
     }
 
@@ -27,7 +27,7 @@ extension DeviceEngine {
             memberCache.setRelevance(rank: rank, until: until, stack: i, member: j)
         }
         if memberCache.usageStale(stack: i, member: j, now: state.now, context: contextVersion) {
-            memberCache.setUsage(memberUsage(stack: i, member: j), stack: i, member: j)
+            memberCache.setUsage(memberUsage(stack: i, member: j, candidates: false), stack: i, member: j)
         }
         return memberCache.entry(stack: i, member: j)
     }
@@ -59,48 +59,53 @@ extension DeviceEngine {
     /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit
     /// context (watchOS: P1) make of it now, and until when that holds. On iOS and iPadOS
     /// the donation pattern and the shortcut are kept apart, for `MemberCache.combine` to rank.
-    mutating func memberUsage(stack i: Int, member j: Int) -> UsagePart {
-        var part = UsagePart(candidate: nil, until: .max)
-        let m = state.stacks[i].members[j]
-        let w = m.widget
-        if !state.stacks[i].isWatch {
-            var pattern: UsageEvidence?
-            if let intent = m.intent {
-                let evidence = memberPattern(instance: w.instance, intent: intent, parameters: m.parameters)
+    /// The ranks are always set; the candidates only when `candidates` is true.
+    mutating func memberUsage(stack i: Int, member j: Int, candidates: Bool) -> UsagePart {
+        var part = UsagePart(until: .max)
+        let isWatch = state.stacks[i].isWatch
+        let (w, intent) = (state.stacks[i].members[j].widget, state.stacks[i].members[j].intent)
+        if !isWatch {
+            if let intent {
+                let evidence = memberPattern(instance: w.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
                 part.until = min(part.until, evidence.until)
-                pattern = evidence
-            }
-            let set = p.relevantShortcutsRotateMembers ? state.shortcutSets[w.app] : nil
-            if let set {
-                for s in set.shortcuts where s.kind == w.kind {
-                    if s.providers.isEmpty {
-                        part.until = min(part.until, appUsage(w.app).until)
+                if !evidence.seqs.isEmpty {
+                    part.rank = p.usagePatternRank
+                    if candidates {
+                        part.candidate = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
+                                                   source: "pattern")
                     }
-                    part.contextVersion = contextVersion
-                    for clue in s.providers { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
                 }
             }
-            if let intent = m.intent, let evidence = pattern?.seqs, !evidence.isEmpty {
-                part.candidate = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence, suggestion: false),
-                                           source: "pattern")
+            guard p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else { return part }
+            for s in set.shortcuts where s.kind == w.kind {
+                if s.providers.isEmpty {
+                    part.until = min(part.until, appUsage(w.app).until)
+                }
+                part.contextVersion = contextVersion
+                for clue in s.providers { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
             }
-            if let set, let signal = openShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false, member: true) {
-                part.shortcut = Candidate(widget: w, rank: p.relevantShortcutRank, signal: signal, source: "shortcut")
+            if let opening = openingShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false) {
+                part.shortcutRank = p.relevantShortcutRank
+                if candidates {
+                    part.shortcut = Candidate(widget: w, rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: true), source: "shortcut")
+                }
             }
         } else {
-            var bestRank = -Double.infinity
             part.contextVersion = contextVersion
             for (signal, setSeq) in contextSignals(app: w.app, kind: w.kind) {
                 if let clue = signal.clue { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
-                if let intent = signal.intent, let params = signal.parameters, intent == m.intent,
-                   !parametersMatch(donated: params, widget: m.parameters) { continue }
+                if let intent = signal.intent, let params = signal.parameters, intent == state.stacks[i].members[j].intent,
+                   !parametersMatch(donated: params, widget: state.stacks[i].members[j].parameters) { continue }
                 guard let clue = signal.clue else { continue }
-                let (ok, events, _) = matches(clue, app: w.app)
                 let rank = contextRank(clue)
-                guard ok, bestRank < rank else { continue }
-                part.candidate = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
-                                           source: "context")
-                bestRank = rank
+                guard part.rank.map({ $0 < rank }) ?? true else { continue }
+                let (ok, events, _) = matches(clue, app: w.app)
+                guard ok else { continue }
+                part.rank = rank
+                if candidates {
+                    part.candidate = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
+                                               source: "context")
+                }
             }
         }
         return part
@@ -123,24 +128,23 @@ extension DeviceEngine {
     /// Providers combine with "any"; for suggestions only the policy's provider types count.
     mutating func openShortcut(app: String, kind: String, forSuggestion: Bool, member: Bool) -> Signal? {
         guard let set = state.shortcutSets[app] else { return nil }
-        return openShortcut(in: set, app: app, kind: kind, forSuggestion: forSuggestion, member: member)
+        return openingShortcut(in: set, app: app, kind: kind, forSuggestion: forSuggestion)?.signal(set: set, member: member)
     }
 
-    /// The same, given the app's set.
-    mutating func openShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool, member: Bool) -> Signal? {
+    /// What opens the app's relevant shortcut for `kind` now, given the app's set: the
+    /// first provider that matches, or (for an empty provider list) the app's usage.
+    mutating func openingShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool) -> ShortcutOpening? {
         for s in set.shortcuts where s.kind == kind {
             if s.providers.isEmpty {
                 guard !forSuggestion || p.suggestionProviders.contains("empty") else { continue }
                 let evidence = appUsage(app).seqs
-                if !evidence.isEmpty {
-                    return .shortcut(setSeq: set.seq, clue: nil, events: [set.seq] + evidence, usage: evidence.count, member: member)
-                }
+                if !evidence.isEmpty { return ShortcutOpening(clue: nil, events: evidence) }
                 continue
             }
             for (clue, type) in zip(s.providers, s.providerTypes) {
                 if forSuggestion && !p.suggestionProviders.contains(type) { continue }
                 let (ok, events, _) = matches(clue, app: app)
-                if ok { return .shortcut(setSeq: set.seq, clue: clue, events: [set.seq] + events, usage: 0, member: member) }
+                if ok { return ShortcutOpening(clue: clue, events: events) }
             }
         }
         return nil

@@ -1,13 +1,29 @@
 /// What usage, the relevant shortcuts and context make of a member, and the first instant
 /// at which that may change by time alone (derived).
 struct UsagePart {
-    /// The donation pattern (iOS, iPadOS) or the best context (watchOS).
+    /// The rank of the donation pattern (iOS, iPadOS) or of the best context (watchOS).
+    var rank: Double?
+    /// The rank of the relevant shortcut (iOS, iPadOS).
+    var shortcutRank: Double?
+    /// The donation pattern or the best context, when asked for.
     var candidate: Candidate?
-    /// The relevant shortcut (iOS, iPadOS).
+    /// The relevant shortcut, when asked for.
     var shortcut: Candidate?
     var until: Int64
     /// The context version it was computed from, nil when it does not depend on it.
     var contextVersion: UInt64?
+}
+
+/// What opens a relevant shortcut: the provider's clue and the events it rests on, or
+/// (no clue) the app's usage that an empty provider list defers to.
+struct ShortcutOpening {
+    var clue: Clue?
+    var events: [UInt64]
+
+    /// The signal, citing the set that holds the shortcut.
+    func signal(set: ShortcutSet, member: Bool) -> Signal {
+        .shortcut(setSeq: set.seq, clue: clue, events: [set.seq] + events, usage: clue == nil ? events.count : 0, member: member)
+    }
 }
 
 /// Which of a member's parts is its candidate.
@@ -104,8 +120,8 @@ struct MemberCache {
     /// Keeps the ranks and validity of a member's usage part (not its candidates).
     mutating func setUsage(_ part: UsagePart, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
-        meta[i][j].usageRank = part.candidate?.rank
-        meta[i][j].shortcutRank = part.shortcut?.rank
+        meta[i][j].usageRank = part.rank
+        meta[i][j].shortcutRank = part.shortcutRank
         meta[i][j].usageUntil = part.until
         meta[i][j].usageContext = part.contextVersion
     }
