@@ -1,41 +1,47 @@
 import Ledger
 
 /// Writes engine state for checkpoints: compact, deterministic (maps in key order),
-/// strings interned per checkpoint.
+/// strings interned per checkpoint. A writer is used in place (`inout`): copies share
+/// their output.
 struct StateWriter {
-    var bytes: [UInt8] = []
+    private let out: WriteBuffer
     private var strings = InternedStrings()
 
-    init(capacity: Int = 16_384) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 32_768) { out = WriteBuffer(capacity: capacity) }
+
+    /// What has been written.
+    var bytes: [UInt8] { out.array }
 
     @inline(__always)
     mutating func varint(_ v: UInt64) {
-        if v < 0x80 { bytes.append(UInt8(v)); return }
+        out.reserve(10)
         var v = v
-        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
-        bytes.append(UInt8(v))
+        while v >= 0x80 { out.put(UInt8(truncatingIfNeeded: v) | 0x80); v >>= 7 }
+        out.put(UInt8(v))
     }
-    mutating func int(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
-    mutating func int(_ v: Int) { int(Int64(v)) }
-    mutating func uint(_ v: UInt64) { varint(v) }
-    mutating func byte(_ v: UInt8) { bytes.append(v) }
-    mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
-    mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+    @inline(__always) mutating func int(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+    @inline(__always) mutating func int(_ v: Int) { int(Int64(v)) }
+    @inline(__always) mutating func uint(_ v: UInt64) { varint(v) }
+    @inline(__always) mutating func byte(_ v: UInt8) { out.reserve(1); out.put(v) }
+    @inline(__always) mutating func bool(_ v: Bool) { byte(v ? 1 : 0) }
+    mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append($0) } }
     mutating func string(_ s: String) {
         if let i = strings.insert(s) { varint(UInt64(i + 1)); return }
         varint(0)
-        varint(UInt64(s.utf8.count))
-        bytes.append(contentsOf: s.utf8)
+        var s = s
+        s.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            out.append(UnsafeRawBufferPointer(utf8))
+        }
     }
-    /// The same bytes as `optional(v) { $0.string($1) }`.
     mutating func optionalString(_ v: String?) {
-        guard let v else { bytes.append(0); return }
-        bytes.append(1)
+        guard let v else { byte(0); return }
+        byte(1)
         string(v)
     }
     mutating func optional<T>(_ v: T?, _ write: (inout StateWriter, T) -> Void) {
-        guard let v else { bytes.append(0); return }
-        bytes.append(1)
+        guard let v else { byte(0); return }
+        byte(1)
         write(&self, v)
     }
     mutating func array<T>(_ list: [T], _ write: (inout StateWriter, T) -> Void) {
@@ -52,6 +58,52 @@ struct StateWriter {
         for (k, v) in m.sorted(by: { $0.key < $1.key }) { string(k); write(&self, v) }
     }
     mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
+}
+
+/// Growable bytes written through a pointer: a byte costs a bounds check and a store,
+/// with no check of the storage's uniqueness as an array's append makes.
+final class WriteBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    func reserve(_ n: Int) {
+        if count + n > capacity { grow(to: count + n) }
+    }
+
+    /// Stores a byte; room for it must have been reserved.
+    @inline(__always)
+    func put(_ b: UInt8) {
+        base[count] = b
+        count += 1
+    }
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress {
+            (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    private func grow(to needed: Int) {
+        let bigger = max(capacity * 2, needed)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        (base, capacity) = (moved, bigger)
+    }
+
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 }
 
 /// The strings a writer has written, by first appearance: an open-addressing table on a
