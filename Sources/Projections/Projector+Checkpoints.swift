@@ -72,10 +72,34 @@ extension Projector {
     func prepare(reconciling: Bool = true) throws {
         guard !prepared, useCheckpoints, ledger.canWriteDerived else { return }
         prepared = true
+        try sweepSupersededCheckpoints()
         for _ in 0..<Projector.prepareAttempts {
             if try prepareOnce(reconciling: reconciling) { return }
         }
         try prepareOnce(reconciling: false, unconditionally: true)
+    }
+
+    /// The engine version and checkpoint layout this build writes, as one number.
+    static let checkpointGeneration = UInt64(DeviceEngine.engineVersion) << 16 | UInt64(CheckpointKey.formatVersion)
+
+    /// Deletes the checkpoints and floors, of every policy, that another engine version or
+    /// checkpoint layout made: this build never reads them, and no build of this
+    /// generation made them. Runs once, when the store's checkpoints were last written by
+    /// another generation (or by a build that marked none); the policies' checkpoints of
+    /// this generation that other processes write after it are kept.
+    func sweepSupersededCheckpoints() throws {
+        let generation = Projector.checkpointGeneration
+        guard try ledger.read({ try $0.derivedMark("checkpointGeneration") }) != generation else { return }
+        try ledger.writeDerived { w in
+            guard try w.mark("checkpointGeneration") != generation else { return }
+            for root in [CheckpointKey.root, CheckpointFloors.root] {
+                try w.delete(prefix: root) { key in
+                    guard let zero = key.dropFirst(root.count).firstIndex(of: 0), key.count >= zero + 1 + tag.count else { return true }
+                    return !key[(zero + 1)..<(zero + 1 + tag.count)].elementsEqual(tag)
+                }
+            }
+            try w.setMark("checkpointGeneration", generation)
+        }
     }
 
     /// How many times `prepare` starts over when another process moved the mark meanwhile.
