@@ -34,7 +34,7 @@ extension DeviceEngine {
 
     /// A member's timeline relevance now (R6, R7; on watchOS only by policy) as a
     /// candidate, and the first instant at which it may change by time alone.
-    func memberRelevance(stack i: Int, member j: Int) -> (candidate: Candidate?, until: Int64) {
+    mutating func memberRelevance(stack i: Int, member j: Int) -> (candidate: Candidate?, until: Int64) {
         let (active, until) = memberTimeline(stack: i, member: j)
         guard let (r, duration) = active else { return (nil, until) }
         let w = state.stacks[i].members[j].widget
@@ -43,17 +43,26 @@ extension DeviceEngine {
 
     /// The rank of `memberRelevance` (its normalised score) and until when it holds,
     /// without making the candidate.
-    func memberRelevanceRank(stack i: Int, member j: Int) -> (rank: Double?, until: Int64) {
+    mutating func memberRelevanceRank(stack i: Int, member j: Int) -> (rank: Double?, until: Int64) {
         let (active, until) = memberTimeline(stack: i, member: j)
         return (active?.0.normalized, until)
     }
 
     /// The relevance active for a member now, with its entry's duration, and until when
     /// that holds; none on watchOS unless the policy counts timeline relevance there.
-    private func memberTimeline(stack i: Int, member j: Int) -> ((ActiveRelevance, Double)?, Int64) {
+    /// Where the member's timelines are is looked up once, and again only when the
+    /// device's providers grew.
+    private mutating func memberTimeline(stack i: Int, member j: Int) -> ((ActiveRelevance, Double)?, Int64) {
         guard !state.stacks[i].isWatch || p.watchUsesEntryRelevance else { return (nil, .max) }
-        let w = state.stacks[i].members[j].widget
-        return state.timelines.evaluate(app: w.app, kind: w.kind, instance: w.instance, at: state.now, windowMicros: windowMicros)
+        let found: TimelineBook.WidgetSlots
+        if let known = memberCache.timelineSlots(stack: i, member: j), state.timelines.stillHolds(known) {
+            found = known
+        } else {
+            let w = state.stacks[i].members[j].widget
+            found = state.timelines.slots(app: w.app, kind: w.kind, instance: w.instance)
+            memberCache.setTimelineSlots(found, stack: i, member: j)
+        }
+        return state.timelines.evaluate(found, at: state.now, windowMicros: windowMicros)
     }
 
     /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit

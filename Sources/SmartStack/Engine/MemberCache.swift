@@ -73,6 +73,19 @@ struct MemberCache {
         }
     }
     private var meta: [[PartsMeta]] = []
+    /// Where each member's timelines are in the device's `TimelineBook`, once looked up.
+    private var slots: [[TimelineBook.WidgetSlots?]] = []
+
+    /// Where a member's timelines were found, if they were looked up.
+    func timelineSlots(stack i: Int, member j: Int) -> TimelineBook.WidgetSlots? {
+        i < slots.count && j < slots[i].count ? slots[i][j] : nil
+    }
+
+    mutating func setTimelineSlots(_ found: TimelineBook.WidgetSlots, stack i: Int, member j: Int) {
+        while slots.count <= i { slots.append([]) }
+        while slots[i].count <= j { slots[i].append(nil) }
+        slots[i][j] = found
+    }
 
     private mutating func reserve(stack i: Int, member j: Int) {
         while meta.count <= i { meta.append([]) }
@@ -140,5 +153,6 @@ struct MemberCache {
 
     mutating func removeAll() {
         meta.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
     }
 }

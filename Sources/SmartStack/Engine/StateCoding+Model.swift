@@ -116,19 +116,19 @@ extension ProviderKey: Comparable {
 
 extension TimelineBook {
     func write(_ w: inout StateWriter) {
-        let keys = providers.keys.sorted()
-        w.varint(UInt64(providers.values.count { $0.list != nil }))
-        for key in keys {
-            guard let list = providers[key]!.list else { continue }
+        let keys = slots.sorted { $0.key < $1.key }
+        w.varint(UInt64(records.count { $0.list != nil }))
+        for (key, slot) in keys {
+            guard let list = records[slot].list else { continue }
             key.write(&w)
             w.int(list.delivered)
             w.array(list.entries) { w, e in
                 w.int(e.date); w.int(Int64(e.offset)); w.optional(e.score) { $0.double($1) }; w.double(e.duration); w.uint(e.seq)
             }
         }
-        w.varint(UInt64(providers.values.count { $0.spans != nil }))
-        for key in keys {
-            guard let spans = providers[key]!.spans else { continue }
+        w.varint(UInt64(records.count { $0.spans != nil }))
+        for (key, slot) in keys {
+            guard let spans = records[slot].spans else { continue }
             key.write(&w)
             w.array(spans) { w, s in w.int(s.delivered); w.double(s.min); w.double(s.max) }
         }
@@ -144,13 +144,13 @@ extension TimelineBook {
                             duration: try r.double(), seq: try r.uint())
             }
             return (key, list)
-        }) { providers[key, default: ProviderTimelines()].list = list }
-        instanceLists = providers.keys.count { $0.instance != nil }
+        }) { setList(list, for: key) }
+        instanceLists = slots.keys.count { $0.instance != nil }
         for (key, spans) in try r.array({ r -> (ProviderKey, [ScoreSpan]) in
             (try ProviderKey(&r), try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) })
         }) {
             guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
-            providers[key, default: ProviderTimelines()].spans = spans
+            setSpans(spans, for: key)
         }
     }
 }

@@ -80,9 +80,11 @@ struct ProviderTimelines: Codable, Hashable {
 
 /// Every provider's timelines on a device, and the score history that normalises them.
 struct TimelineBook: Codable, Hashable {
-    /// Entry lists per provider (kind-wide, or one instance), and score histories per
-    /// app and kind.
-    var providers: [ProviderKey: ProviderTimelines] = [:]
+    /// The slot in `records` of each provider (kind-wide, or one instance). A slot is
+    /// never removed or reused, so that a widget's slots, once found, stay its own.
+    private(set) var slots: [ProviderKey: Int] = [:]
+    /// Entry lists per provider, and score histories per app and kind, by slot.
+    private(set) var records: [ProviderTimelines] = []
     /// How many entry lists belong to one instance (derived: most logs have none, and
     /// then a widget's list is found with one lookup).
     var instanceLists = 0
@@ -92,7 +94,42 @@ struct TimelineBook: Codable, Hashable {
     }
 
     /// The keys that have an entry list.
-    var listKeys: [ProviderKey] { providers.compactMap { $0.value.list == nil ? nil : $0.key } }
+    var listKeys: [ProviderKey] { slots.compactMap { records[$0.value].list == nil ? nil : $0.key } }
+
+    /// The record of a provider key, if it has one.
+    subscript(key: ProviderKey) -> ProviderTimelines? { slots[key].map { records[$0] } }
+
+    /// The slot of `key`, made (empty) when it has none.
+    mutating func slot(_ key: ProviderKey) -> Int {
+        if let found = slots[key] { return found }
+        slots[key] = records.count
+        records.append(ProviderTimelines())
+        return records.count - 1
+    }
+
+    /// Sets the entry list of `key` (restoring a checkpoint).
+    mutating func setList(_ list: EntryList, for key: ProviderKey) { records[slot(key)].list = list }
+
+    /// Sets the score history of `key` (restoring a checkpoint).
+    mutating func setSpans(_ spans: [ScoreSpan], for key: ProviderKey) { records[slot(key)].spans = spans }
+
+    /// Where a widget's timelines are: its kind's slot and its own, when they have one.
+    struct WidgetSlots {
+        var kind: Int?
+        var instance: Int?
+        /// How many slots there were when these were found: a later slot may be the widget's.
+        var known: Int
+    }
+
+    /// The slots of a widget instance's timelines.
+    func slots(app: String, kind: String, instance: String) -> WidgetSlots {
+        WidgetSlots(kind: slots[TimelineBook.key(app: app, kind: kind)],
+                    instance: instanceLists > 0 ? slots[TimelineBook.key(app: app, kind: kind, instance: instance)] : nil,
+                    known: records.count)
+    }
+
+    /// Whether `found` still tells where a widget's timelines are.
+    func stillHolds(_ found: WidgetSlots) -> Bool { found.known == records.count }
 
     /// Applies a delivered timeline; returns the instants it schedules (entry dates and
     /// window ends) at or after `now`.
@@ -111,33 +148,16 @@ struct TimelineBook: Codable, Hashable {
         }
         if !sorted { fresh.sort { $0.date < $1.date } }
         // A later timeline replaces the earlier one's entries from its delivery on.
-        let index: Dictionary<ProviderKey, ProviderTimelines>.Index
-        if let found = providers.index(forKey: key) {
-            index = found
-        } else {
-            providers[key] = ProviderTimelines()
-            index = providers.index(forKey: key)!
-        }
-        if providers.values[index].list == nil {
+        let index = slot(key)
+        if records[index].list == nil {
             if key.instance != nil { instanceLists += 1 }
-            providers.values[index].list = EntryList()
+            records[index].list = EntryList()
         }
-        providers.values[index].list!.replace(from: now, with: fresh)
+        records[index].list!.replace(from: now, with: fresh)
 
-        let kindIndex: Dictionary<ProviderKey, ProviderTimelines>.Index
-        if key.instance == nil {
-            kindIndex = index
-        } else {
-            let kindKey = TimelineBook.key(app: app, kind: t.kind)
-            if let found = providers.index(forKey: kindKey) {
-                kindIndex = found
-            } else {
-                providers[kindKey] = ProviderTimelines()
-                kindIndex = providers.index(forKey: kindKey)!
-            }
-        }
-        var spans = providers.values[kindIndex].spans ?? []
-        providers.values[kindIndex].spans = nil
+        let kindIndex = key.instance == nil ? index : slot(TimelineBook.key(app: app, kind: t.kind))
+        var spans = records[kindIndex].spans ?? []
+        records[kindIndex].spans = nil
         if lo <= hi {
             // An older span within this one's range can no longer set the minimum or the
             // maximum: whenever it is in the window, this newer one is too.
@@ -145,7 +165,7 @@ struct TimelineBook: Codable, Hashable {
             spans.append(ScoreSpan(delivered: now, min: lo, max: hi))
         }
         spans.removeAll { $0.delivered < now - windowMicros }
-        providers.values[kindIndex].spans = spans
+        records[kindIndex].spans = spans
 
         var wakeups = [Int64]()
         wakeups.reserveCapacity(2 * fresh.count)
@@ -162,19 +182,15 @@ struct TimelineBook: Codable, Hashable {
     /// The entry list that applies to a widget instance: its own timeline when newer than
     /// the kind's, else the kind's.
     func list(app: String, kind: String, instance: String) -> EntryList? {
-        list(app: app, kind: kind, instance: instance, kindRecord: providers[TimelineBook.key(app: app, kind: kind)])
+        list(slots(app: app, kind: kind, instance: instance))
     }
 
-    /// The entry list that applies to a widget instance, given its kind's record.
-    private func list(app: String, kind: String, instance: String, kindRecord: ProviderTimelines?) -> EntryList? {
-        let shared = kindRecord?.list
-        guard instanceLists > 0 else { return shared }
-        let own = providers[TimelineBook.key(app: app, kind: kind, instance: instance)]?.list
-        switch (own, shared) {
-        case let (o?, s?): return o.delivered >= s.delivered ? o : s
-        case let (o?, nil): return o
-        default: return shared
-        }
+    /// The entry list that applies to a widget, given its slots.
+    private func list(_ found: WidgetSlots) -> EntryList? {
+        let shared = found.kind.flatMap { records[$0].list }
+        guard let own = found.instance.flatMap({ records[$0].list }) else { return shared }
+        guard let shared else { return own }
+        return own.delivered >= shared.delivered ? own : shared
     }
 
     /// The entry a widget displays at `at` (T1): the latest of its list dated at or
@@ -201,13 +217,17 @@ struct TimelineBook: Codable, Hashable {
     /// instant after `at` at which that may change by time alone (the next entry with
     /// relevance, the window's end, the oldest score of the normalisation window expiring).
     func evaluate(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ((ActiveRelevance, Double)?, Int64) {
+        evaluate(slots(app: app, kind: kind, instance: instance), at: at, windowMicros: windowMicros)
+    }
+
+    /// The same, given the widget's slots.
+    func evaluate(_ found: WidgetSlots, at: Int64, windowMicros: Int64) -> ((ActiveRelevance, Double)?, Int64) {
         var until = Int64.max
-        let kindRecord = providers[TimelineBook.key(app: app, kind: kind)]
-        let spans = kindRecord?.spans
+        let spans = found.kind.flatMap { records[$0].spans }
         if let first = spans?.first(where: { $0.delivered >= at - windowMicros }) {
             until = first.delivered + windowMicros + 1
         }
-        guard let list = list(app: app, kind: kind, instance: instance, kindRecord: kindRecord) else { return (nil, until) }
+        guard let list = list(found) else { return (nil, until) }
         if let next = list.entries.first(where: { $0.date > at && $0.score != nil }) { until = Swift.min(until, next.date) }
         guard let (entry, next) = governing(list, at: at), let score = entry.score else { return (nil, until) }
         var end: Int64? = nil
