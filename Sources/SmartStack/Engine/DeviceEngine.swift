@@ -16,7 +16,8 @@ import Ledger
 public struct DeviceEngine: Sendable {
     /// The policy the engine follows.
     public let policy: Policy
-    var p: PolicyParameters { policy.parameters }
+    /// The policy's parameters, kept beside it: read in place, not copied at each use.
+    let p: PolicyParameters
     /// The state; it is what a checkpoint stores.
     var state: DeviceModel
     /// Decisions made since the caller last took them.
@@ -45,6 +46,7 @@ public struct DeviceEngine: Sendable {
     /// A fresh engine for a device.
     public init(device: String, policy: Policy) {
         self.policy = policy
+        self.p = policy.parameters
         self.state = DeviceModel(device: device)
     }
 
