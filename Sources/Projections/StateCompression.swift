@@ -6,7 +6,7 @@ import CZstd
 /// as a prefix stores little more than what changed between them. Every frame carries a
 /// checksum of its content, so a frame read with the wrong prefix, or damaged, is refused.
 enum StateCompression {
-    /// The compression level: Zstandard's fastest standard level.
+    /// The compression level: 1, the fastest of Zstandard's regular levels.
     static let level: Int32 = 1
 
     /// `bytes` compressed, with `prefix` as the content that precedes them when it is not empty.
@@ -25,7 +25,7 @@ enum StateCompression {
 }
 
 /// A decompression context kept for a chain of states (a checkpoint and those it was
-/// compressed against).
+/// compressed after).
 final class StateDecompressor {
     private let context: OpaquePointer
 

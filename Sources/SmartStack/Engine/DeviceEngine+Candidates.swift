@@ -67,7 +67,7 @@ extension DeviceEngine {
 
     /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit
     /// context (watchOS: P1) make of it now, and until when that holds. On iOS and iPadOS
-    /// the donation pattern and the shortcut are kept apart, for `MemberCache.combine` to rank.
+    /// the donation pattern and the shortcut are kept apart, for `MemberCache.PartsMeta.slot` to rank.
     /// The ranks are always set; the candidates only when `candidates` is true.
     mutating func memberUsage(stack i: Int, member j: Int, candidates: Bool) -> UsagePart {
         var part = UsagePart(until: .max)
