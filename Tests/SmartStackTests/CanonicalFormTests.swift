@@ -65,3 +65,40 @@ struct CanonicalFormTests {
 }
 
 import Foundation
+
+@Suite("Canonical numbers")
+struct CanonicalNumberTests {
+    func written(_ d: Double) -> String {
+        var w = CanonicalWriter()
+        w.number(d)
+        return w.text
+    }
+
+    /// What the canonical form is defined as: integers below 2^53 as integers, the rest
+    /// as Swift's shortest round-trip description.
+    func reference(_ d: Double) -> String {
+        abs(d) < 9_007_199_254_740_992 && Double(Int64(d)) == d ? String(Int64(d)) : d.description
+    }
+
+    @Test("written numbers equal the shortest round-trip form, over decimals, near-decimals and edge values")
+    func matchesDescription() {
+        var rng = SplitMix64(seed: 42)
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 0.1 + 0.2, 1e-4, 5e-5, 0.0001, 0.00015, 99_999_999_999.9999, 1e11, 1e11 + 0.5,
+                                123_456_789.1234, 9_007_199_254_740_994, -1e300, 1e-300, .infinity, -.infinity, .leastNonzeroMagnitude,
+                                Double(Int64.max), Double(Int64.min), 52.6, 16.29, 0.2384, 4_999.99]
+        for _ in 0..<200_000 {
+            let r = rng.next()
+            let places = Double([1, 10, 100, 1_000, 10_000, 100_000][Int(r % 6)])
+            let magnitude = Double([1, 100, 10_000, 1e8, 1e12][Int((r >> 8) % 5)])
+            let n = (Double(rng.next() % 2_000_000_001) - 1e9) / 1e9 * magnitude
+            values.append((n * places).rounded() / places)
+            values.append(Double(bitPattern: rng.next()))
+            values.append(n)
+        }
+        var mismatches = [String]()
+        for d in values where !d.isNaN && written(d) != reference(d) {
+            mismatches.append("\(d.bitPattern): \(written(d)) against \(reference(d))")
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}

@@ -66,9 +66,14 @@ struct LocalClock: Codable, Hashable {
     mutating func clockText(_ micros: Int64) -> String {
         let local = micros + Int64(offset(at: micros)) * 60_000_000
         let inDay = ((local % 86_400_000_000) + 86_400_000_000) % 86_400_000_000
-        let minutes = inDay / 60_000_000
-        let h = minutes / 60, m = minutes % 60
-        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+        let minutes = Int(inDay / 60_000_000)
+        let (h, m) = (minutes / 60, minutes % 60)
+        return String(unsafeUninitializedCapacity: 5) { text in
+            let zero = UInt8(ascii: "0")
+            (text[0], text[1], text[2]) = (zero + UInt8(h / 10), zero + UInt8(h % 10), UInt8(ascii: ":"))
+            (text[3], text[4]) = (zero + UInt8(m / 10), zero + UInt8(m % 10))
+            return 5
+        }
     }
 }
 

@@ -80,7 +80,7 @@ public struct CanonicalWriter {
     /// Writes an integer value.
     public mutating func integer(_ v: Int) {
         valueStart()
-        bytes.append(contentsOf: Array(String(v).utf8))
+        CanonicalWriter.appendInteger(Int64(v), to: &bytes)
     }
 
     /// Writes true or false.
@@ -166,11 +166,56 @@ public struct CanonicalWriter {
     /// others in Swift's shortest round-trip form.
     static func appendNumber(_ d: Double, to out: inout [UInt8]) {
         if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d {
-            if d == 0 { out.append(UInt8(ascii: "0")); return }
-            out.append(contentsOf: Array(String(Int64(d)).utf8))
-        } else {
+            appendInteger(Int64(d), to: &out)
+        } else if !appendShortDecimal(d, to: &out) {
             out.append(contentsOf: Array(d.description.utf8))
         }
+    }
+
+    /// Appends an integer's decimal digits.
+    static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = v.magnitude
+        var digits = (UInt64(0), UInt64(0), UInt64(0))  // room for the 20 digits of any UInt64
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[i...])
+        }
+    }
+
+    private static let tens: [Double] = [10, 100, 1_000, 10_000]
+
+    /// Appends `d` when it is a decimal of at most four places below 10^11 (a score, a
+    /// normalised score), as Swift's shortest round-trip form writes it: the fewest
+    /// places that give back exactly `d`. Returns false, writing nothing, otherwise.
+    static func appendShortDecimal(_ d: Double, to out: inout [UInt8]) -> Bool {
+        guard abs(d) < 1e11 else { return false }
+        for tried in 1...4 {
+            let scaled = d * tens[tried - 1]
+            guard scaled == scaled.rounded(), Double(Int64(scaled)) / tens[tried - 1] == d else { continue }
+            // Scaling rounds: a value may first come out whole one place further than it
+            // needs (1108.09 × 1000), and the trailing zero goes.
+            var (n, places) = (Int64(scaled), tried)
+            while n % 10 == 0 && places > 1 { (n, places) = (n / 10, places - 1) }
+            if n < 0 { out.append(UInt8(ascii: "-")) }
+            var unit: UInt64 = 1
+            for _ in 0..<places { unit *= 10 }
+            appendInteger(Int64(n.magnitude / unit), to: &out)
+            out.append(UInt8(ascii: "."))
+            var fraction = n.magnitude % unit
+            for _ in 0..<places {
+                unit /= 10
+                out.append(UInt8(ascii: "0") + UInt8(fraction / unit))
+                fraction %= unit
+            }
+            return true
+        }
+        return false
     }
 
     /// A value's canonical JSON text.
