@@ -24,12 +24,19 @@ struct EngineBench: ParsableCommand {
     @Flag(help: "Keep the store's checkpoints: skip the rebuild (and its figures).") var noRebuild = false
     @Flag(help: "Measure only the engine on one device's events, decoded beforehand (for callgrind).") var engineOnly = false
     @Flag(help: "Measure only a scan that decodes every record, on --threads threads (1 for perf and callgrind), --repeats times.") var decodeOnly = false
+    @Flag(help: "Only rebuild the checkpoints, once (for measuring the rebuild's memory from outside).") var rebuildOnly = false
 
     func run() throws {
         let ledger = try Ledger(path: store)
         let policy = Policy()
         if engineOnly {
             print("engine alone, events decoded beforehand (1 thread, one device): \(Int(try engineOnlyRate(ledger: ledger, policy: policy))) events/s")
+            return
+        }
+        if rebuildOnly {
+            var n = 0
+            let seconds = try time { n = try Projector.rebuild(ledger: ledger, policy: policy, threads: threads, checkpointInterval: checkpointInterval) }
+            print("rebuild (\(threads) threads): \(n) events in \(String(format: "%.1f", seconds)) s, \(Int(Double(n) / seconds)) events/s")
             return
         }
         if decodeOnly {
