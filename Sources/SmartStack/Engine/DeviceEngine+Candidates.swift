@@ -86,12 +86,13 @@ extension DeviceEngine {
                 }
             }
             guard p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else { return part }
-            for s in set.shortcuts where s.kind == w.kind {
-                if s.providers.isEmpty {
+            for k in set.shortcuts.indices where set.shortcuts[k].kind == w.kind {
+                let providers = set.shortcuts[k].providers
+                if providers.isEmpty {
                     part.until = min(part.until, appUsage(w.app).until)
                 }
                 part.contextVersion = contextVersion
-                for clue in s.providers { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
+                for q in providers.indices { part.until = min(part.until, providers[q].nextBoundary(after: state.now)) }
             }
             if let opening = openingShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false) {
                 part.shortcutRank = p.relevantShortcutRank
@@ -143,17 +144,19 @@ extension DeviceEngine {
     /// What opens the app's relevant shortcut for `kind` now, given the app's set: the
     /// first provider that matches, or (for an empty provider list) the app's usage.
     mutating func openingShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool) -> ShortcutOpening? {
-        for s in set.shortcuts where s.kind == kind {
-            if s.providers.isEmpty {
+        // By index: a shortcut is read in place, not copied with its names and lists.
+        for k in set.shortcuts.indices where set.shortcuts[k].kind == kind {
+            let providers = set.shortcuts[k].providers
+            if providers.isEmpty {
                 guard !forSuggestion || p.suggestionProviders.contains("empty") else { continue }
                 let evidence = appUsage(app).seqs
                 if !evidence.isEmpty { return ShortcutOpening(clue: nil, events: evidence) }
                 continue
             }
-            for (clue, type) in zip(s.providers, s.providerTypes) {
-                if forSuggestion && !p.suggestionProviders.contains(type) { continue }
-                let (ok, events, _) = matches(clue, app: app)
-                if ok { return ShortcutOpening(clue: clue, events: events) }
+            for q in providers.indices {
+                if forSuggestion && !p.suggestionProviders.contains(set.shortcuts[k].providerTypes[q]) { continue }
+                let (ok, events, _) = matches(providers[q], app: app)
+                if ok { return ShortcutOpening(clue: providers[q], events: events) }
             }
         }
         return nil
