@@ -5,13 +5,42 @@ struct UsagePart {
     var rank: Double?
     /// The rank of the relevant shortcut (iOS, iPadOS).
     var shortcutRank: Double?
-    /// The donation pattern or the best context, when asked for.
-    var candidate: Candidate?
-    /// The relevant shortcut, when asked for.
-    var shortcut: Candidate?
     var until: Int64
     /// The context version it was computed from, nil when it does not depend on it.
     var contextVersion: UInt64?
+    /// The candidates, when asked for: kept apart, so that a part made for its ranks
+    /// alone stays small to pass around.
+    private var candidates: Candidates?
+
+    private final class Candidates {
+        var pattern: Candidate?
+        var shortcut: Candidate?
+    }
+
+    init(until: Int64) { self.until = until }
+
+    /// The donation pattern or the best context, when asked for.
+    var candidate: Candidate? {
+        get { candidates?.pattern }
+        set { box().pattern = newValue }
+    }
+    /// The relevant shortcut, when asked for.
+    var shortcut: Candidate? {
+        get { candidates?.shortcut }
+        set { box().shortcut = newValue }
+    }
+
+    /// The candidates' box, this part's own (a copy's is copied before it changes).
+    private mutating func box() -> Candidates {
+        if candidates == nil {
+            candidates = Candidates()
+        } else if !isKnownUniquelyReferenced(&candidates) {
+            let copy = Candidates()
+            (copy.pattern, copy.shortcut) = (candidates!.pattern, candidates!.shortcut)
+            candidates = copy
+        }
+        return candidates!
+    }
 }
 
 /// What opens a relevant shortcut: the provider's clue and the events it rests on, or
