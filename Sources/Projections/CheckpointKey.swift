@@ -19,10 +19,21 @@ struct CheckpointKey {
     /// engine never reuses another's checkpoints.
     static func engineTag(_ policy: Policy) -> [UInt8] {
         let text = "\(DeviceEngine.engineVersion)\n\(policy.digest)\n\(formatVersion)"
-        return Array(SHA256.hash(data: Array(text.utf8)).prefix(8))
+        return Array(SHA256.hash(data: Array(text.utf8)).prefix(tagSize))
     }
 
     static func devicePrefix(_ device: String) -> [UInt8] { root + Array(device.utf8) + [0] }
+
+    /// The length of an engine tag.
+    static let tagSize = 8
+
+    /// The engine tag of a checkpoint's or a floor's key under `root` (`CheckpointKey.root`
+    /// or `CheckpointFloors.root`): the bytes after its device's name; nil for a key too
+    /// short to hold one.
+    static func tag<Key: RandomAccessCollection<UInt8>>(ofKey key: Key, under root: [UInt8]) -> Key.SubSequence? where Key.Index == Int {
+        guard let zero = key.dropFirst(root.count).firstIndex(of: 0), key.endIndex - zero > tagSize else { return nil }
+        return key[(zero + 1)..<(zero + 1 + tagSize)]
+    }
 
     static func prefix(_ device: String, _ tag: [UInt8]) -> [UInt8] { devicePrefix(device) + tag }
 

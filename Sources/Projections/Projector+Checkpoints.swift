@@ -72,7 +72,6 @@ extension Projector {
     func prepare(reconciling: Bool = true) throws {
         guard !prepared, useCheckpoints, ledger.canWriteDerived else { return }
         prepared = true
-        try sweepSupersededCheckpoints()
         for _ in 0..<Projector.prepareAttempts {
             if try prepareOnce(reconciling: reconciling) { return }
         }
@@ -89,13 +88,11 @@ extension Projector {
     /// this generation that other processes write after it are kept.
     func sweepSupersededCheckpoints() throws {
         let generation = Projector.checkpointGeneration
-        guard try ledger.read({ try $0.derivedMark("checkpointGeneration") }) != generation else { return }
         try ledger.writeDerived { w in
             guard try w.mark("checkpointGeneration") != generation else { return }
             for root in [CheckpointKey.root, CheckpointFloors.root] {
                 try w.delete(prefix: root) { key in
-                    guard let zero = key.dropFirst(root.count).firstIndex(of: 0), key.count >= zero + 1 + tag.count else { return true }
-                    return !key[(zero + 1)..<(zero + 1 + tag.count)].elementsEqual(tag)
+                    !(CheckpointKey.tag(ofKey: key, under: root)?.elementsEqual(tag) ?? false)
                 }
             }
             try w.setMark("checkpointGeneration", generation)
@@ -109,10 +106,11 @@ extension Projector {
     /// after this one read it (nothing is written then).
     @discardableResult
     func prepareOnce(reconciling: Bool, unconditionally: Bool = false) throws -> Bool {
-        let (mark, last, hasCheckpoints, damaged) = try ledger.read { reader -> (UInt64, UInt64, Bool, [String]) in
-            (try reader.derivedMark("checkpoints"), try reader.lastSeq(), try reader.hasDerived(prefix: CheckpointKey.root),
-             try devicesWithDamagedFloors(reader))
+        let (generation, mark, last, hasCheckpoints, damaged) = try ledger.read { reader -> (UInt64, UInt64, UInt64, Bool, [String]) in
+            (try reader.derivedMark("checkpointGeneration"), try reader.derivedMark("checkpoints"), try reader.lastSeq(),
+             try reader.hasDerived(prefix: CheckpointKey.root), try devicesWithDamagedFloors(reader))
         }
+        if generation != Projector.checkpointGeneration { try sweepSupersededCheckpoints() }
         if !damaged.isEmpty { try dropCheckpoints(of: damaged) }
         guard last > mark else { return true }
         var late = [String: LateSpan]()

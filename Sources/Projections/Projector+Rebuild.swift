@@ -42,8 +42,7 @@ extension Projector {
         var bytes = 0, count = 0
         try ledger.read { r in
             try r.derivedEntries(prefix: CheckpointKey.root) { k, v in
-                guard let zero = k.dropFirst(CheckpointKey.root.count).firstIndex(of: 0),
-                      k.count >= zero + 1 + tag.count, k[(zero + 1)..<(zero + 1 + tag.count)].elementsEqual(tag) else { return }
+                guard CheckpointKey.tag(ofKey: k, under: CheckpointKey.root)?.elementsEqual(tag) ?? false else { return }
                 bytes += k.count + v.count
                 count += 1
             }
