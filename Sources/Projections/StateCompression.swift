@@ -8,20 +8,6 @@ import CZstd
 enum StateCompression {
     /// The compression level: 1, the fastest of Zstandard's regular levels.
     static let level: Int32 = 1
-
-    /// `bytes` compressed, with `prefix` as the content that precedes them when it is not empty.
-    static func compress(_ bytes: [UInt8], prefix: [UInt8] = []) -> [UInt8] {
-        var out = [UInt8]()
-        StateCompressor().compress(bytes, prefix: prefix, appendingTo: &out)
-        return out
-    }
-
-    /// The `size` bytes that `bytes` decompress to, or nil when they are not one frame of
-    /// exactly that size whose checksum holds (as it does only with the `prefix` it was
-    /// made with).
-    static func decompress(_ bytes: ArraySlice<UInt8>, size: Int, prefix: [UInt8] = []) -> [UInt8]? {
-        StateDecompressor()?.decompress(bytes, size: size, prefix: prefix)
-    }
 }
 
 /// A decompression context kept for a chain of states (a checkpoint and those it was
