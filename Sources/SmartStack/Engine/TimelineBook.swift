@@ -96,9 +96,6 @@ struct TimelineBook: Codable, Hashable {
     /// The keys that have an entry list.
     var listKeys: [ProviderKey] { slots.compactMap { records[$0.value].list == nil ? nil : $0.key } }
 
-    /// The record of a provider key, if it has one.
-    subscript(key: ProviderKey) -> ProviderTimelines? { slots[key].map { records[$0] } }
-
     /// The slot of `key`, made (empty) when it has none.
     mutating func slot(_ key: ProviderKey) -> Int {
         if let found = slots[key] { return found }
