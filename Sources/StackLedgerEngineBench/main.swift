@@ -22,7 +22,7 @@ struct EngineBench: ParsableCommand {
     @Option(help: "Repetitions of the rebuild and the scans (medians are reported).") var repeats = 1
     @Option(help: "Random seed for query times.") var seed: UInt64 = 7
     @Flag(help: "Keep the store's checkpoints: skip the rebuild (and its figures).") var noRebuild = false
-    @Flag(help: "Measure only the engine on one device's events, decoded beforehand (for callgrind).") var engineOnly = false
+    @Flag(help: "Measure only the engine on --threads devices' events, one per thread, decoded beforehand (1 for callgrind).") var engineOnly = false
     @Flag(help: "Measure only a scan that decodes every record, on --threads threads (1 for perf and callgrind), --repeats times.") var decodeOnly = false
     @Flag(help: "Only rebuild the checkpoints, once (for measuring the rebuild's memory from outside).") var rebuildOnly = false
 
@@ -30,7 +30,8 @@ struct EngineBench: ParsableCommand {
         let ledger = try Ledger(path: store)
         let policy = Policy()
         if engineOnly {
-            print("engine alone, events decoded beforehand (1 thread, one device): \(Int(try engineOnlyRate(ledger: ledger, policy: policy))) events/s")
+            let rate = Int(try engineOnlyRate(ledger: ledger, policy: policy, threads: threads))
+            print("engine alone, events decoded beforehand (\(threads) thread\(threads == 1 ? "" : "s"), one device each): \(rate) events/s")
             return
         }
         if rebuildOnly {
@@ -77,8 +78,10 @@ struct EngineBench: ParsableCommand {
                 rebuilt = try Projector.rebuild(ledger: ledger, policy: policy, threads: threads, checkpointInterval: checkpointInterval)
             })
         }
-        // The engine alone, on one core: one device's events decoded into memory first.
+        // The engine alone, on one core and on every thread: devices' events decoded into
+        // memory first.
         let engineRate = try engineOnlyRate(ledger: ledger, policy: policy)
+        let engineParallelRate = threads > 1 ? try engineOnlyRate(ledger: ledger, policy: policy, threads: threads) : engineRate
         let rebuildRate = Double(rebuilt) / median(rebuild)
         lines.append("raw LMDB scan in C (1 thread): \(rate(events, cScan)) events/s")
         lines.append("scan + decode (\(threads) threads): \(rate(events, decodeScan)) events/s")
@@ -87,6 +90,9 @@ struct EngineBench: ParsableCommand {
         }
         lines.append("full rebuild, decode + engine + checkpoints (\(threads) threads): \(Int(rebuildRate)) events/s (target >= 1,000,000)")
         lines.append("engine alone, events decoded beforehand (1 thread, one device): \(Int(engineRate)) events/s")
+        if threads > 1 {
+            lines.append("engine alone, events decoded beforehand (\(threads) threads, one device each): \(Int(engineParallelRate)) events/s")
+        }
         lines.append("  ratio to scan + decode: \(String(format: "%.2f", rebuildRate / (Double(events) / median(decodeScan))))")
         lines.append("  ratio to the C scan: \(String(format: "%.3f", rebuildRate / (Double(events) / median(cScan))))")
         lines.append("peak resident memory: \(peakResidentKB() / 1024) MB (before the rebuild: \(peakAfterBaselines / 1024) MB; target < 1024); now \(anonymousKB() / 1024) MB anonymous (the rest is LMDB's file-backed map)")
@@ -154,28 +160,36 @@ struct EngineBench: ParsableCommand {
         print(lines.joined(separator: "\n"))
     }
 
-    /// Events per second of `DeviceEngine.apply` alone over the first device's events,
-    /// decoded into memory beforehand (median of three passes).
-    func engineOnlyRate(ledger: Ledger, policy: Policy) throws -> Double {
-        guard let device = try Projector(ledger: ledger, policy: policy).devices().first else { return 0 }
-        var events = [(UInt64, Event)]()
-        try ledger.read { reader in
-            try reader.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
-                events.append((view.seq, try Event(record: view)))
-                return true
+    /// Events per second of `DeviceEngine.apply` alone over the first `threads` devices'
+    /// events, decoded into memory beforehand, one device per thread, all at once (median
+    /// of three passes).
+    func engineOnlyRate(ledger: Ledger, policy: Policy, threads: Int = 1) throws -> Double {
+        let devices = Array(try Projector(ledger: ledger, policy: policy).devices().prefix(max(1, threads)))
+        var decoded = [[(UInt64, Event)]]()
+        for device in devices {
+            var events = [(UInt64, Event)]()
+            try ledger.read { reader in
+                try reader.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
+                    events.append((view.seq, try Event(record: view)))
+                    return true
+                }
             }
+            decoded.append(events)
         }
+        let all = decoded
         var passes = [Double]()
         for _ in 0..<3 {
             passes.append(try time {
-                var engine = DeviceEngine(device: device, policy: policy)
-                for (seq, event) in events {
-                    engine.apply(event, seq: seq)
-                    _ = engine.takeDecisions()
+                DispatchQueue.concurrentPerform(iterations: all.count) { k in
+                    var engine = DeviceEngine(device: devices[k], policy: policy)
+                    for (seq, event) in all[k] {
+                        engine.apply(event, seq: seq)
+                        _ = engine.takeDecisions()
+                    }
                 }
             })
         }
-        return Double(events.count) / median(passes)
+        return Double(all.map(\.count).reduce(0, +)) / median(passes)
     }
 
     func time(_ body: () throws -> Void) throws -> Double {

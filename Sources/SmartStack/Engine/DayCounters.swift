@@ -8,15 +8,36 @@ struct DayCounters: Codable, Hashable {
         var prefix: String { self == .rotation ? "r|" : "s|" }
     }
 
-    private(set) var rotations: [String: Int] = [:]
-    private(set) var suggestions: [String: Int] = [:]
+    /// A key and its count today.
+    struct Count: Codable, Hashable {
+        var key: String
+        var n: Int
+    }
+
+    /// Sorted by key. A day counts a few widgets: a scan comparing strings (equal ones
+    /// are mostly the same storage) costs less than hashing the key.
+    private(set) var rotations: [Count] = []
+    private(set) var suggestions: [Count] = []
 
     var isEmpty: Bool { rotations.isEmpty && suggestions.isEmpty }
 
     subscript(kind: Kind, key: String) -> Int {
-        get { (kind == .rotation ? rotations[key] : suggestions[key]) ?? 0 }
+        get { kind == .rotation ? DayCounters.count(key, in: rotations) : DayCounters.count(key, in: suggestions) }
         set {
-            if kind == .rotation { rotations[key] = newValue } else { suggestions[key] = newValue }
+            if kind == .rotation { DayCounters.set(key, newValue, in: &rotations) } else { DayCounters.set(key, newValue, in: &suggestions) }
+        }
+    }
+
+    private static func count(_ key: String, in list: [Count]) -> Int {
+        for i in list.indices where list[i].key == key { return list[i].n }
+        return 0
+    }
+
+    private static func set(_ key: String, _ n: Int, in list: inout [Count]) {
+        if let i = list.firstIndex(where: { $0.key >= key }) {
+            if list[i].key == key { list[i].n = n } else { list.insert(Count(key: key, n: n), at: i) }
+        } else {
+            list.append(Count(key: key, n: n))
         }
     }
 
@@ -30,9 +51,9 @@ struct DayCounters: Codable, Hashable {
     func write(_ w: inout StateWriter) {
         w.varint(UInt64(rotations.count + suggestions.count))
         for (kind, counts) in [(Kind.rotation, rotations), (.suggestion, suggestions)] {
-            for (key, n) in counts.count == 1 ? Array(counts) : counts.sorted(by: { $0.key < $1.key }) {
-                w.string(kind.prefix + key)
-                w.int(n)
+            for c in counts {
+                w.string(kind.prefix + c.key)
+                w.int(c.n)
             }
         }
     }
@@ -42,9 +63,9 @@ struct DayCounters: Codable, Hashable {
     init(_ r: inout StateReader) throws {
         for (key, n) in try r.map({ try $0.intValue() }) {
             if key.hasPrefix("r|") {
-                rotations[String(key.dropFirst(2))] = n
+                self[.rotation, String(key.dropFirst(2))] = n
             } else if key.hasPrefix("s|") {
-                suggestions[String(key.dropFirst(2))] = n
+                self[.suggestion, String(key.dropFirst(2))] = n
             } else {
                 throw StateReader.Malformed(offset: r.offset)
             }

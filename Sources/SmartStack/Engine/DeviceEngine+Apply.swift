@@ -90,7 +90,7 @@ extension DeviceEngine {
         case .suggestionKept(let k):
             guard let i = state.stackIndex(k.stack), let j = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == k.instance }) else { return .none }
             let s = state.stacks[i].suggestions.remove(at: j)
-            let home = state.intentHomes.first { $0.value.kind == s.widget.kind && $0.value.app == s.widget.app }?.key
+            let home = state.intentHomes.entries.first { $0.1.kind == s.widget.kind && $0.1.app == s.widget.app }?.0
             state.stacks[i].members.insert(Member(widget: s.widget, family: state.stacks[i].family, intent: home, parameters: [:], addedSeq: seq), at: 0)
         case .suggestionDismissed(let d):
             guard let i = state.stackIndex(d.stack) else { return .none }

@@ -67,7 +67,7 @@ extension DeviceEngine {
                     }
                 }
             }
-            for (intent, home) in state.intentHomes.sorted(by: { $0.key < $1.key }) where home.app == app && home.kind == kind && candidate == nil {
+            for (intent, home) in state.intentHomes.entries where home.app == app && home.kind == kind && candidate == nil {
                 out += donationReasons(intent: intent, widgetParameters: nil)
             }
         } else if candidate == nil {

@@ -142,7 +142,7 @@ struct SuggestionPlan {
                 shortcuts.append((app, kind(app: app, kind: s.kind), "shortcut:\(set.seq)"))
             }
         }
-        for (intent, home) in engine.state.intentHomes where !engine.held(app: home.app, kind: home.kind) {
+        for (intent, home) in engine.state.intentHomes.entries where !engine.held(app: home.app, kind: home.kind) {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             openIntents.insert(intent)
         }

@@ -174,17 +174,17 @@ struct DeviceModel: Codable, Hashable {
     var timelines = TimelineBook()
     /// Keyed by app.
     var shortcutSets = SortedTable<ShortcutSet>()
-    var invalidations: [String: Invalidation] = [:]
+    var invalidations = SortedTable<Invalidation>()
     /// Keyed by app.
     var intentSets = SortedTable<ContextSet>()
     /// Keyed by `app/kind`.
     var attributeSets = SortedTable<ContextSet>()
-    var declarations: [String: Declaration] = [:]
-    var contexts: [String: ActiveState] = [:]
-    var permissions: [String: PermissionState] = [:]
+    var declarations = SortedTable<Declaration>()
+    var contexts = SortedTable<ActiveState>()
+    var permissions = SortedTable<PermissionState>()
     /// Donations and app uses by local hour of day, oldest first.
     var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
-    var intentHomes: [String: IntentHome] = [:]
+    var intentHomes = SortedTable<IntentHome>()
     /// Rotations and suggestions counted per local day.
     var counters = DayCounters()
     var counterDay: Int64 = .min

@@ -41,7 +41,10 @@ struct ReloadState: Codable, Hashable {
     }
 
     mutating func noteReload(_ r: WidgetReloaded, at now: Int64, seq: UInt64) {
-        reloads.removeAll { $0.time <= now - ReloadState.windowMicros }
+        // Oldest first: the ones out of the window are a prefix.
+        var expired = 0
+        while expired < reloads.count && reloads[expired].time <= now - ReloadState.windowMicros { expired += 1 }
+        if expired > 0 { reloads.removeFirst(expired) }
         if reloads.count >= ReloadState.kept { reloads.removeFirst() }
         reloads.append(ReloadRecord(time: now, seq: seq, instance: r.instance))
         if let b = r.budgetRemaining {

@@ -80,8 +80,23 @@ struct UsageRecord: Codable, Hashable {
         self.parameters = parameters
         self.donationId = donationId
         self.groupIdentifier = groupIdentifier
-        self.patternKey = intent.map { i in i + "\u{1F}" + parameters.keys.sorted().map { $0 + "=" + parameters[$0]! }.joined(separator: "&") }
+        self.patternKey = intent.map { UsageRecord.patternKey(intent: $0, parameters: parameters) }
         self.intentHash = StringFingerprint.of(intent)
+    }
+
+    /// `intent␟name=value&name=value`, the names sorted, written into one string.
+    static func patternKey(intent: String, parameters: [String: String]) -> String {
+        var key = intent
+        key.append("\u{1F}")
+        guard !parameters.isEmpty else { return key }
+        let names = parameters.count == 1 ? [parameters.first!.key] : parameters.keys.sorted()
+        for (n, name) in names.enumerated() {
+            if n > 0 { key.append("&") }
+            key.append(name)
+            key.append("=")
+            key.append(parameters[name]!)
+        }
+        return key
     }
 }
 

@@ -1,38 +1,130 @@
-/// A small map kept sorted by key, so iterating it is deterministic and free.
-struct SortedTable<Value: Codable & Hashable>: Codable, Hashable {
+import Ledger
+
+/// A small map from strings, kept sorted by key so that iterating it is deterministic
+/// and free, and found by a hash of the key: a lookup hashes the key's bytes once
+/// (`StringHash`, far cheaper than `Hasher`) and compares one key, where a dictionary
+/// would run SipHash and a binary search would compare several.
+///
+/// Lookups far outnumber insertions and removals of keys, which rebuild the index.
+struct SortedTable<Value: Hashable>: Hashable {
     private(set) var keys: [String] = []
     private(set) var values: [Value] = []
+    /// `StringHash.of` each key, in key order.
+    private var hashes: [UInt64] = []
+    /// Open addressing on the hashes: entry index + 1, 0 for an empty slot; at least
+    /// twice as many slots as keys (a power of two), empty while there are no keys.
+    private var slots: [Int32] = []
 
     init() {}
 
-    private func index(_ key: String) -> (Int, Bool) {
+    /// The entry index of `key`, if present.
+    @inline(__always)
+    private func find(_ key: String, hash h: UInt64) -> Int? {
+        if keys.isEmpty { return nil }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let e = Int(slots[slot]) - 1
+            if e < 0 { return nil }
+            if hashes[e] == h && keys[e] == key { return e }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Where `key` goes in key order.
+    private func insertionPoint(_ key: String) -> Int {
         var lo = 0, hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if keys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-        return (lo, lo < keys.count && keys[lo] == key)
+        return lo
+    }
+
+    private mutating func reindex() {
+        guard !keys.isEmpty else { slots = []; return }
+        var size = 4
+        while size < keys.count * 2 { size *= 2 }
+        if slots.count != size { slots = [Int32](repeating: 0, count: size) } else { slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        let mask = size - 1
+        for e in hashes.indices {
+            var slot = Int(truncatingIfNeeded: hashes[e]) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(e + 1)
+        }
     }
 
     subscript(key: String) -> Value? {
         get {
-            let (i, found) = index(key)
-            return found ? values[i] : nil
+            guard let e = find(key, hash: StringHash.of(key)) else { return nil }
+            return values[e]
         }
         set {
-            let (i, found) = index(key)
-            switch (found, newValue) {
-            case (true, let v?): values[i] = v
-            case (true, nil): keys.remove(at: i); values.remove(at: i)
-            case (false, let v?): keys.insert(key, at: i); values.insert(v, at: i)
-            case (false, nil): break
+            let h = StringHash.of(key)
+            if let e = find(key, hash: h) {
+                if let v = newValue {
+                    values[e] = v
+                } else {
+                    keys.remove(at: e); values.remove(at: e); hashes.remove(at: e)
+                    reindex()
+                }
+            } else if let v = newValue {
+                let i = insertionPoint(key)
+                keys.insert(key, at: i); values.insert(v, at: i); hashes.insert(h, at: i)
+                reindex()
             }
         }
     }
 
     var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
 
     /// Key-value pairs in key order.
     var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
+
+    /// Drops every entry.
+    mutating func removeAll() {
+        keys.removeAll(); values.removeAll(); hashes.removeAll(); slots.removeAll()
+    }
+
+    /// Drops the entries whose value passes `drop`.
+    mutating func removeAll(where drop: (Value) -> Bool) {
+        guard values.contains(where: drop) else { return }
+        var kept = SortedTable()
+        for e in keys.indices where !drop(values[e]) {
+            kept.keys.append(keys[e]); kept.values.append(values[e]); kept.hashes.append(hashes[e])
+        }
+        kept.reindex()
+        self = kept
+    }
+
+    static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(keys)
+        hasher.combine(values)
+    }
 }
+
 extension SortedTable: Sendable where Value: Sendable {}
+
+extension SortedTable: Codable where Value: Codable {
+    private enum CodingKeys: CodingKey { case keys, values }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let keys = try c.decode([String].self, forKey: .keys)
+        let values = try c.decode([Value].self, forKey: .values)
+        guard keys.count == values.count else {
+            throw DecodingError.dataCorruptedError(forKey: .values, in: c, debugDescription: "as many values as keys")
+        }
+        self.init()
+        for (k, v) in zip(keys, values) { self[k] = v }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(keys, forKey: .keys)
+        try c.encode(values, forKey: .values)
+    }
+}

@@ -49,7 +49,7 @@ struct StackState: Codable, Hashable {
     /// Smart Rotate waits until then after the person scrolled.
     var holdUntil: Int64 = .min
     /// Kinds (`app/kind`) not to suggest again before a time, after a dismissal.
-    var dismissedUntil: [String: Int64] = [:]
+    var dismissedUntil = SortedTable<Int64>()
     var createdSeq: UInt64
     var settingsSeq: UInt64
 

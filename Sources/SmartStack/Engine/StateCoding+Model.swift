@@ -89,7 +89,7 @@ extension StackState {
         w.optional(topDecision) { $1.write(&$0) }
         w.optional(restingTop) { $0.string($1) }
         w.int(holdUntil)
-        w.map(dismissedUntil) { $0.int($1) }
+        dismissedUntil.write(&w) { $0.int($1) }
         w.uint(createdSeq); w.uint(settingsSeq)
     }
     init(_ r: inout StateReader) throws {
@@ -101,7 +101,7 @@ extension StackState {
         topDecision = try r.optional { try Decision(&$0) }
         restingTop = try r.optional { try $0.string() }
         holdUntil = try r.int()
-        dismissedUntil = try r.map { try $0.int() }
+        dismissedUntil = try SortedTable(&r) { try $0.int() }
         createdSeq = try r.uint(); settingsSeq = try r.uint()
     }
 }
@@ -221,14 +221,14 @@ extension DeviceModel {
                 w.array(x.providers) { $1.write(&$0) }; w.array(x.providerTypes) { $0.string($1) }
             }
         }
-        w.map(invalidations) { w, v in w.uint(v.bySeq); w.int(v.time); w.uint(v.previousSeq) }
+        invalidations.write(&w) { w, v in w.uint(v.bySeq); w.int(v.time); w.uint(v.previousSeq) }
         intentSets.write(&w) { $1.write(&$0) }
         attributeSets.write(&w) { $1.write(&$0) }
-        w.map(declarations) { w, d in
+        declarations.write(&w) { w, d in
             w.array(d.families) { $0.string($1) }; w.string(d.configuration); w.optional(d.associatedKind) { $0.string($1) }; w.uint(d.seq)
         }
-        w.map(contexts) { w, a in w.int(a.since); w.uint(a.seq) }
-        w.map(permissions) { w, a in w.bool(a.granted); w.uint(a.seq) }
+        contexts.write(&w) { w, a in w.int(a.since); w.uint(a.seq) }
+        permissions.write(&w) { w, a in w.bool(a.granted); w.uint(a.seq) }
         w.array(usage) { w, bucket in
             w.varint(UInt64(bucket.count))
             var previous: (time: Int64, seq: UInt64) = (0, 0)
@@ -240,7 +240,7 @@ extension DeviceModel {
                 }
             }
         }
-        w.map(intentHomes) { w, h in w.string(h.app); w.string(h.kind) }
+        intentHomes.write(&w) { w, h in w.string(h.app); w.string(h.kind) }
         counters.write(&w)
         w.int(counterDay)
         w.varint(UInt64(wakeups.count))
@@ -272,15 +272,15 @@ extension DeviceModel {
                                providers: try r.array { try Clue(&$0) }, providerTypes: try r.array { try $0.string() })
             })
         }
-        invalidations = try r.map { r in Invalidation(bySeq: try r.uint(), time: try r.int(), previousSeq: try r.uint()) }
+        invalidations = try SortedTable(&r) { r in Invalidation(bySeq: try r.uint(), time: try r.int(), previousSeq: try r.uint()) }
         intentSets = try SortedTable(&r) { try ContextSet(&$0) }
         attributeSets = try SortedTable(&r) { try ContextSet(&$0) }
-        declarations = try r.map { r in
+        declarations = try SortedTable(&r) { r in
             Declaration(families: try r.array { try $0.string() }, configuration: try r.string(),
                         associatedKind: try r.optional { try $0.string() }, seq: try r.uint())
         }
-        contexts = try r.map { r in ActiveState(since: try r.int(), seq: try r.uint()) }
-        permissions = try r.map { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
+        contexts = try SortedTable(&r) { r in ActiveState(since: try r.int(), seq: try r.uint()) }
+        permissions = try SortedTable(&r) { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
         let hours = Int(try r.varint())
         guard hours == 24 else { throw StateReader.Malformed(offset: r.offset) }
         for hour in 0..<24 {
@@ -296,7 +296,7 @@ extension DeviceModel {
             }
             usage[hour] = bucket
         }
-        intentHomes = try r.map { r in IntentHome(app: try r.string(), kind: try r.string()) }
+        intentHomes = try SortedTable(&r) { r in IntentHome(app: try r.string(), kind: try r.string()) }
         counters = try DayCounters(&r)
         counterDay = try r.int()
         let wakeupTimes = try r.array { try $0.int() }

@@ -25,10 +25,10 @@ struct UsageCache {
     var patternEpoch: UInt64 = .max
     /// Per app, its uses and donations of this hour when they reach the minimum (else
     /// empty), and until when that holds.
-    var appEvidence: [String: UsageEvidence] = [:]
+    var appEvidence = SortedTable<UsageEvidence>()
     /// Per member instance, the matching donations (D1) when they reach the minimum, and
     /// until when that holds.
-    var memberEvidence: [String: UsageEvidence] = [:]
+    var memberEvidence = SortedTable<UsageEvidence>()
 }
 
 /// Live donations of one intent with the same predicted parameters in the current hour:
@@ -51,7 +51,7 @@ extension [PatternGroup] {
 
 /// The usage records behind a signal, and the first instant at which they may change by
 /// time alone: the hour's end, or the first of them leaving the pattern window.
-struct UsageEvidence {
+struct UsageEvidence: Hashable {
     var seqs: [UInt64]
     /// When the first record it looked at leaves the window.
     var leaves: Int64
@@ -115,8 +115,8 @@ extension DeviceEngine {
         c.hourEnd = state.clock.nextHour(after: now)
         c.live.removeAll { bucket[$0].time <= now - window }
         c.until = c.live.reduce(c.hourEnd) { min($0, bucket[$1].time + window) }
-        if c.memberEvidence.values.contains(where: { $0.leaves <= now }) { c.memberEvidence = c.memberEvidence.filter { now < $0.value.leaves } }
-        if c.appEvidence.values.contains(where: { $0.leaves <= now }) { c.appEvidence = c.appEvidence.filter { now < $0.value.leaves } }
+        c.memberEvidence.removeAll { $0.leaves <= now }
+        c.appEvidence.removeAll { $0.leaves <= now }
         if var groups = c.groups {
             c.groups = nil
             var left = false

@@ -1,0 +1,44 @@
+import Testing
+@testable import SmartStack
+
+@Suite("Sorted tables")
+struct SortedTableTests {
+    @Test("random sets, updates and removals give a dictionary's answers, iterated in key order")
+    func behavesLikeADictionary() {
+        var table = SortedTable<Int>()
+        var reference = [String: Int]()
+        var seed: UInt64 = 7
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 33
+        }
+        let keys = (0..<60).map { i in i % 3 == 0 ? "k\(i)" : "com.example.application.kind-\(i)" }
+        for step in 0..<20_000 {
+            let key = keys[Int(next() % UInt64(keys.count))]
+            switch next() % 5 {
+            case 0: table[key] = nil; reference[key] = nil
+            case 1 where step % 500 == 0: table.removeAll(); reference.removeAll()
+            case 2: table.removeAll { $0 % 7 == 0 }; reference = reference.filter { $0.value % 7 != 0 }
+            default:
+                let v = Int(next() % 1000)
+                table[key] = v
+                reference[key] = v
+            }
+            #expect(table[key] == reference[key])
+        }
+        #expect(table.count == reference.count)
+        #expect(table.keys == reference.keys.sorted())
+        for (k, v) in table.entries { #expect(reference[k] == v) }
+        for k in keys { #expect(table[k] == reference[k]) }
+    }
+
+    @Test("tables with the same entries are equal however they were built")
+    func equalityIgnoresHistory() {
+        var a = SortedTable<Int>(), b = SortedTable<Int>()
+        for (i, k) in ["x", "b", "a", "m"].enumerated() { a[k] = i }
+        for (k, i) in [("m", 3), ("a", 2), ("zz", 9), ("b", 1), ("x", 0)] { b[k] = i }
+        b["zz"] = nil
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+    }
+}
