@@ -26,7 +26,7 @@ extension DeviceEngine {
             out.append((target, Candidate(widget: plan.kinds[s.kind].widget, rank: p.relevantShortcutRank, signal: signal, source: s.source)))
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
-        for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, hashes: plan.openIntentHashes, epoch: plan.epoch) {
+        for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
             guard let intent = state.usage[usageCache.hour][pattern.record].intent, let kind = plan.intentKinds[intent],
                   !placed[kind], let target = plan.kinds[kind].target else { continue }
             placed[kind] = true
@@ -117,16 +117,14 @@ struct SuggestionPlan {
     /// set: app, kind (index into `kinds`) and the candidate's source.
     var shortcuts: [(app: String, kind: Int, source: String)] = []
     /// Intents whose home kind no stack holds, and that kind.
-    var intentKinds: [String: Int] = [:]
-    var openIntents: Set<String> = []
-    /// `StringFingerprint.of` each of `openIntents`.
-    var openIntentHashes: [UInt64] = []
+    var intentKinds = SortedTable<Int>()
+    var openIntents = IntentList()
 
     init() {}
 
     init(_ engine: DeviceEngine) {
         epoch = engine.placementEpoch
-        var index = [String: Int]()
+        var index = SortedTable<Int>()
         func kind(app: String, kind: String) -> Int {
             let key = DeviceModel.appKind(app, kind)
             if let i = index[key] { return i }
@@ -137,15 +135,18 @@ struct SuggestionPlan {
         }
         for (app, set) in engine.state.shortcutSets.entries {
             // One entry per kind: `openShortcut` looks at all of a kind's shortcuts at once.
-            var listed = Set<String>()
-            for s in set.shortcuts where !engine.held(app: app, kind: s.kind) && listed.insert(s.kind).inserted {
-                shortcuts.append((app, kind(app: app, kind: s.kind), "shortcut:\(set.seq)"))
+            var listed = [String]()
+            let source = "shortcut:\(set.seq)"
+            for s in set.shortcuts where !listed.contains(s.kind) && !engine.held(app: app, kind: s.kind) {
+                listed.append(s.kind)
+                shortcuts.append((app, kind(app: app, kind: s.kind), source))
             }
         }
+        var open = [String]()
         for (intent, home) in engine.state.intentHomes.entries where !engine.held(app: home.app, kind: home.kind) {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
-            openIntents.insert(intent)
+            open.append(intent)
         }
-        openIntentHashes = openIntents.map(StringFingerprint.of)
+        openIntents = IntentList(open)
     }
 }

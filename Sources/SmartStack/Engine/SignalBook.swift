@@ -66,6 +66,8 @@ struct UsageRecord: Codable, Hashable {
     var deletedBy: UInt64?
     /// The intent and its predicted parameters as one key (what a pattern groups by).
     var patternKey: String?
+    /// `StringHash.of(patternKey)` (0 without one).
+    var patternHash: UInt64
     /// `StringFingerprint.of(intent)`: records of other intents are passed over without
     /// comparing strings.
     var intentHash: UInt64
@@ -81,6 +83,7 @@ struct UsageRecord: Codable, Hashable {
         self.donationId = donationId
         self.groupIdentifier = groupIdentifier
         self.patternKey = intent.map { UsageRecord.patternKey(intent: $0, parameters: parameters) }
+        self.patternHash = patternKey.map(StringHash.of) ?? 0
         self.intentHash = StringFingerprint.of(intent)
     }
 

@@ -21,7 +21,7 @@ struct UsageCache {
     /// to date as donations are appended, so that one donation does not regroup the hour.
     var groups: [PatternGroup]?
     /// The intents `patterns` was grouped for, and the `placementEpoch` they are of.
-    var patternIntents: Set<String> = []
+    var patternIntents = IntentList()
     var patternEpoch: UInt64 = .max
     /// Per app, its uses and donations of this hour when they reach the minimum (else
     /// empty), and until when that holds.
@@ -35,16 +35,41 @@ struct UsageCache {
 /// the key they share and their indices in the hour's bucket, oldest first.
 struct PatternGroup {
     var key: String
+    /// `StringHash.of(key)`.
+    var hash: UInt64
     var records: [Int]
 }
 
+/// Intent names with their `StringFingerprint`s, so that a record's intent is looked for
+/// by its hash before its name is compared.
+struct IntentList {
+    private(set) var names: [String] = []
+    private(set) var hashes: [UInt64] = []
+
+    init() {}
+
+    init(_ names: [String]) {
+        self.names = names
+        hashes = names.map(StringFingerprint.of)
+    }
+
+    var isEmpty: Bool { names.isEmpty }
+
+    /// Whether `name`, whose fingerprint is `hash`, is in the list.
+    func contains(_ name: String, hash: UInt64) -> Bool {
+        for k in hashes.indices where hashes[k] == hash && names[k] == name { return true }
+        return false
+    }
+}
+
 extension [PatternGroup] {
-    /// Adds a record to the group of its key (groups are few: a linear search).
-    mutating func add(key: String, record: Int) {
-        if let g = firstIndex(where: { $0.key == key }) {
+    /// Adds a record to the group of its key, whose `StringHash` is `hash` (groups are
+    /// few: a linear search).
+    mutating func add(key: String, hash: UInt64, record: Int) {
+        if let g = firstIndex(where: { $0.hash == hash && $0.key == key }) {
             self[g].records.append(record)
         } else {
-            append(PatternGroup(key: key, records: [record]))
+            append(PatternGroup(key: key, hash: hash, records: [record]))
         }
     }
 }
@@ -146,10 +171,10 @@ extension DeviceEngine {
         usageCache.live.append(index)
         usageCache.appEvidence[record.app] = nil
         guard let intent = record.intent else { return }
-        if usageCache.patternIntents.contains(intent) {
+        if usageCache.patternIntents.contains(intent, hash: record.intentHash) {
             usageCache.patterns = nil
             if usageCache.groups != nil, let key = record.patternKey {
-                usageCache.groups!.add(key: key, record: index)
+                usageCache.groups!.add(key: key, hash: record.patternHash, record: index)
             }
         }
         for s in state.stacks {
@@ -179,8 +204,7 @@ extension DeviceEngine {
     /// predicted parameters, in key order.
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
     /// as of `epoch`, the `placementEpoch` that names them).
-    /// `intentHashes` holds `StringFingerprint.of` each of them.
-    mutating func usagePatterns(of intents: Set<String>, hashes intentHashes: [UInt64], epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
+    mutating func usagePatterns(of intents: IntentList, epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
         refreshUsage()
         if usageCache.patternEpoch != epoch { usageCache.groups = nil }
         if let known = usageCache.patterns, usageCache.groups != nil { return known }
@@ -188,9 +212,9 @@ extension DeviceEngine {
             var groups = [PatternGroup]()
             let bucket = state.usage[usageCache.hour]
             for i in usageCache.live {
-                guard intentHashes.contains(bucket[i].intentHash), let intent = bucket[i].intent, intents.contains(intent),
+                guard let intent = bucket[i].intent, intents.contains(intent, hash: bucket[i].intentHash),
                       let key = bucket[i].patternKey else { continue }
-                groups.add(key: key, record: i)
+                groups.add(key: key, hash: bucket[i].patternHash, record: i)
             }
             usageCache.groups = groups
             usageCache.patternIntents = intents
