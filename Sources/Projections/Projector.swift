@@ -30,6 +30,11 @@ public final class Projector {
     var privateStrings = false
     /// Events folded per read transaction.
     var chunk = 65_536
+    /// Records a lone fold reads itself before it hands reading and decoding to a thread
+    /// of its own (`EventPrefetch`); nil: never.
+    var prefetchAfter: Int? = 4_096
+    /// Records per batch that thread reads.
+    var prefetchBatch = EventPrefetch.batchSize
     /// Whether a fold hands its checkpoints to a thread of their own to write and
     /// compress (off when folds already run on every core).
     var backgroundCheckpoints = true
@@ -136,41 +141,67 @@ public final class Projector {
         var sinceSave = 0
         var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
         var background: BackgroundCheckpoints?
-        var done = false
-        while !done {
-            var pending = [([UInt8], [UInt8])]()
-            var visited = 0
-            done = true
-            try ledger.read(privateStrings: privateStrings) { reader in
-                try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit,
-                                         skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in
-                    position = (view.envelope.time.microseconds, view.seq)
-                    visited += 1
-                    if view.seq <= ceiling && !query.without.contains(view.seq) {
-                        while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < view.envelope.time.microseconds {
-                            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
-                            nextExtra += 1
-                        }
-                        engine.apply(try Event(record: view), seq: view.seq)
-                        for d in engine.takeDecisions() { collect?(d) }
-                        sinceSave += 1
-                        if save && sinceSave >= checkpointInterval {
-                            sinceSave = 0
-                            let (time, seq) = (view.envelope.time.microseconds, view.seq)
-                            if backgroundCheckpoints {
-                                if background == nil { background = BackgroundCheckpoints(series) }
-                                background!.add(engine.checkpointState(), time: time, seq: seq)
-                            } else {
-                                pending.append(series.next(engine, time: time, seq: seq))
-                            }
-                        }
-                    }
-                    if visited >= chunk { done = false; return false }
-                    return true
+        var pending = [([UInt8], [UInt8])]()
+        /// Applies one record of the log (its event nil when the view leaves it out).
+        func take(time: Int64, seq: UInt64, event: Event?) {
+            position = (time, seq)
+            guard let event else { return }
+            while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < time {
+                engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
+                nextExtra += 1
+            }
+            engine.apply(event, seq: seq)
+            for d in engine.takeDecisions() { collect?(d) }
+            sinceSave += 1
+            if save && sinceSave >= checkpointInterval {
+                sinceSave = 0
+                if backgroundCheckpoints {
+                    if background == nil { background = BackgroundCheckpoints(series) }
+                    background!.add(engine.checkpointState(), time: time, seq: seq)
+                } else {
+                    pending.append(series.next(engine, time: time, seq: seq))
                 }
             }
+        }
+        // A long lone fold reads and decodes on a thread of its own once it is past its
+        // first records (most folds, a query's from its checkpoint, end before).
+        let prefetchAfter = backgroundCheckpoints && !skipsDamagedRecords && !privateStrings ? self.prefetchAfter : nil
+        var prefetch: EventPrefetch?
+        defer { prefetch?.stop() }
+        var done = false
+        var folded = 0
+        while !done {
+            var visited = 0
+            done = true
+            if prefetch == nil, let after = prefetchAfter, folded >= after {
+                prefetch = EventPrefetch(ledger: ledger, device: device, after: position, through: eventLimit,
+                                         ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
+            }
+            if let prefetch {
+                while visited < chunk, let items = try prefetch.next() {
+                    for item in items { take(time: item.time, seq: item.seq, event: item.event) }
+                    visited += items.count
+                }
+                done = visited < chunk
+            } else {
+                let limit = min(chunk, prefetchAfter.map { max(1, $0 - folded) } ?? chunk)
+                try ledger.read(privateStrings: privateStrings) { reader in
+                    try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit,
+                                             skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in
+                        visited += 1
+                        let included = view.seq <= ceiling && !query.without.contains(view.seq)
+                        take(time: view.envelope.time.microseconds, seq: view.seq, event: included ? try Event(record: view) : nil)
+                        if visited >= limit { done = false; return false }
+                        return true
+                    }
+                }
+            }
+            folded += visited
             if let background { pending += background.take(waiting: done) }
-            if !pending.isEmpty { try store(pending, ceiling: ceiling) }
+            if !pending.isEmpty {
+                try store(pending, ceiling: ceiling)
+                pending = []
+            }
         }
         while nextExtra < extras.count {
             engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)

@@ -1,0 +1,99 @@
+import Foundation
+import Ledger
+import SmartStack
+import Synchronization
+
+/// Reads and decodes one device's records on a thread of its own, a few batches ahead of
+/// the fold that applies them, so that a long lone fold (the refold after a late event,
+/// a what-if from early in the log) spends its own core on the engine alone.
+///
+/// The records come in the fold's order, each with its event decoded when the fold is
+/// to apply it (recorded within `ceiling` and not left out) and nil otherwise; a read or
+/// decoding error ends the batches and is thrown where the fold takes the next one.
+final class EventPrefetch: @unchecked Sendable {
+    /// One record of the device, in (time, seq) order.
+    struct Item {
+        let time: Int64
+        let seq: UInt64
+        let event: Event?
+    }
+
+    private enum Batch {
+        case items([Item], last: Bool)
+        case failure(any Error)
+    }
+
+    /// Records per batch, unless told otherwise: one read transaction each.
+    static let batchSize = 1_024
+    /// Batches decoded ahead of the fold at most.
+    static let ahead = 8
+
+    private let queue = DispatchQueue(label: "stackledger.prefetch")
+    private let free = DispatchSemaphore(value: EventPrefetch.ahead)
+    private let ready = DispatchSemaphore(value: 0)
+    private let batches = Mutex<[Batch]>([])
+    private let stopped = Atomic<Bool>(false)
+    private var finished = false
+
+    /// Starts reading `device`'s records after `position` up to `limit` (event time,
+    /// inclusive), decoding those with a sequence number within `ceiling` that
+    /// `without` does not name.
+    init(ledger: Ledger, device: String, after position: (time: Int64, seq: UInt64)?, through limit: Int64,
+         ceiling: UInt64, without: Set<UInt64>, batchSize: Int = EventPrefetch.batchSize) {
+        queue.async { [self] in
+            var position = position
+            do {
+                while !stopped.load(ordering: .relaxed) {
+                    var items = [Item]()
+                    items.reserveCapacity(batchSize)
+                    // The store's strings are shared with the fold: permanent ones cost
+                    // no reference counting on either thread.
+                    try ledger.read(privateStrings: !PermanentString.isSupported) { reader in
+                        try reader.forEachRecord(device: device, after: position, throughMicros: limit) { view in
+                            let included = view.seq <= ceiling && !without.contains(view.seq)
+                            items.append(Item(time: view.envelope.time.microseconds, seq: view.seq,
+                                              event: included ? try Event(record: view) : nil))
+                            return items.count < batchSize
+                        }
+                    }
+                    if let last = items.last { position = (last.time, last.seq) }
+                    let done = items.count < batchSize
+                    push(.items(items, last: done))
+                    if done { return }
+                }
+            } catch {
+                push(.failure(error))
+            }
+        }
+    }
+
+    private func push(_ batch: Batch) {
+        free.wait()
+        batches.withLock { $0.append(batch) }
+        ready.signal()
+    }
+
+    /// The next batch of records, in order; nil after the last.
+    func next() throws -> [Item]? {
+        if finished { return nil }
+        ready.wait()
+        let batch = batches.withLock { $0.removeFirst() }
+        free.signal()
+        switch batch {
+        case .items(let items, let last):
+            finished = last
+            return items
+        case .failure(let error):
+            finished = true
+            throw error
+        }
+    }
+
+    /// Stops the reading thread and waits for it to end.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        // Make room for a batch it may be waiting to hand over, then wait for it.
+        for _ in 0..<EventPrefetch.ahead { free.signal() }
+        queue.sync {}
+    }
+}
