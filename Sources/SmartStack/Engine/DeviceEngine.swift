@@ -106,8 +106,19 @@ public struct DeviceEngine: Sendable {
         while let next = state.wakeups.first, next < time {
             let work = state.wakeups.removeFirst().work
             state.now = next
+            if work == Work.rotation.rawValue && rotationHolds() { continue }
             evaluate(Work(rawValue: work))
         }
+    }
+
+    /// Whether evaluating Smart Rotate alone now would do nothing: every stack holds until
+    /// a later instant (`stableUntil`) and the local day is still the counters' day. Most
+    /// instants an entry or window schedules find it so (that of a later timeline's
+    /// provider, or of a member whose rank did not change).
+    mutating func rotationHolds() -> Bool {
+        guard stableUntil.count >= state.stacks.count else { return false }
+        for i in state.stacks.indices where state.now >= stableUntil[i] { return false }
+        return state.clock.day(at: state.now) == state.counterDay
     }
 
     /// Evaluates the current instant if an event changed something or a transition is due.
