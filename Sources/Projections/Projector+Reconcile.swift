@@ -42,7 +42,8 @@ extension Projector {
                 (engine, position) = (restored, at)
             }
             var out = Reconciliation()
-            var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
+            // The checkpoints it makes are written and compressed on a thread of their own.
+            let made = BackgroundCheckpoints(CheckpointSeries(device: device, tag: tag, ceiling: ceiling))
             var sinceSave = 0, folded = 0, next = 0
             var known: (key: [UInt8], state: [UInt8])?
             try reader.forEachRecord(device: device, after: position, throughMicros: .max) { view in
@@ -69,10 +70,11 @@ extension Projector {
                 sinceSave += 1
                 if sinceSave >= checkpointInterval {
                     sinceSave = 0
-                    out.made.append(series.next(engine, time: time, seq: seq))
+                    made.add(engine.checkpointState(), time: time, seq: seq)
                 }
                 return folded < Projector.reconcileBudget
             }
+            out.made = made.take(waiting: true)
             return out
         } ?? nil
     }
