@@ -58,7 +58,17 @@ public struct Reason: Codable, Hashable, Sendable {
         self.basis = basis
         self.rule = rule
         self.detail = detail
-        self.events = Array(Set(events)).sorted()
+        var sorted = events
+        if sorted.count > 1 {
+            sorted.sort()
+            var unique = 1
+            for k in 1..<sorted.count where sorted[k] != sorted[unique - 1] {
+                sorted[unique] = sorted[k]
+                unique += 1
+            }
+            sorted.removeLast(sorted.count - unique)
+        }
+        self.events = sorted
     }
 }
 

@@ -17,7 +17,7 @@ extension DeviceEngine {
     /// by policy relevant intents (P3).
     mutating func phoneSuggestions(_ out: inout [(stack: Int, candidate: Candidate)]) {
         if suggestionPlan.epoch != placementEpoch { suggestionPlan = SuggestionPlan(self) }
-        var placed = [Bool](repeating: false, count: suggestionPlan.kinds.count)
+        var placed = IndexMarks(count: suggestionPlan.kinds.count)
         let plan = suggestionPlan
         for s in plan.shortcuts {
             guard !placed[s.kind], let target = plan.kinds[s.kind].target,
@@ -148,5 +148,29 @@ struct SuggestionPlan {
             open.append(intent)
         }
         openIntents = IntentList(open)
+    }
+}
+
+/// Marks on the indices `0..<count`, kept in one word while they fit (a device's kinds
+/// mostly do), so that marking them allocates nothing.
+struct IndexMarks {
+    private var word: UInt64 = 0
+    private var more: [Bool] = []
+
+    init(count: Int) {
+        if count > 64 { more = [Bool](repeating: false, count: count) }
+    }
+
+    subscript(i: Int) -> Bool {
+        get { more.isEmpty ? word & (1 << UInt64(i)) != 0 : more[i] }
+        set {
+            if !more.isEmpty {
+                more[i] = newValue
+            } else if newValue {
+                word |= 1 << UInt64(i)
+            } else {
+                word &= ~(1 << UInt64(i))
+            }
+        }
     }
 }

@@ -42,10 +42,15 @@ struct SortedTable<Value: Hashable>: Hashable {
     }
 
     private mutating func reindex() {
-        guard !keys.isEmpty else { slots = []; return }
+        guard !keys.isEmpty else { slots.removeAll(keepingCapacity: true); return }
         var size = 4
         while size < keys.count * 2 { size *= 2 }
-        if slots.count != size { slots = [Int32](repeating: 0, count: size) } else { slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        if slots.count != size {
+            slots.removeAll(keepingCapacity: true)
+            slots.append(contentsOf: repeatElement(0, count: size))
+        } else {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
         let mask = size - 1
         for e in hashes.indices {
             var slot = Int(truncatingIfNeeded: hashes[e]) & mask
@@ -84,18 +89,20 @@ struct SortedTable<Value: Hashable>: Hashable {
 
     /// Drops every entry.
     mutating func removeAll() {
-        keys.removeAll(); values.removeAll(); hashes.removeAll(); slots.removeAll()
+        keys.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true); slots.removeAll(keepingCapacity: true)
     }
 
     /// Drops the entries whose value passes `drop`.
     mutating func removeAll(where drop: (Value) -> Bool) {
         guard values.contains(where: drop) else { return }
-        var kept = SortedTable()
+        var n = 0
         for e in keys.indices where !drop(values[e]) {
-            kept.keys.append(keys[e]); kept.values.append(values[e]); kept.hashes.append(hashes[e])
+            if n != e { (keys[n], values[n], hashes[n]) = (keys[e], values[e], hashes[e]) }
+            n += 1
         }
-        kept.reindex()
-        self = kept
+        keys.removeLast(keys.count - n); values.removeLast(values.count - n); hashes.removeLast(hashes.count - n)
+        reindex()
     }
 
     static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }
