@@ -102,7 +102,12 @@ extension DeviceEngine {
             state.stacks[i].repairTop()
         case .widgetTimeline(let t):
             state.reloads[TimelineBook.key(app: app, kind: t.kind), default: ReloadState()].noteTimeline(t, at: now, seq: seq)
-            schedule(state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros), .rotation)
+            var times = timelineWakeups
+            timelineWakeups = []
+            times.removeAll(keepingCapacity: true)
+            state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros, wakeups: &times)
+            schedule(times, .rotation)
+            timelineWakeups = times
             dropCachedMembers(relevance: true) { $0.widget.kind == t.kind && $0.widget.app == app }
             return .rotation
         case .widgetDeclared(let d):

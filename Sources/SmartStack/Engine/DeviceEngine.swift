@@ -35,6 +35,10 @@ public struct DeviceEngine: Sendable {
     var stableUntil: [Int64] = []
     /// Reused storage for rotation candidates: member positions and ranks.
     var scratch: [(member: Int, rank: Double)] = []
+    /// Reused storage for the instants a timeline schedules, and for sorting instants
+    /// to schedule.
+    var timelineWakeups: [Int64] = []
+    var freshWakeups: [Int64] = []
     /// Bumped by every event that can change what Widget Suggestions can place: the
     /// stacks, relevant shortcut sets, intents' homes, declarations (derived).
     var placementEpoch: UInt64 = 0
@@ -137,8 +141,10 @@ public struct DeviceEngine: Sendable {
             for t in times { schedule(t, work) }
             return
         }
-        var fresh = [Int64]()
-        fresh.reserveCapacity(times.count)
+        var fresh = freshWakeups
+        freshWakeups = []
+        fresh.removeAll(keepingCapacity: true)
+        defer { freshWakeups = fresh }
         for t in times where t >= state.now && t != .max { fresh.append(t) }
         fresh.sort()
         var unique = 0

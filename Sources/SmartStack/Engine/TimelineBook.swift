@@ -128,9 +128,9 @@ struct TimelineBook: Codable, Hashable {
     /// Whether `found` still tells where a widget's timelines are.
     func stillHolds(_ found: WidgetSlots) -> Bool { found.known == records.count }
 
-    /// Applies a delivered timeline; returns the instants it schedules (entry dates and
-    /// window ends) at or after `now`.
-    mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64) -> [Int64] {
+    /// Applies a delivered timeline; appends to `wakeups` the instants it schedules
+    /// (entry dates and window ends) at or after `now`.
+    mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64, wakeups: inout [Int64]) {
         let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
         var fresh = [StoredEntry]()
         fresh.reserveCapacity(t.entries.count)
@@ -164,8 +164,6 @@ struct TimelineBook: Codable, Hashable {
         spans.removeAll { $0.delivered < now - windowMicros }
         records[kindIndex].spans = spans
 
-        var wakeups = [Int64]()
-        wakeups.reserveCapacity(2 * fresh.count)
         for e in fresh where e.score != nil {
             if e.date >= now { wakeups.append(e.date) }
             if e.duration > 0 {
@@ -173,7 +171,6 @@ struct TimelineBook: Codable, Hashable {
                 if end >= now { wakeups.append(end) }
             }
         }
-        return wakeups
     }
 
     /// The entry list that applies to a widget instance: its own timeline when newer than
