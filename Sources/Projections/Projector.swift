@@ -165,7 +165,7 @@ public final class Projector {
         }
         // A long lone fold reads and decodes on a thread of its own once it is past its
         // first records (most folds, a query's from its checkpoint, end before).
-        let prefetchAfter = backgroundCheckpoints && !skipsDamagedRecords && !privateStrings ? self.prefetchAfter : nil
+        let readAheadAfter = backgroundCheckpoints && !skipsDamagedRecords && !privateStrings ? prefetchAfter : nil
         var prefetch: EventPrefetch?
         defer { prefetch?.stop() }
         var done = false
@@ -173,7 +173,7 @@ public final class Projector {
         while !done {
             var visited = 0
             done = true
-            if prefetch == nil, let after = prefetchAfter, folded >= after {
+            if prefetch == nil, let after = readAheadAfter, folded >= after {
                 prefetch = EventPrefetch(ledger: ledger, device: device, after: position, through: eventLimit,
                                          ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
             }
@@ -184,7 +184,7 @@ public final class Projector {
                 }
                 done = visited < chunk
             } else {
-                let limit = min(chunk, prefetchAfter.map { max(1, $0 - folded) } ?? chunk)
+                let limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
                 try ledger.read(privateStrings: privateStrings) { reader in
                     try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit,
                                              skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in

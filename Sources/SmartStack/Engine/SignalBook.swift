@@ -68,7 +68,7 @@ struct UsageRecord: Codable, Hashable {
     var patternKey: String?
     /// `StringHash.of(patternKey)` (0 without one).
     var patternHash: UInt64
-    /// `StringFingerprint.of(intent)`: records of other intents are passed over without
+    /// `StringHash.of(intent)` (0 for an app use): records of other intents are passed over without
     /// comparing strings.
     var intentHash: UInt64
 
@@ -84,7 +84,7 @@ struct UsageRecord: Codable, Hashable {
         self.groupIdentifier = groupIdentifier
         self.patternKey = intent.map { UsageRecord.patternKey(intent: $0, parameters: parameters) }
         self.patternHash = patternKey.map(StringHash.of) ?? 0
-        self.intentHash = StringFingerprint.of(intent)
+        self.intentHash = intent.map(StringHash.of) ?? 0
     }
 
     /// `intent␟name=value&name=value`, the names sorted, written into one string.

@@ -64,7 +64,7 @@ struct ProviderKey: Codable, Hashable {
     /// equality still compares the app), folded into one word first: the lookup then
     /// feeds `Hasher` eight bytes instead of every byte of both names.
     func hash(into hasher: inout Hasher) {
-        hasher.combine(StringFingerprint.of(kind) ^ (StringFingerprint.of(instance) &* 0x9E37_79B9_7F4A_7C15))
+        hasher.combine(StringHash.of(kind) ^ ((instance.map(StringHash.of) ?? 0) &* 0x9E37_79B9_7F4A_7C15))
     }
 }
 

@@ -1,3 +1,5 @@
+import Ledger
+
 /// The usage model's view of the current local hour: which donations and app uses of
 /// this hour of day are live (not deleted, within the pattern window), and the patterns
 /// they form, worked out lazily. Derived from the state, never checkpointed. It holds
@@ -40,7 +42,7 @@ struct PatternGroup {
     var records: [Int]
 }
 
-/// Intent names with their `StringFingerprint`s, so that a record's intent is looked for
+/// Intent names with their `StringHash`es, so that a record's intent is looked for
 /// by its hash before its name is compared.
 struct IntentList {
     private(set) var names: [String] = []
@@ -50,12 +52,12 @@ struct IntentList {
 
     init(_ names: [String]) {
         self.names = names
-        hashes = names.map(StringFingerprint.of)
+        hashes = names.map(StringHash.of)
     }
 
     var isEmpty: Bool { names.isEmpty }
 
-    /// Whether `name`, whose fingerprint is `hash`, is in the list.
+    /// Whether `name`, whose `StringHash` is `hash`, is in the list.
     func contains(_ name: String, hash: UInt64) -> Bool {
         for k in hashes.indices where hashes[k] == hash && names[k] == name { return true }
         return false
@@ -250,7 +252,7 @@ extension DeviceEngine {
             known.hourEnd = usageCache.hourEnd
             return known
         }
-        let intentHash = StringFingerprint.of(intent)
+        let intentHash = StringHash.of(intent)
         let evidence = usageEvidence { bucket, i in
             bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
         }
