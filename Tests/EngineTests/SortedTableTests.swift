@@ -1,5 +1,6 @@
 import Testing
 @testable import SmartStack
+import StackLedgerTesting
 
 @Suite("Sorted tables")
 struct SortedTableTests {
@@ -7,11 +8,8 @@ struct SortedTableTests {
     func behavesLikeADictionary() {
         var table = SortedTable<Int>()
         var reference = [String: Int]()
-        var seed: UInt64 = 7
-        func next() -> UInt64 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return seed >> 33
-        }
+        var rng = SplitMix64(seed: 7)
+        func next() -> UInt64 { rng.next() }
         let keys = (0..<60).map { i in i % 3 == 0 ? "k\(i)" : "com.example.application.kind-\(i)" }
         for step in 0..<20_000 {
             let key = keys[Int(next() % UInt64(keys.count))]

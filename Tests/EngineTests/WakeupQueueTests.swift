@@ -1,5 +1,6 @@
 import Testing
 @testable import SmartStack
+import StackLedgerTesting
 
 @Suite("Wakeup queue")
 struct WakeupQueueTests {
@@ -7,11 +8,8 @@ struct WakeupQueueTests {
     func behavesLikeASortedMap() {
         var queue = WakeupQueue()
         var reference = [Int64: UInt8]()
-        var seed: UInt64 = 99
-        func next() -> UInt64 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return seed >> 33
-        }
+        var rng = SplitMix64(seed: 99)
+        func next() -> UInt64 { rng.next() }
         var now: Int64 = 0
         for _ in 0..<20_000 {
             switch next() % 4 {
