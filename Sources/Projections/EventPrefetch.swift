@@ -7,7 +7,7 @@ import Synchronization
 /// the fold that applies them, so that a long lone fold (the refold after a late event,
 /// a what-if from early in the log) spends its own core on the engine alone.
 ///
-/// The records come in the fold's order, each with its event decoded when the fold is
+/// The records come in the fold's order (each batch reversed), each with its event decoded when the fold is
 /// to apply it (recorded within `ceiling` and not left out) and nil otherwise; a read or
 /// decoding error ends the batches and is thrown where the fold takes the next one.
 final class EventPrefetch: @unchecked Sendable {
@@ -15,7 +15,7 @@ final class EventPrefetch: @unchecked Sendable {
     struct Item {
         let time: Int64
         let seq: UInt64
-        let event: Event?
+        var event: Event?
     }
 
     private enum Batch {
@@ -58,6 +58,7 @@ final class EventPrefetch: @unchecked Sendable {
                     }
                     if let last = items.last { position = (last.time, last.seq) }
                     let done = items.count < batchSize
+                    items.withUnsafeMutableBufferPointer { $0.reverse() }
                     push(.items(items, last: done))
                     if done { return }
                 }
@@ -73,7 +74,8 @@ final class EventPrefetch: @unchecked Sendable {
         ready.signal()
     }
 
-    /// The next batch of records, in order; nil after the last.
+    /// The next batch of records, the last first (so that the fold can take them with
+    /// `removeLast()`, moving each out); nil after the last batch.
     func next() throws -> [Item]? {
         if finished { return nil }
         ready.wait()

@@ -143,7 +143,7 @@ public final class Projector {
         var background: BackgroundCheckpoints?
         var pending = [([UInt8], [UInt8])]()
         /// Applies one record of the log (its event nil when the view leaves it out).
-        func take(time: Int64, seq: UInt64, event: Event?) {
+        func take(time: Int64, seq: UInt64, event: consuming Event?) {
             position = (time, seq)
             guard let event else { return }
             while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < time {
@@ -178,9 +178,14 @@ public final class Projector {
                                          ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
             }
             if let prefetch {
-                while visited < chunk, let items = try prefetch.next() {
-                    for item in items { take(time: item.time, seq: item.seq, event: item.event) }
+                while visited < chunk, var items = try prefetch.next() {
                     visited += items.count
+                    // Moved out one by one (a batch comes last record first): copying an
+                    // item would count references to everything its event holds.
+                    while !items.isEmpty {
+                        var item = items.removeLast()
+                        take(time: item.time, seq: item.seq, event: item.event.take())
+                    }
                 }
                 done = visited < chunk
             } else {
