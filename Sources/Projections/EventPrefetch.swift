@@ -7,9 +7,10 @@ import Synchronization
 /// the fold that applies them, so that a long lone fold (the refold after a late event,
 /// a what-if from early in the log) spends its own core on the engine alone.
 ///
-/// The records come in the fold's order (each batch reversed), each with its event decoded when the fold is
-/// to apply it (recorded within `ceiling` and not left out) and nil otherwise; a read or
-/// decoding error ends the batches and is thrown where the fold takes the next one.
+/// The records come in the fold's order (each batch reversed), each with its event
+/// decoded when the fold is to apply it (recorded within `ceiling` and not left out) and
+/// nil otherwise; a read or decoding error ends the batches and is thrown where the fold
+/// takes the next one.
 final class EventPrefetch: @unchecked Sendable {
     /// One record of the device, in (time, seq) order.
     struct Item {
