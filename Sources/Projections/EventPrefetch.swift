@@ -1,7 +1,6 @@
 import Foundation
 import Ledger
 import SmartStack
-import Synchronization
 
 /// Reads and decodes one device's records on a thread of its own, a few batches ahead of
 /// the fold that applies them, so that a long lone fold (the refold after a late event,
@@ -20,7 +19,7 @@ final class EventPrefetch: @unchecked Sendable {
     }
 
     private enum Batch {
-        case items([Item], last: Bool)
+        case items([Item])
         case failure(any Error)
     }
 
@@ -30,10 +29,7 @@ final class EventPrefetch: @unchecked Sendable {
     static let ahead = 8
 
     private let queue = DispatchQueue(label: "stackledger.prefetch")
-    private let free = DispatchSemaphore(value: EventPrefetch.ahead)
-    private let ready = DispatchSemaphore(value: 0)
-    private let batches = Mutex<[Batch]>([])
-    private let stopped = Atomic<Bool>(false)
+    private let batches = HandOff<Batch>(capacity: EventPrefetch.ahead)
     private var finished = false
 
     /// Starts reading `device`'s records after `position` up to `limit` (event time,
@@ -41,10 +37,11 @@ final class EventPrefetch: @unchecked Sendable {
     /// `without` does not name.
     init(ledger: Ledger, device: String, after position: (time: Int64, seq: UInt64)?, through limit: Int64,
          ceiling: UInt64, without: Set<UInt64>, batchSize: Int = EventPrefetch.batchSize) {
-        queue.async { [self] in
+        queue.async { [batches] in
+            defer { batches.finish() }
             var position = position
             do {
-                while !stopped.load(ordering: .relaxed) {
+                while true {
                     var items = [Item]()
                     items.reserveCapacity(batchSize)
                     // The store's strings are shared with the fold: permanent ones cost
@@ -60,43 +57,34 @@ final class EventPrefetch: @unchecked Sendable {
                     if let last = items.last { position = (last.time, last.seq) }
                     let done = items.count < batchSize
                     items.withUnsafeMutableBufferPointer { $0.reverse() }
-                    push(.items(items, last: done))
-                    if done { return }
+                    // False once the fold stopped.
+                    guard batches.send(.items(items)), !done else { return }
                 }
             } catch {
-                push(.failure(error))
+                _ = batches.send(.failure(error))
             }
         }
-    }
-
-    private func push(_ batch: Batch) {
-        free.wait()
-        batches.withLock { $0.append(batch) }
-        ready.signal()
     }
 
     /// The next batch of records, the last first (so that the fold can take them with
     /// `removeLast()`, moving each out); nil after the last batch.
     func next() throws -> [Item]? {
         if finished { return nil }
-        ready.wait()
-        let batch = batches.withLock { $0.removeFirst() }
-        free.signal()
-        switch batch {
-        case .items(let items, let last):
-            finished = last
+        switch batches.receive().item {
+        case .items(let items):
             return items
         case .failure(let error):
             finished = true
             throw error
+        case nil:
+            finished = true
+            return nil
         }
     }
 
     /// Stops the reading thread and waits for it to end.
     func stop() {
-        stopped.store(true, ordering: .relaxed)
-        // Make room for a batch it may be waiting to hand over, then wait for it.
-        for _ in 0..<EventPrefetch.ahead { free.signal() }
+        batches.cancel()
         queue.sync {}
     }
 }
