@@ -106,9 +106,9 @@ final class WriteBuffer {
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 }
 
-/// The strings a writer has written, by first appearance: an open-addressing table on a
-/// hash of the UTF-8 length and first and last eight bytes, cheaper than `Hasher` for
-/// these short keys (equal hashes are told apart by comparing the strings). A state
+/// The strings a writer has written, by first appearance: an open-addressing table on
+/// the ledger's `StringHash`, cheaper than `Hasher` for these short keys (equal hashes
+/// are told apart by comparing the strings). A state
 /// passes the same string values many times (an app's name in each of its records), so
 /// a second table remembers each value's representation (its two words: the storage's
 /// address and count, or a small string's bytes): the same representation is the same
@@ -152,20 +152,7 @@ struct InternedStrings {
     }
 
     private mutating func insertByContent(_ s: String) -> Int? {
-        var s = s
-        let hash = s.withUTF8 { utf8 -> UInt32 in
-            let n = utf8.count
-            var head: UInt64 = 0, tail: UInt64 = 0
-            if n >= 8 {
-                head = UInt64(littleEndian: UnsafeRawBufferPointer(utf8).loadUnaligned(as: UInt64.self))
-                tail = UInt64(littleEndian: UnsafeRawBufferPointer(utf8).loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
-            } else {
-                for b in utf8 { head = head << 8 | UInt64(b) }
-            }
-            var h = (head ^ UInt64(n) &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
-            h = (h ^ tail ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
-            return UInt32(truncatingIfNeeded: h ^ (h >> 29))
-        }
+        let hash = UInt32(truncatingIfNeeded: StringHash.of(s))
         let mask = slots.count - 1
         var i = Int(hash) & mask
         while slots[i] != 0 {
