@@ -84,7 +84,13 @@ final class EventPrefetch: @unchecked Sendable {
 
     /// Stops the reading thread and waits for it to end.
     func stop() {
-        batches.cancel()
+        if !finished {
+            batches.cancel()
+            // Take what it queued, up to its end, as the ledger's own pipeline does: the
+            // hand-off's semaphores must not go away with slots still taken.
+            while batches.receive().item != nil {}
+            finished = true
+        }
         queue.sync {}
     }
 }

@@ -59,10 +59,17 @@ struct PrefetchTests {
         let events = workloadEvents(2_000, seed: 4)
         _ = try ledger.append(events)
         let device = try Projector(ledger: ledger, policy: Policy()).devices()[0]
-        let prefetch = EventPrefetch(ledger: ledger, device: device, after: nil, through: .max, ceiling: .max, without: [], batchSize: 16)
-        let batch = try #require(try prefetch.next())
-        #expect(batch.count == 16)
-        #expect(batch.allSatisfy { $0.event != nil })
-        prefetch.stop()
+        do {
+            let prefetch = EventPrefetch(ledger: ledger, device: device, after: nil, through: .max, ceiling: .max, without: [], batchSize: 16)
+            let batch = try #require(try prefetch.next())
+            #expect(batch.count == 16)
+            #expect(batch.allSatisfy { $0.event != nil })
+            // A batch comes last record first.
+            #expect(zip(batch, batch.dropFirst()).allSatisfy { $0.seq > $1.seq })
+            // Let the reader fill every slot ahead, then stop it and let it go: its
+            // hand-off must be left as it was made.
+            Thread.sleep(forTimeInterval: 0.3)
+            prefetch.stop()
+        }
     }
 }
