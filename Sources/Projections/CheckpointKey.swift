@@ -7,10 +7,11 @@ import SmartStack
 /// checkpoint at or before an instant is one seek away.
 struct CheckpointKey {
     static let root: [UInt8] = Array("cp".utf8)
-    /// The layout of checkpoint values (4: the state compressed with Zstandard, on its own
-    /// or after the state of an earlier checkpoint); part of the engine tag, so that values
-    /// of another layout are never read as this one.
-    static let formatVersion = 4
+    /// The layout of checkpoint values (5: the state compressed with Zstandard, on its own
+    /// or after the state of an earlier checkpoint, each day's usage records a section with
+    /// strings of its own); part of the engine tag, so that values of another layout are
+    /// never read as this one.
+    static let formatVersion = 5
     /// Of a fold's checkpoints, every this many is compressed on its own; those between are
     /// compressed after the one before, so restoring one decompresses at most this many.
     static let keyframeInterval = 8

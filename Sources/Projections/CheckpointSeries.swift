@@ -14,6 +14,8 @@ struct CheckpointSeries {
     private var previous: (time: Int64, seq: UInt64, state: [UInt8])?
     /// Made at the first checkpoint: most folds (a query's short one) make none.
     private lazy var compressor = StateCompressor()
+    /// The bytes of each day's usage records in the last state, copied while unchanged.
+    private var usageDays = UsageDays()
 
     init(device: String, tag: [UInt8], ceiling: UInt64) {
         self.device = device
@@ -28,7 +30,7 @@ struct CheckpointSeries {
 
     /// The key and value of a checkpoint of an engine's `state` at (time, seq).
     mutating func next(_ state: CheckpointState, time: Int64, seq: UInt64) -> (key: [UInt8], value: [UInt8]) {
-        let bytes = state.bytes()
+        let bytes = state.bytes(reusing: &usageDays)
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
         let entry = (CheckpointKey.key(device, tag, time: time, seq: seq),
                      CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, compressor: compressor))

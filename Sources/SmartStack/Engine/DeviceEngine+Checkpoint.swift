@@ -37,4 +37,12 @@ public struct CheckpointState: Sendable {
         model.write(&w)
         return w.bytes
     }
+
+    /// The same bytes, copying those of each day's usage records that `days` holds from
+    /// an earlier state of the same device when they are still the same records.
+    public func bytes(reusing days: inout UsageDays) -> [UInt8] {
+        var w = StateWriter()
+        model.write(&w, reusing: &days)
+        return w.bytes
+    }
 }

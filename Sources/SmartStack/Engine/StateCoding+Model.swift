@@ -206,7 +206,67 @@ extension UsageRecord {
 }
 
 extension DeviceModel {
+    /// The day a usage record is written under: its UTC day.
+    static func usageDay(_ time: Int64) -> Int64 {
+        time >= 0 ? time / 86_400_000_000 : (time - 86_399_999_999) / 86_400_000_000
+    }
+
+    /// The usage records, day by day: each day a section (its strings its own) holding,
+    /// hour by hour, that hour's records of the day. Each section takes, from every hour,
+    /// the run of records next in line that fall on the earliest day next in line, so
+    /// reading the sections in order and appending each hour's runs gives back every
+    /// hour's records in their order (records are appended at the engine's clock, which
+    /// never goes back, so each day comes once).
+    func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays) {
+        var sections = [[UInt8]]()
+        var start = [Int](repeating: 0, count: 24)
+        while true {
+            var day = Int64.max
+            for h in 0..<24 where start[h] < usage[h].count { day = min(day, DeviceModel.usageDay(usage[h][start[h]].time)) }
+            if day == .max { break }
+            var end = start
+            var records = [Int64]()
+            records.reserveCapacity(256)
+            for h in 0..<24 {
+                // Read in place: copying a record would count references to its strings.
+                usage[h].withUnsafeBufferPointer { bucket in
+                    while end[h] < bucket.count, DeviceModel.usageDay(bucket[end[h]].time) == day {
+                        records.append(Int64(h))
+                        records.append(Int64(bitPattern: bucket[end[h]].seq))
+                        records.append(bucket[end[h]].time)
+                        records.append(Int64(bitPattern: bucket[end[h]].deletedBy ?? 0))
+                        end[h] += 1
+                    }
+                }
+            }
+            sections.append(days.bytes(day: day, records: records) {
+                StateWriter.section(capacity: 64 + 6 * records.count) { w in
+                    w.int(day)
+                    for h in 0..<24 {
+                        w.varint(UInt64(end[h] - start[h]))
+                        var previous: (time: Int64, seq: UInt64) = (0, 0)
+                        usage[h].withUnsafeBufferPointer { bucket in
+                            for k in start[h]..<end[h] {
+                                UsageRecord.write(bucket.baseAddress! + k, &w, after: previous)
+                                previous = (bucket[k].time, bucket[k].seq)
+                            }
+                        }
+                    }
+                }
+            })
+            start = end
+        }
+        days.endState()
+        w.varint(UInt64(sections.count))
+        for s in sections { w.section(s) }
+    }
+
     func write(_ w: inout StateWriter) {
+        var days = UsageDays()
+        write(&w, reusing: &days)
+    }
+
+    func write(_ w: inout StateWriter, reusing days: inout UsageDays) {
         w.string(device); w.int(now); w.int(lastEventTime); w.uint(lastSeq); w.byte(dirty)
         w.optional(clock.zoneName) { $0.string($1) }; w.int(Int64(clock.lastOffset))
         w.optional(platform) { $0.string($1) }; w.optional(osVersion) { $0.string($1) }; w.uint(deviceInfoSeq)
@@ -229,17 +289,7 @@ extension DeviceModel {
         }
         contexts.write(&w) { w, a in w.int(a.since); w.uint(a.seq) }
         permissions.write(&w) { w, a in w.bool(a.granted); w.uint(a.seq) }
-        w.array(usage) { w, bucket in
-            w.varint(UInt64(bucket.count))
-            var previous: (time: Int64, seq: UInt64) = (0, 0)
-            bucket.withUnsafeBufferPointer { records in
-                guard let first = records.baseAddress else { return }
-                for k in records.indices {
-                    UsageRecord.write(first + k, &w, after: previous)
-                    previous = (first[k].time, first[k].seq)
-                }
-            }
-        }
+        writeUsageByDay(&w, reusing: &days)
         intentHomes.write(&w) { w, h in w.string(h.app); w.string(h.kind) }
         counters.write(&w)
         w.int(counterDay)
@@ -253,6 +303,19 @@ extension DeviceModel {
         for (key, state) in reloads.map({ (DeviceModel.appKind($0.key.app, $0.key.kind), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
             w.string(key)
             state.write(&w)
+        }
+    }
+
+    /// Appends a run of `hour`'s records (its count, then the records).
+    mutating func readUsage(_ r: inout StateReader, hour: Int) throws {
+        let n = Int(try r.varint())
+        guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        usage[hour].reserveCapacity(usage[hour].count + n)
+        var previous: (time: Int64, seq: UInt64) = (0, 0)
+        for _ in 0..<n {
+            let u = try UsageRecord(&r, hour: hour, after: previous)
+            previous = (u.time, u.seq)
+            usage[hour].append(u)
         }
     }
 
@@ -281,20 +344,13 @@ extension DeviceModel {
         }
         contexts = try SortedTable(&r) { r in ActiveState(since: try r.int(), seq: try r.uint()) }
         permissions = try SortedTable(&r) { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
-        let hours = Int(try r.varint())
-        guard hours == 24 else { throw StateReader.Malformed(offset: r.offset) }
-        for hour in 0..<24 {
-            let n = Int(try r.varint())
-            guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
-            var bucket = [UsageRecord]()
-            bucket.reserveCapacity(n)
-            var previous: (time: Int64, seq: UInt64) = (0, 0)
-            for _ in 0..<n {
-                let u = try UsageRecord(&r, hour: hour, after: previous)
-                previous = (u.time, u.seq)
-                bucket.append(u)
+        let days = Int(try r.varint())
+        guard days <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        for _ in 0..<days {
+            try r.section { r in
+                _ = try r.int()
+                for hour in 0..<24 { try readUsage(&r, hour: hour) }
             }
-            usage[hour] = bucket
         }
         intentHomes = try SortedTable(&r) { r in IntentHome(app: try r.string(), kind: try r.string()) }
         counters = try DayCounters(&r)

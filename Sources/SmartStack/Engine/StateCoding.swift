@@ -58,6 +58,19 @@ struct StateWriter {
         for (k, v) in m.sorted(by: { $0.key < $1.key }) { string(k); write(&self, v) }
     }
     mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
+    /// Writes a section that stands alone (`section(capacity:_:)` bytes): its length, then
+    /// the bytes, whose strings are interned among themselves only.
+    mutating func section(_ bytes: [UInt8]) {
+        varint(UInt64(bytes.count))
+        bytes.withUnsafeBytes { out.append($0) }
+    }
+    /// The bytes of a section that `write` writes with strings of its own, for
+    /// `section(_:)`: the same content gives the same bytes in any state.
+    static func section(capacity: Int, _ write: (inout StateWriter) -> Void) -> [UInt8] {
+        var w = StateWriter(capacity: capacity)
+        write(&w)
+        return w.bytes
+    }
 }
 
 /// Growable bytes written through a pointer: a byte costs a bounds check and a store,
@@ -264,4 +277,17 @@ struct StateReader {
         return out
     }
     mutating func time() throws -> Timestamp { Timestamp(microseconds: try int(), offsetMinutes: Int16(truncatingIfNeeded: try int())) }
+    /// Reads a section that `StateWriter.section(_:)` wrote: `read` must consume exactly
+    /// its bytes, and sees only the strings the section itself wrote.
+    mutating func section<T>(_ read: (inout StateReader) throws -> T) throws -> T {
+        let n = Int(try varint())
+        guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
+        let end = offset + n
+        let outer = strings
+        strings = []
+        defer { strings = outer }
+        let value = try read(&self)
+        guard offset == end else { throw Malformed(offset: offset) }
+        return value
+    }
 }
