@@ -310,7 +310,6 @@ extension DeviceModel {
     mutating func readUsage(_ r: inout StateReader, hour: Int) throws {
         let n = Int(try r.varint())
         guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
-        usage[hour].reserveCapacity(usage[hour].count + n)
         var previous: (time: Int64, seq: UInt64) = (0, 0)
         for _ in 0..<n {
             let u = try UsageRecord(&r, hour: hour, after: previous)

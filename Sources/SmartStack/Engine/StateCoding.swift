@@ -211,6 +211,8 @@ struct StateReader {
     let bytes: [UInt8]
     var offset = 0
     private var strings: [String] = []
+    /// Strings longer than fifteen bytes read so far, by `StringHash` of their bytes.
+    private var pool: [UInt64: String] = [:]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -253,10 +255,27 @@ struct StateReader {
         }
         let n = Int(try varint())
         guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
-        let s = String(decoding: bytes[offset..<offset + n], as: UTF8.self)
+        let s = n > 15 ? pooled(offset..<offset + n) : String(decoding: bytes[offset..<offset + n], as: UTF8.self)
         offset += n
         strings.append(s)
         return s
+    }
+    /// The string of `range`'s bytes, the same storage as an earlier one of the same
+    /// bytes: each day's usage section writes its names again, and a string longer than
+    /// fifteen bytes is stored on the heap.
+    private mutating func pooled(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBytes { all in
+            let utf8 = UnsafeRawBufferPointer(rebasing: all[range])
+            let hash = StringHash.of(utf8)
+            if let known = pool[hash],
+               known.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).elementsEqual(utf8) }) == true {
+                return known
+            }
+            if pool.isEmpty { pool.reserveCapacity(64) }
+            let s = String(decoding: utf8, as: UTF8.self)
+            pool[hash] = s
+            return s
+        }
     }
     mutating func optional<T>(_ read: (inout StateReader) throws -> T) throws -> T? {
         try byte() == 0 ? nil : try read(&self)
