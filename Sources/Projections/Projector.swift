@@ -136,33 +136,9 @@ public final class Projector {
         if let at = position {
             extras.removeAll { ($0.1.envelope.time.microseconds, $0.0) <= (at.time, at.seq) }
         }
-        var nextExtra = 0
         let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
-        var sinceSave = 0
-        var series = CheckpointSeries(device: device, tag: tag, ceiling: ceiling)
-        var background: BackgroundCheckpoints?
-        var pending = [([UInt8], [UInt8])]()
-        /// Applies one record of the log (its event nil when the view leaves it out).
-        func take(time: Int64, seq: UInt64, event: consuming Event?) {
-            position = (time, seq)
-            guard let event else { return }
-            while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < time {
-                engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
-                nextExtra += 1
-            }
-            engine.apply(event, seq: seq)
-            for d in engine.takeDecisions() { collect?(d) }
-            sinceSave += 1
-            if save && sinceSave >= checkpointInterval {
-                sinceSave = 0
-                if backgroundCheckpoints {
-                    if background == nil { background = BackgroundCheckpoints(series) }
-                    background!.add(engine.checkpointState(), time: time, seq: seq)
-                } else {
-                    pending.append(series.next(engine, time: time, seq: seq))
-                }
-            }
-        }
+        var run = FoldRun(engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save, interval: checkpointInterval,
+                          series: CheckpointSeries(device: device, tag: tag, ceiling: ceiling), inBackground: backgroundCheckpoints)
         // A long lone fold reads and decodes on a thread of its own once it is past its
         // first records (most folds, a query's from its checkpoint, end before).
         let readAheadAfter = backgroundCheckpoints && !skipsDamagedRecords && !privateStrings ? prefetchAfter : nil
@@ -174,7 +150,7 @@ public final class Projector {
             var visited = 0
             done = true
             if prefetch == nil, let after = readAheadAfter, folded >= after {
-                prefetch = EventPrefetch(ledger: ledger, device: device, after: position, through: eventLimit,
+                prefetch = EventPrefetch(ledger: ledger, device: device, after: run.position, through: eventLimit,
                                          ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
             }
             if let prefetch {
@@ -184,35 +160,27 @@ public final class Projector {
                     // item would count references to everything its event holds.
                     while !items.isEmpty {
                         var item = items.removeLast()
-                        take(time: item.time, seq: item.seq, event: item.event.take())
+                        run.take(time: item.time, seq: item.seq, event: item.event.take())
                     }
                 }
                 done = visited < chunk
             } else {
                 let limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
                 try ledger.read(privateStrings: privateStrings) { reader in
-                    try reader.forEachRecord(device: device, after: position, throughMicros: eventLimit,
+                    try reader.forEachRecord(device: device, after: run.position, throughMicros: eventLimit,
                                              skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in
                         visited += 1
                         let included = view.seq <= ceiling && !query.without.contains(view.seq)
-                        take(time: view.envelope.time.microseconds, seq: view.seq, event: included ? try Event(record: view) : nil)
+                        run.take(time: view.envelope.time.microseconds, seq: view.seq, event: included ? try Event(record: view) : nil)
                         if visited >= limit { done = false; return false }
                         return true
                     }
                 }
             }
             folded += visited
-            if let background { pending += background.take(waiting: done) }
-            if !pending.isEmpty {
-                try store(pending, ceiling: ceiling)
-                pending = []
-            }
+            let made = run.takeCheckpoints(waiting: done)
+            if !made.isEmpty { try store(made, ceiling: ceiling) }
         }
-        while nextExtra < extras.count {
-            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
-            nextExtra += 1
-        }
-        for d in engine.takeDecisions() { collect?(d) }
-        return engine
+        return run.finish()
     }
 }

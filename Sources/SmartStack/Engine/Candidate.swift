@@ -45,6 +45,15 @@ extension DeviceEngine {
         }
     }
 
+    /// The kinds whose relevant shortcut has no providers, so that the app's usage stands
+    /// in for them (S5): the only way an app's usage reaches a member's candidate.
+    func kindsDeferringToUsage(app: String) -> [String] {
+        guard p.relevantShortcutsRotateMembers, let set = state.shortcutSets[app] else { return [] }
+        var kinds = [String]()
+        for k in set.shortcuts.indices where set.shortcuts[k].providers.isEmpty { kinds.append(set.shortcuts[k].kind) }
+        return kinds
+    }
+
     /// The reasons behind a candidate, with the events they rest on.
     mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
         switch c.signal {

@@ -11,10 +11,12 @@ extension DeviceEngine {
             memberCache.removeAll()
         case .intentDonated(let d):
             // A donation counts for the members configured with its intent (D1) and for
-            // its app's usage (S5).
-            dropCachedMembers { $0.intent == d.intent.name || $0.widget.app == app }
+            // its app's usage where a relevant shortcut defers to it (S5).
+            let byUsage = kindsDeferringToUsage(app: app)
+            dropCachedMembers { $0.intent == d.intent.name || ($0.widget.app == app && byUsage.contains($0.widget.kind)) }
         case .appForeground:
-            dropCachedMembers { $0.widget.app == app }
+            let byUsage = kindsDeferringToUsage(app: app)
+            if !byUsage.isEmpty { dropCachedMembers { $0.widget.app == app && byUsage.contains($0.widget.kind) } }
         case .contextChanged, .permissionChanged:
             contextVersion &+= 1
         case .relevantShortcuts, .relevantIntents, .widgetRelevance:

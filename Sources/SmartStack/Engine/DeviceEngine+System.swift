@@ -105,25 +105,30 @@ extension DeviceEngine {
 /// What Widget Suggestions can place, worked out from the stacks, the relevant shortcut
 /// sets, the intents' homes and the declarations (derived): rebuilt when an event that
 /// can change them applies (`placementEpoch`), not at every evaluation.
-struct SuggestionPlan {
+final class SuggestionPlan: Sendable {
     /// A kind that no stack holds, the widget it would be placed as, and the stack it goes to.
     struct Kind {
         var widget: WidgetIdentity
         var target: Int?
     }
-    var epoch: UInt64 = .max
-    var kinds: [Kind] = []
+    let epoch: UInt64
+    let kinds: [Kind]
     /// The kinds no stack holds that relevant shortcuts name, in set order, each once per
     /// set: app, kind (index into `kinds`) and the candidate's source.
-    var shortcuts: [(app: String, kind: Int, source: String)] = []
+    let shortcuts: [(app: String, kind: Int, source: String)]
     /// Intents whose home kind no stack holds, and that kind.
-    var intentKinds = SortedTable<Int>()
-    var openIntents = IntentList()
+    let intentKinds: SortedTable<Int>
+    let openIntents: IntentList
 
-    init() {}
+    /// No plan yet: its epoch matches none.
+    init() {
+        (epoch, kinds, shortcuts, intentKinds, openIntents) = (.max, [], [], SortedTable(), IntentList())
+    }
 
     init(_ engine: DeviceEngine) {
-        epoch = engine.placementEpoch
+        var kinds = [Kind]()
+        var shortcuts = [(app: String, kind: Int, source: String)]()
+        var intentKinds = SortedTable<Int>()
         var index = SortedTable<Int>()
         func kind(app: String, kind: String) -> Int {
             let key = DeviceModel.appKind(app, kind)
@@ -147,7 +152,7 @@ struct SuggestionPlan {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             open.append(intent)
         }
-        openIntents = IntentList(open)
+        (epoch, self.kinds, self.shortcuts, self.intentKinds, openIntents) = (engine.placementEpoch, kinds, shortcuts, intentKinds, IntentList(open))
     }
 }
 

@@ -1,0 +1,79 @@
+import Ledger
+import SmartStack
+
+/// One fold's moving parts: the engine, where it stands in the log, the query's extra
+/// events still to apply, and the checkpoints it makes on the way. Held as one value,
+/// so that applying a record touches it once.
+struct FoldRun {
+    var engine: DeviceEngine
+    /// The (time, seq) of the last record taken, nil before the first.
+    var position: (time: Int64, seq: UInt64)?
+    /// The query's extra events, in time order, each with the sequence number it takes.
+    private let extras: [(UInt64, Event)]
+    private var nextExtra = 0
+    /// Where decisions go, if anywhere.
+    private let collect: ((Decision) -> Void)?
+    /// Whether the fold makes checkpoints, and every how many events.
+    private let saving: Bool
+    private let interval: Int
+    private var sinceSave = 0
+    private var series: CheckpointSeries
+    /// Whether checkpoints are written and compressed on a thread of their own.
+    private let inBackground: Bool
+    private var background: BackgroundCheckpoints?
+    /// Checkpoints made and not yet stored.
+    private var pending = [([UInt8], [UInt8])]()
+
+    init(engine: DeviceEngine, position: (time: Int64, seq: UInt64)?, extras: [(UInt64, Event)], collect: ((Decision) -> Void)?,
+         saving: Bool, interval: Int, series: CheckpointSeries, inBackground: Bool) {
+        self.engine = engine
+        self.position = position
+        self.extras = extras
+        self.collect = collect
+        self.saving = saving
+        self.interval = interval
+        self.series = series
+        self.inBackground = inBackground
+    }
+
+    /// Applies one record of the log (its event nil when the view leaves it out), after
+    /// the extra events dated before it.
+    mutating func take(time: Int64, seq: UInt64, event: consuming Event?) {
+        position = (time, seq)
+        guard let event else { return }
+        while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < time {
+            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
+            nextExtra += 1
+        }
+        engine.apply(event, seq: seq)
+        for d in engine.takeDecisions() { collect?(d) }
+        sinceSave += 1
+        if saving && sinceSave >= interval {
+            sinceSave = 0
+            if inBackground {
+                if background == nil { background = BackgroundCheckpoints(series) }
+                background!.add(engine.checkpointState(), time: time, seq: seq)
+            } else {
+                pending.append(series.next(engine, time: time, seq: seq))
+            }
+        }
+    }
+
+    /// The checkpoints made so far, to store; with `waiting`, after every one queued is.
+    mutating func takeCheckpoints(waiting: Bool) -> [([UInt8], [UInt8])] {
+        if let background { pending += background.take(waiting: waiting) }
+        defer { pending = [] }
+        return pending
+    }
+
+    /// Applies the extra events left (those dated after the last record) and hands
+    /// over the decisions still held.
+    mutating func finish() -> DeviceEngine {
+        while nextExtra < extras.count {
+            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
+            nextExtra += 1
+        }
+        for d in engine.takeDecisions() { collect?(d) }
+        return engine
+    }
+}
