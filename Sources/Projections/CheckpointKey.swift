@@ -7,11 +7,12 @@ import SmartStack
 /// checkpoint at or before an instant is one seek away.
 struct CheckpointKey {
     static let root: [UInt8] = Array("cp".utf8)
-    /// The layout of checkpoint values (5: the state compressed with Zstandard, on its own
+    /// The layout of checkpoint values (6: the state compressed with Zstandard, on its own
     /// or after the state of an earlier checkpoint, each day's usage records a section with
-    /// strings of its own); part of the engine tag, so that values of another layout are
-    /// never read as this one.
-    static let formatVersion = 5
+    /// strings of its own, and the days unchanged since that state named, not compressed
+    /// again); part of the engine tag, so that values of another layout are never read as
+    /// this one.
+    static let formatVersion = 6
     /// Of a fold's checkpoints, every this many is compressed on its own; those between are
     /// compressed after the one before, so restoring one decompresses at most this many.
     static let keyframeInterval = 8
@@ -52,46 +53,5 @@ struct CheckpointKey {
         let t = tail.withUnsafeBytes { Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) ^ Int64.min }
         let s = tail.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
         return (t, s)
-    }
-
-}
-
-/// A checkpoint's value: the log's last seq when it was made (8 bytes), the engine state's
-/// size (4 bytes), the (time, seq) of the checkpoint whose state was the prefix (16 bytes;
-/// seq 0 for none), then the state compressed (one Zstandard frame).
-struct CheckpointValue {
-    var highSeq: UInt64
-    var size: Int
-    /// The earlier checkpoint of the same device whose state the value was compressed
-    /// after, nil when it stands alone.
-    var base: (time: Int64, seq: UInt64)?
-    var compressed: ArraySlice<UInt8>
-
-    static let headerSize = 28
-
-    /// Parses a stored value; nil when it is too short to be one.
-    init?(_ value: [UInt8]) {
-        guard value.count >= CheckpointValue.headerSize else { return nil }
-        (highSeq, size, base) = value.withUnsafeBytes { raw in
-            let time = Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)))
-            let seq = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt64.self))
-            return (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
-                    Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
-                    seq == 0 ? nil : (time, seq))
-        }
-        compressed = value[CheckpointValue.headerSize...]
-    }
-
-    /// The value of `state`, compressed after `base`'s state when there is one.
-    static func encode(highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?,
-                       compressor: StateCompressor = StateCompressor()) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(headerSize + state.count / 2)
-        withUnsafeBytes(of: highSeq.bigEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(state.count).bigEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(bitPattern: base?.time ?? 0).bigEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: (base?.seq ?? 0).bigEndian) { out.append(contentsOf: $0) }
-        compressor.compress(state, prefix: base?.state ?? [], appendingTo: &out)
-        return out
     }
 }

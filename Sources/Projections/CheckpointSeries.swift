@@ -33,7 +33,7 @@ struct CheckpointSeries {
         let bytes = state.bytes(reusing: &usageDays)
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
         let entry = (CheckpointKey.key(device, tag, time: time, seq: seq),
-                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, compressor: compressor))
+                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: usageDays.copies, compressor: compressor))
         previous = (time, seq, bytes)
         made += 1
         return entry

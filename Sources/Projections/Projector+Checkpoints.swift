@@ -48,8 +48,8 @@ extension Projector {
         }
         guard let decompressor = StateDecompressor() else { return nil }
         for v in chain.reversed() {
-            guard let decompressed = decompressor.decompress(v.compressed, size: v.size, prefix: state) else { return nil }
-            state = decompressed
+            guard let next = v.state(after: state, decompressor: decompressor) else { return nil }
+            state = next
         }
         return state
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Projections
+import SmartStack
 
 @Suite("Checkpoint values")
 struct CheckpointFormatTests {
@@ -84,5 +85,59 @@ struct CheckpointFormatTests {
             #expect(decompressor.decompress(reused[2...], size: state.count, prefix: prefix) == state)
             previous = state
         }
+    }
+
+    @Test("runs copied from the state before are named, not compressed, and the state is rebuilt only from that state")
+    func copiedRuns() throws {
+        let before = pseudoRandomBytes(30_000, seed: 11, shift: 56)
+        // A changed head, two runs of the state before in a new place, new bytes between.
+        var after = Array(before[0..<2_000])
+        after[100] ^= 0xFF
+        let first = StateCopy(at: after.count, from: 20_000, count: 9_000)
+        after += before[20_000..<29_000]
+        after += pseudoRandomBytes(500, seed: 3, shift: 60)
+        let second = StateCopy(at: after.count, from: 5_000, count: 8_000)
+        after += before[5_000..<13_000]
+        after += [1, 2, 3]
+        let base = (time: Int64(1), seq: UInt64(2), state: before)
+        let value = CheckpointValue.encode(highSeq: 4, state: after, base: base, copies: [first, second])
+        let whole = CheckpointValue.encode(highSeq: 4, state: after, base: base)
+        let parsed = try #require(CheckpointValue(value))
+        #expect(parsed.copies == [first, second] && parsed.size == after.count && parsed.base?.seq == 2)
+        let decompressor = try #require(StateDecompressor())
+        #expect(parsed.state(after: before, decompressor: decompressor) == after)
+        #expect(try #require(CheckpointValue(whole)).state(after: before, decompressor: decompressor) == after)
+        // The copied runs are not in the frame: it decompresses to the rest only.
+        #expect(try decompress(parsed, prefix: before) == nil)
+        // Another state before, changed inside a copied run (which the frame does not
+        // cover) or where the frame copies from, is refused.
+        for k in [22_000, 1_000] {
+            var other = before
+            other[k] ^= 1
+            #expect(parsed.state(after: other, decompressor: decompressor) == nil)
+        }
+        #expect(parsed.state(after: Array(before.prefix(25_000)), decompressor: decompressor) == nil)
+        // A value whose runs pass the state's end does not parse.
+        var damaged = value
+        damaged[11] = 0
+        damaged[10] = 0
+        #expect(CheckpointValue(damaged) == nil)
+    }
+
+    @Test("copied runs that overlap in the state before, or a state standing alone that names runs, are refused")
+    func malformedRuns() throws {
+        let before = pseudoRandomBytes(4_000, seed: 5, shift: 56)
+        let after = Array(before[0..<1_000]) + Array(before[500..<1_500])
+        let overlapping = [StateCopy(at: 0, from: 0, count: 1_000), StateCopy(at: 1_000, from: 500, count: 1_000)]
+        #expect(StatePatch.uncopied(before, by: overlapping) == nil)
+        let value = CheckpointValue.encode(highSeq: 1, state: after, base: (time: 1, seq: 1, state: before), copies: overlapping)
+        let parsed = try #require(CheckpointValue(value))
+        #expect(parsed.state(after: before, decompressor: try #require(StateDecompressor())) == nil)
+        // Without a base the runs are left out when written, and refused when read.
+        let alone = CheckpointValue.encode(highSeq: 1, state: after, base: nil, copies: overlapping)
+        #expect(try #require(CheckpointValue(alone)).copies.isEmpty)
+        var forged = value
+        for k in 12..<28 { forged[k] = 0 }
+        #expect(CheckpointValue(forged) == nil)
     }
 }

@@ -23,7 +23,8 @@ struct UsageDaysTests {
         #expect(ordered.contains { if case .donationsDeleted = $0.body { true } else { false } })
         var engine = DeviceEngine(device: "device-0", policy: Policy())
         var days = UsageDays()
-        var compared = 0
+        var compared = 0, runs = 0
+        var previous = [UInt8]()
         for (k, event) in ordered.enumerated() {
             engine.apply(event, seq: UInt64(k + 1))
             guard k % 97 == 96 else { continue }
@@ -31,9 +32,16 @@ struct UsageDaysTests {
             let reused = state.bytes(reusing: &days)
             #expect(reused == state.bytes())
             #expect(try DeviceEngine(checkpoint: reused, policy: Policy()).checkpoint() == reused)
+            // Every copied run is the same bytes in this state and in the one before.
+            for run in days.copies {
+                #expect(reused[run.at..<(run.at + run.count)] == previous[run.from..<(run.from + run.count)])
+            }
+            runs += days.copies.count
+            previous = reused
             compared += 1
         }
         #expect(compared > 40)
+        #expect(runs == days.copied)
         // Most days stay as they were from one checkpoint to the next.
         #expect(days.copied > compared)
     }

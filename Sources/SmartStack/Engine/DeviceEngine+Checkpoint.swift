@@ -39,7 +39,8 @@ public struct CheckpointState: Sendable {
     }
 
     /// The same bytes, copying those of each day's usage records that `days` holds from
-    /// an earlier state of the same device when they are still the same records.
+    /// an earlier state of the same device when they are still the same records
+    /// (`days.copies` then says which runs of bytes were copied from where).
     public func bytes(reusing days: inout UsageDays) -> [UInt8] {
         var w = StateWriter()
         model.write(&w, reusing: &days)

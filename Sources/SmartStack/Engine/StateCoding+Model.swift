@@ -218,7 +218,8 @@ extension DeviceModel {
     /// hour's records in their order (records are appended at the engine's clock, which
     /// never goes back, so each day comes once).
     func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays) {
-        var sections = [[UInt8]]()
+        days.beginState()
+        var sections = [(day: Int64, bytes: [UInt8], from: Int?)]()
         var start = [Int](repeating: 0, count: 24)
         while true {
             var day = Int64.max
@@ -239,7 +240,7 @@ extension DeviceModel {
                     }
                 }
             }
-            sections.append(days.bytes(day: day, records: records) {
+            let (bytes, from) = days.bytes(day: day, records: records) {
                 StateWriter.section(capacity: 64 + 6 * records.count) { w in
                     w.int(day)
                     for h in 0..<24 {
@@ -253,12 +254,15 @@ extension DeviceModel {
                         }
                     }
                 }
-            })
+            }
+            sections.append((day, bytes, from))
             start = end
         }
-        days.endState()
         w.varint(UInt64(sections.count))
-        for s in sections { w.section(s) }
+        for s in sections {
+            days.placed(day: s.day, at: w.section(s.bytes), from: s.from)
+        }
+        days.endState()
     }
 
     func write(_ w: inout StateWriter) {

@@ -60,9 +60,13 @@ struct StateWriter {
     mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
     /// Writes a section that stands alone (`section(capacity:_:)` bytes): its length, then
     /// the bytes, whose strings are interned among themselves only.
-    mutating func section(_ bytes: [UInt8]) {
+    /// Writes a section's bytes after their length; returns where the bytes start.
+    @discardableResult
+    mutating func section(_ bytes: [UInt8]) -> Int {
         varint(UInt64(bytes.count))
+        let at = out.count
         bytes.withUnsafeBytes { out.append($0) }
+        return at
     }
     /// The bytes of a section that `write` writes with strings of its own, for
     /// `section(_:)`: the same content gives the same bytes in any state.
@@ -77,7 +81,8 @@ struct StateWriter {
 /// with no check of the storage's uniqueness as an array's append makes.
 final class WriteBuffer {
     private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    /// Bytes written.
+    private(set) var count = 0
     private var capacity: Int
 
     init(capacity: Int) {

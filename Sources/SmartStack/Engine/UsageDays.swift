@@ -6,32 +6,68 @@
 /// records leave the window). Each day's records are written as a section of their own,
 /// so that their bytes do not depend on the rest of the state: a day whose records are
 /// the same as last time (the same hours, sequence numbers, times and deletions, which
-/// is all a record is made from) is copied instead of written again.
+/// is all a record is made from) is copied instead of written again, and `copies` says
+/// where such sections sit in both states.
 public struct UsageDays: Sendable {
-    private var kept: [Int64: (records: [Int64], bytes: [UInt8])] = [:]
-    private var used: [Int64: (records: [Int64], bytes: [UInt8])] = [:]
+    private struct Day {
+        var records: [Int64]
+        var bytes: [UInt8]
+        /// Where the section's bytes start in the state that wrote them.
+        var offset: Int
+    }
+    private var kept: [Int64: Day] = [:]
+    private var used: [Int64: Day] = [:]
     /// How many sections were copied rather than written (for tests).
     private(set) var copied = 0
+    /// The sections of the last state written that are byte for byte those of the state
+    /// written before it, in the order they sit in it.
+    public private(set) var copies: [StateCopy] = []
 
     /// No bytes kept yet.
     public init() {}
 
     /// The section bytes of `day`, whose records `records` describes (hour, seq, time and
-    /// deletion of each, in the order written); `write` makes them when they changed.
-    mutating func bytes(day: Int64, records: [Int64], write: () -> [UInt8]) -> [UInt8] {
+    /// deletion of each, in the order written), and where the last state held the same
+    /// bytes; `write` makes them when they changed.
+    mutating func bytes(day: Int64, records: [Int64], write: () -> [UInt8]) -> (bytes: [UInt8], from: Int?) {
         if let last = kept[day], last.records == records {
             used[day] = last
             copied += 1
-            return last.bytes
+            return (last.bytes, last.offset)
         }
         let bytes = write()
-        used[day] = (records, bytes)
-        return bytes
+        used[day] = Day(records: records, bytes: bytes, offset: 0)
+        return (bytes, nil)
+    }
+
+    /// Notes where `day`'s section was written in this state (`from`: where the last
+    /// state held the same bytes, when they were copied).
+    mutating func placed(day: Int64, at offset: Int, from: Int?) {
+        used[day]!.offset = offset
+        if let from { copies.append(StateCopy(at: offset, from: from, count: used[day]!.bytes.count)) }
+    }
+
+    /// Starts a state.
+    mutating func beginState() {
+        copies.removeAll(keepingCapacity: true)
     }
 
     /// Ends a state: the days it did not write are dropped.
     mutating func endState() {
         kept = used
         used = [:]
+    }
+}
+
+/// A run of a state's bytes that is the same as a run of the state written before it.
+public struct StateCopy: Sendable, Equatable {
+    /// Where the run starts in the state.
+    public var at: Int
+    /// Where it starts in the state before.
+    public var from: Int
+    public var count: Int
+
+    public init(at: Int, from: Int, count: Int) {
+        (self.at, self.from, self.count) = (at, from, count)
     }
 }
