@@ -49,6 +49,23 @@ struct SignalRuleTests {
         #expect(try stack(lines, at: "08:55").top?.widget.instance == "w")
     }
 
+    @Test("S5: an app use that completes the usage pattern rotates a member whose shortcut has no providers at once")
+    func s5MemberRotatesOnUse() throws {
+        var lines = [Line.stack(), Line.add("w", app: "com.weather", kind: "Weather"), Line.add("n", app: "com.news", kind: "News"),
+                     Line.event("shortcuts.relevantSet", at: "2026-02-27T08:00:00Z", app: "com.news",
+                                #""shortcuts":[{"widgetKind":"News","intent":null,"relevanceProviders":[]}]"#)]
+        for day in ["2026-02-28", "2026-03-01"] {
+            lines.append(Line.event("app.foreground", at: "\(day)T09:10:00Z", app: "com.news", #""duration":60"#))
+        }
+        // Looked at early in the hour (two uses: no pattern yet), then the third use.
+        lines.append(Line.event("context.changed", at: "09:05", #""context":{"location":{"inferred":"work"}},"active":true"#))
+        lines.append(Line.event("app.foreground", at: "09:20", app: "com.news", #""duration":60"#))
+        #expect(try stack(lines, at: "09:15").top?.widget.instance == "w")
+        let after = try stack(lines, at: "09:25")
+        #expect(after.top?.widget.instance == "n")
+        #expect(after.decision?.reasons.first?.rule == "S5")
+    }
+
     @Test("G2: a kind already in a stack is not suggested; suggestions off suggests nothing")
     func g2() throws {
         let held = SignalRuleTests.phone + [Line.add("c", app: "com.cal", kind: "Cal", at: "06:05"), SignalRuleTests.calendar]
