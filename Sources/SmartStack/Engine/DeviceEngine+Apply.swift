@@ -125,6 +125,7 @@ extension DeviceEngine {
             refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
                                                  parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
+            usageEdits.touch(day: DeviceModel.usageDay(now))
             state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)
@@ -143,6 +144,7 @@ extension DeviceEngine {
                 if hit {
                     state.usage[h][k].deletedBy = seq
                     usageEdits.counts[h] &+= 1
+                    usageEdits.touch(day: DeviceModel.usageDay(u.time))
                 }
             }
             }
@@ -152,6 +154,7 @@ extension DeviceEngine {
             let hour = state.clock.hour(at: now)
             refreshUsage()
             state.usage[hour].append(UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
+            usageEdits.touch(day: DeviceModel.usageDay(now))
             state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)
@@ -242,6 +245,7 @@ extension DeviceEngine {
         // Every record that left the window goes, so that the bucket depends only on the
         // window's records and not on when earlier ones were dropped.
         let old = state.usage[h].prefix { $0.time < horizon }.count
+        for k in 0..<old { usageEdits.touch(day: DeviceModel.usageDay(state.usage[h][k].time)) }
         state.usage[h].removeFirst(old)
         state.usageChanged = true
         noteUsagePruned(hour: h, count: old)

@@ -11,7 +11,7 @@ extension DeviceEngine {
     /// The engine's state as a value to turn into `checkpoint()` bytes later, on any
     /// thread, while the engine moves on.
     public func checkpointState() -> CheckpointState {
-        CheckpointState(state)
+        CheckpointState(state, dayEdits: usageEdits.days)
     }
 
     /// Restores an engine from `checkpoint()` bytes, under the policy it was made with.
@@ -28,8 +28,13 @@ extension DeviceEngine {
 /// until the engine changes it).
 public struct CheckpointState: Sendable {
     let model: DeviceModel
+    /// The engine's last edit of each day's usage records (see `UsageEdits.days`).
+    let dayEdits: [Int64: UInt64]
 
-    init(_ model: DeviceModel) { self.model = model }
+    init(_ model: DeviceModel, dayEdits: [Int64: UInt64] = [:]) {
+        self.model = model
+        self.dayEdits = dayEdits
+    }
 
     /// The state as the bytes `DeviceEngine.checkpoint()` gives.
     public func bytes() -> [UInt8] {
@@ -39,11 +44,12 @@ public struct CheckpointState: Sendable {
     }
 
     /// The same bytes, copying those of each day's usage records that `days` holds from
-    /// an earlier state of the same device when they are still the same records
-    /// (`days.copies` then says which runs of bytes were copied from where).
+    /// the engine's previous state given to it, when the engine has not edited that day
+    /// since (`days.copies` then says which runs of bytes were copied from where). `days`
+    /// serves the states of one engine, in order.
     public func bytes(reusing days: inout UsageDays) -> [UInt8] {
         var w = StateWriter()
-        model.write(&w, reusing: &days)
+        model.write(&w, reusing: &days, dayEdits: dayEdits)
         return w.bytes
     }
 }

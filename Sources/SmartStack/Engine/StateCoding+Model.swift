@@ -217,7 +217,7 @@ extension DeviceModel {
     /// reading the sections in order and appending each hour's runs gives back every
     /// hour's records in their order (records are appended at the engine's clock, which
     /// never goes back, so each day comes once).
-    func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays) {
+    func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: [Int64: UInt64]) {
         days.beginState()
         var sections = [(day: Int64, bytes: [UInt8], from: Int?)]()
         var start = [Int](repeating: 0, count: 24)
@@ -226,22 +226,16 @@ extension DeviceModel {
             for h in 0..<24 where start[h] < usage[h].count { day = min(day, DeviceModel.usageDay(usage[h][start[h]].time)) }
             if day == .max { break }
             var end = start
-            var records = [Int64]()
-            records.reserveCapacity(256)
+            var count = 0
             for h in 0..<24 {
                 // Read in place: copying a record would count references to its strings.
                 usage[h].withUnsafeBufferPointer { bucket in
-                    while end[h] < bucket.count, DeviceModel.usageDay(bucket[end[h]].time) == day {
-                        records.append(Int64(h))
-                        records.append(Int64(bitPattern: bucket[end[h]].seq))
-                        records.append(bucket[end[h]].time)
-                        records.append(Int64(bitPattern: bucket[end[h]].deletedBy ?? 0))
-                        end[h] += 1
-                    }
+                    while end[h] < bucket.count, DeviceModel.usageDay(bucket[end[h]].time) == day { end[h] += 1 }
                 }
+                count += end[h] - start[h]
             }
-            let (bytes, from) = days.bytes(day: day, records: records) {
-                StateWriter.section(capacity: 64 + 6 * records.count) { w in
+            let (bytes, from) = days.bytes(day: day, edit: dayEdits[day] ?? 0) {
+                StateWriter.section(capacity: 64 + 24 * count) { w in
                     w.int(day)
                     for h in 0..<24 {
                         w.varint(UInt64(end[h] - start[h]))
@@ -267,10 +261,10 @@ extension DeviceModel {
 
     func write(_ w: inout StateWriter) {
         var days = UsageDays()
-        write(&w, reusing: &days)
+        write(&w, reusing: &days, dayEdits: [:])
     }
 
-    func write(_ w: inout StateWriter, reusing days: inout UsageDays) {
+    func write(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: [Int64: UInt64]) {
         w.string(device); w.int(now); w.int(lastEventTime); w.uint(lastSeq); w.byte(dirty)
         w.optional(clock.zoneName) { $0.string($1) }; w.int(Int64(clock.lastOffset))
         w.optional(platform) { $0.string($1) }; w.optional(osVersion) { $0.string($1) }; w.uint(deviceInfoSeq)
@@ -293,7 +287,7 @@ extension DeviceModel {
         }
         contexts.write(&w) { w, a in w.int(a.since); w.uint(a.seq) }
         permissions.write(&w) { w, a in w.bool(a.granted); w.uint(a.seq) }
-        writeUsageByDay(&w, reusing: &days)
+        writeUsageByDay(&w, reusing: &days, dayEdits: dayEdits)
         intentHomes.write(&w) { w, h in w.string(h.app); w.string(h.kind) }
         counters.write(&w)
         w.int(counterDay)

@@ -92,6 +92,16 @@ struct UsageEvidence: Hashable {
 struct UsageEdits {
     var counts = [UInt64](repeating: 0, count: 24)
     var aside = [UsageCache?](repeating: nil, count: 24)
+    /// The last edit of each UTC day's records (`DeviceModel.usageDay`), numbered in order
+    /// since the engine was made or restored; a day without one has not changed since.
+    var days: [Int64: UInt64] = [:]
+    private var lastEdit: UInt64 = 0
+
+    /// Notes that a record of `day` was added, deleted or dropped.
+    mutating func touch(day: Int64) {
+        lastEdit &+= 1
+        days[day] = lastEdit
+    }
 }
 
 extension DeviceEngine {

@@ -4,13 +4,14 @@
 /// A state holds every donation and app use of the pattern window, most of its bytes, and
 /// between two checkpoints only the last day or two of them change (and the oldest, as
 /// records leave the window). Each day's records are written as a section of their own,
-/// so that their bytes do not depend on the rest of the state: a day whose records are
-/// the same as last time (the same hours, sequence numbers, times and deletions, which
-/// is all a record is made from) is copied instead of written again, and `copies` says
-/// where such sections sit in both states.
+/// so that their bytes do not depend on the rest of the state: a day the engine has not
+/// edited since the last state (no record of it added, deleted or dropped: see
+/// `UsageEdits.days`) is copied instead of written again, and `copies` says where such
+/// sections sit in both states.
 public struct UsageDays: Sendable {
     private struct Day {
-        var records: [Int64]
+        /// The engine's last edit of the day when it was written.
+        var edit: UInt64
         var bytes: [UInt8]
         /// Where the section's bytes start in the state that wrote them.
         var offset: Int
@@ -26,17 +27,16 @@ public struct UsageDays: Sendable {
     /// No bytes kept yet.
     public init() {}
 
-    /// The section bytes of `day`, whose records `records` describes (hour, seq, time and
-    /// deletion of each, in the order written), and where the last state held the same
-    /// bytes; `write` makes them when they changed.
-    mutating func bytes(day: Int64, records: [Int64], write: () -> [UInt8]) -> (bytes: [UInt8], from: Int?) {
-        if let last = kept[day], last.records == records {
+    /// The section bytes of `day`, whose records the engine last edited at `edit`, and
+    /// where the last state held the same bytes; `write` makes them when they changed.
+    mutating func bytes(day: Int64, edit: UInt64, write: () -> [UInt8]) -> (bytes: [UInt8], from: Int?) {
+        if let last = kept[day], last.edit == edit {
             used[day] = last
             copied += 1
             return (last.bytes, last.offset)
         }
         let bytes = write()
-        used[day] = Day(records: records, bytes: bytes, offset: 0)
+        used[day] = Day(edit: edit, bytes: bytes, offset: 0)
         return (bytes, nil)
     }
 
