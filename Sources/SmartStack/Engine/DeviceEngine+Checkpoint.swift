@@ -29,9 +29,9 @@ extension DeviceEngine {
 public struct CheckpointState: Sendable {
     let model: DeviceModel
     /// The engine's last edit of each day's usage records (see `UsageEdits.days`).
-    let dayEdits: [Int64: UInt64]
+    let dayEdits: DayEdits
 
-    init(_ model: DeviceModel, dayEdits: [Int64: UInt64] = [:]) {
+    init(_ model: DeviceModel, dayEdits: DayEdits = DayEdits()) {
         self.model = model
         self.dayEdits = dayEdits
     }

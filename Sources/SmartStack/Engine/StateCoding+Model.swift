@@ -217,7 +217,7 @@ extension DeviceModel {
     /// reading the sections in order and appending each hour's runs gives back every
     /// hour's records in their order (records are appended at the engine's clock, which
     /// never goes back, so each day comes once).
-    func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: [Int64: UInt64]) {
+    func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits) {
         days.beginState()
         var sections = [(day: Int64, bytes: [UInt8], from: Int?)]()
         var start = [Int](repeating: 0, count: 24)
@@ -234,7 +234,7 @@ extension DeviceModel {
                 }
                 count += end[h] - start[h]
             }
-            let (bytes, from) = days.bytes(day: day, edit: dayEdits[day] ?? 0) {
+            let (bytes, from) = days.bytes(day: day, edit: dayEdits[day]) {
                 StateWriter.section(capacity: 64 + 24 * count) { w in
                     w.int(day)
                     for h in 0..<24 {
@@ -261,10 +261,10 @@ extension DeviceModel {
 
     func write(_ w: inout StateWriter) {
         var days = UsageDays()
-        write(&w, reusing: &days, dayEdits: [:])
+        write(&w, reusing: &days, dayEdits: DayEdits())
     }
 
-    func write(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: [Int64: UInt64]) {
+    func write(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits) {
         w.string(device); w.int(now); w.int(lastEventTime); w.uint(lastSeq); w.byte(dirty)
         w.optional(clock.zoneName) { $0.string($1) }; w.int(Int64(clock.lastOffset))
         w.optional(platform) { $0.string($1) }; w.optional(osVersion) { $0.string($1) }; w.uint(deviceInfoSeq)

@@ -94,13 +94,53 @@ struct UsageEdits {
     var aside = [UsageCache?](repeating: nil, count: 24)
     /// The last edit of each UTC day's records (`DeviceModel.usageDay`), numbered in order
     /// since the engine was made or restored; a day without one has not changed since.
-    var days: [Int64: UInt64] = [:]
-    private var lastEdit: UInt64 = 0
+    private(set) var days = DayEdits()
 
     /// Notes that a record of `day` was added, deleted or dropped.
     mutating func touch(day: Int64) {
-        lastEdit &+= 1
-        days[day] = lastEdit
+        days.touch(day)
+    }
+}
+
+/// The last edit of each day, in day order: records are mostly added to the latest day
+/// and dropped from the oldest, so most edits touch an end.
+struct DayEdits: Sendable {
+    private var days: [Int64] = []
+    private var edits: [UInt64] = []
+    private var last: UInt64 = 0
+
+    /// The last edit of `day`, 0 when it has none.
+    subscript(day: Int64) -> UInt64 {
+        let i = position(day)
+        return i < days.count && days[i] == day ? edits[i] : 0
+    }
+
+    mutating func touch(_ day: Int64) {
+        last &+= 1
+        if let end = days.last, end == day {
+            edits[edits.count - 1] = last
+        } else if days.last.map({ $0 < day }) ?? true {
+            days.append(day)
+            edits.append(last)
+        } else {
+            let i = position(day)
+            if i < days.count && days[i] == day {
+                edits[i] = last
+            } else {
+                days.insert(day, at: i)
+                edits.insert(last, at: i)
+            }
+        }
+    }
+
+    /// The first position whose day is not before `day`.
+    private func position(_ day: Int64) -> Int {
+        var lo = 0, hi = days.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if days[mid] < day { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }
 
