@@ -33,12 +33,7 @@ struct SortedTable<Value: Hashable>: Hashable {
 
     /// Where `key` goes in key order.
     private func insertionPoint(_ key: String) -> Int {
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        keys.partitionPoint { $0 < key }
     }
 
     private mutating func reindex() {

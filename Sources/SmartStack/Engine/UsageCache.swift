@@ -135,12 +135,7 @@ struct DayEdits: Sendable {
 
     /// The first position whose day is not before `day`.
     private func position(_ day: Int64) -> Int {
-        var lo = 0, hi = days.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if days[mid] < day { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        days.partitionPoint { $0 < day }
     }
 }
 

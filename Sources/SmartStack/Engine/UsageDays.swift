@@ -65,8 +65,10 @@ public struct StateCopy: Sendable, Equatable {
     public var at: Int
     /// Where it starts in the state before.
     public var from: Int
+    /// Its length in bytes.
     public var count: Int
 
+    /// A run of `count` bytes at `at` that are those at `from` in the state before.
     public init(at: Int, from: Int, count: Int) {
         (self.at, self.from, self.count) = (at, from, count)
     }

@@ -31,11 +31,7 @@ struct WakeupQueue: Codable, Hashable {
     /// Adds `bits` at `t`, joining an instant already there.
     mutating func insert(_ t: Int64, _ bits: UInt8) {
         // The first position (in descending order) whose time is <= t.
-        var lo = 0, hi = times.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if times[mid] > t { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = times.partitionPoint { $0 > t }
         if lo < times.count && times[lo] == t {
             work[lo] |= bits
             return
