@@ -46,6 +46,9 @@ extension Projector {
             let made = BackgroundCheckpoints(CheckpointSeries(device: device, tag: tag, ceiling: ceiling))
             var sinceSave = 0, folded = 0, next = 0
             var known: (key: [UInt8], state: [UInt8])?
+            // The states compared are written as a series: a day's usage records unedited
+            // since the last comparison are copied, not written again.
+            var compared = UsageDays()
             try reader.forEachRecord(device: device, after: position, throughMicros: .max) { view in
                 guard view.seq <= ceiling else { return true }
                 let (time, seq) = (view.envelope.time.microseconds, view.seq)
@@ -56,7 +59,7 @@ extension Projector {
                 if next < stale.count, stale[next].time == time, stale[next].seq == seq {
                     let candidate = stale[next]
                     next += 1
-                    let state = engine.checkpoint()
+                    let state = engine.checkpointState().bytes(reusing: &compared)
                     if let stored = try reader.derived(candidate.key), let parsed = CheckpointValue(stored),
                        let old = try self.state(of: parsed, device: device, tag: tag, in: reader, known: known) {
                         if old == state {
