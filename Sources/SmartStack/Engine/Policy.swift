@@ -14,23 +14,34 @@ public struct Policy: Sendable, Hashable {
     public static let version = 1
 
     /// The parameters in force.
-    public var parameters: PolicyParameters
+    public var parameters: PolicyParameters {
+        didSet { digest = Policy.digest(of: parameters) }
+    }
+
+    /// A short digest of the name, version and parameters: it changes with any override.
+    /// Worked out when the parameters are set (it encodes them as JSON), not at each use:
+    /// every answer and every checkpoint key names it.
+    public private(set) var digest: String
 
     /// The default policy.
     public init(parameters: PolicyParameters = PolicyParameters()) {
         self.parameters = parameters
+        self.digest = Policy.digest(of: parameters)
     }
 
-    /// A short digest of the name, version and parameters: it changes with any override.
-    public var digest: String {
+    private static func digest(of parameters: PolicyParameters) -> String {
         var text = "\(Policy.name)\n\(Policy.version)\n"
-        text += parametersJSON(pretty: false)
+        text += parametersJSON(parameters, pretty: false)
         let hash = SHA256.hash(data: Array(text.utf8))
         return "sha256:" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The parameters as JSON, keys sorted.
     public func parametersJSON(pretty: Bool) -> String {
+        Policy.parametersJSON(parameters, pretty: pretty)
+    }
+
+    private static func parametersJSON(_ parameters: PolicyParameters, pretty: Bool) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         // Optional caps are written as null (unlimited) rather than left out.
