@@ -41,10 +41,7 @@ struct FoldRun {
     mutating func take(time: Int64, seq: UInt64, event: consuming Event?) {
         position = (time, seq)
         guard let event else { return }
-        while nextExtra < extras.count, extras[nextExtra].1.envelope.time.microseconds < time {
-            engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
-            nextExtra += 1
-        }
+        applyExtras(before: time)
         engine.apply(event, seq: seq)
         for d in engine.takeDecisions() { collect?(d) }
         sinceSave += 1
@@ -69,11 +66,17 @@ struct FoldRun {
     /// Applies the extra events left (those dated after the last record) and hands
     /// over the decisions still held.
     mutating func finish() -> DeviceEngine {
-        while nextExtra < extras.count {
+        applyExtras(before: .max)
+        for d in engine.takeDecisions() { collect?(d) }
+        return engine
+    }
+
+    /// Applies the extra events dated before `time` that are not applied yet (all of
+    /// them for `.max`).
+    private mutating func applyExtras(before time: Int64) {
+        while nextExtra < extras.count, time == .max || extras[nextExtra].1.envelope.time.microseconds < time {
             engine.apply(extras[nextExtra].1, seq: extras[nextExtra].0)
             nextExtra += 1
         }
-        for d in engine.takeDecisions() { collect?(d) }
-        return engine
     }
 }

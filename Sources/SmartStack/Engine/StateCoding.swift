@@ -59,8 +59,8 @@ struct StateWriter {
     }
     mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
     /// Writes a section that stands alone (`section(capacity:_:)` bytes): its length, then
-    /// the bytes, whose strings are interned among themselves only.
-    /// Writes a section's bytes after their length; returns where the bytes start.
+    /// the bytes, whose strings are interned among themselves only. Returns where the
+    /// bytes start.
     @discardableResult
     mutating func section(_ bytes: [UInt8]) -> Int {
         varint(UInt64(bytes.count))
