@@ -142,9 +142,8 @@ extension DeviceEngine {
 
     /// Appends a decision.
     mutating func record(stack i: Int, action: DecisionAction, widget: WidgetIdentity, from: WidgetIdentity?, reasons: [Reason], setsTop: Bool = true) {
-        let stack = state.stacks[i]
-        let d = Decision(time: state.clock.timestamp(state.now), device: state.device, stack: stack.id, action: action,
-                         widget: widget, from: from, top: stack.identity(stack.top), reasons: reasons)
+        let d = Decision(time: state.clock.timestamp(state.now), device: state.device, stack: state.stacks[i].id, action: action,
+                         widget: widget, from: from, top: state.stacks[i].identity(state.stacks[i].top), reasons: reasons)
         if setsTop { state.stacks[i].topDecision = d }
         decisions.append(d)
     }

@@ -23,10 +23,18 @@ struct LocalClock: Codable, Hashable {
 
     mutating func noteOffset(_ minutes: Int16) { lastOffset = minutes }
 
-    /// The UTC offset at `micros`, in minutes.
+    /// The UTC offset at `micros`, in minutes: from the span known to hold it, else
+    /// asked of the zone.
+    @inline(__always)
     mutating func offset(at micros: Int64) -> Int16 {
-        guard let zoneName else { return lastOffset }
         if let o = cache.lookup(micros) { return o }
+        return zoneOffset(at: micros)
+    }
+
+    /// The UTC offset at `micros` asked of the zone (the offset of the last event
+    /// without one), and the span it holds for kept.
+    private mutating func zoneOffset(at micros: Int64) -> Int16 {
+        guard let zoneName else { return lastOffset }
         guard let zone = TimeZone(identifier: zoneName) else { return lastOffset }
         let date = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
         let offset = Int16(zone.secondsFromGMT(for: date) / 60)
@@ -82,6 +90,7 @@ struct OffsetCache: Hashable {
     var from: Int64 = 0, until: Int64 = 0, offset: Int16 = 0
     var valid = false
 
+    @inline(__always)
     func lookup(_ micros: Int64) -> Int16? { valid && micros >= from && micros < until ? offset : nil }
 
     /// Only the span from the asked instant to the next transition is certain; earlier

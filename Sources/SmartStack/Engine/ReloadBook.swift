@@ -34,7 +34,10 @@ struct ReloadState: Codable, Hashable {
         timelineSeq = seq
         timelineTime = now
         switch t.policy {
-        case .atEnd: due = t.entries.map(\.date.microseconds).max() ?? now
+        case .atEnd:
+            var last: Int64?
+            for e in t.entries where last.map({ e.date.microseconds > $0 }) ?? true { last = e.date.microseconds }
+            due = last ?? now
         case .after(let date): due = date.microseconds
         case .never: due = nil
         }

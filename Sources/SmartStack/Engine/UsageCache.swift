@@ -150,12 +150,12 @@ extension DeviceEngine {
         if current && usageCache.hour != hour { usageEdits.aside[usageCache.hour] = usageCache }
         if current && usageCache.hour == hour && usageCache.from <= now {
             // Taken out of `self`, so that it is changed in place.
-            var cache = usageCache
-            usageCache = UsageCache()
+            var cache = UsageCache()
+            swap(&cache, &usageCache)
             advance(&cache, to: now)
-            usageCache = cache
-        } else if var aside = usageEdits.aside[hour], aside.edits == usageEdits.counts[hour], aside.from <= now {
-            usageEdits.aside[hour] = nil
+            swap(&cache, &usageCache)
+        } else if usageEdits.aside[hour]?.edits == usageEdits.counts[hour], usageEdits.aside[hour]!.from <= now {
+            var aside = usageEdits.aside[hour].take()!
             advance(&aside, to: now)
             usageCache = aside
         } else {
