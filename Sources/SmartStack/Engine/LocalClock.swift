@@ -31,8 +31,8 @@ struct LocalClock: Codable, Hashable {
         return zoneOffset(at: micros)
     }
 
-    /// The UTC offset at `micros` asked of the zone (the offset of the last event
-    /// without one), and the span it holds for kept.
+    /// The UTC offset at `micros` asked of the zone, kept for the span up to the zone's
+    /// next transition; without a zone, the last event's offset.
     private mutating func zoneOffset(at micros: Int64) -> Int16 {
         guard let zoneName else { return lastOffset }
         guard let zone = TimeZone(identifier: zoneName) else { return lastOffset }

@@ -35,9 +35,9 @@ struct ReloadState: Codable, Hashable {
         timelineTime = now
         switch t.policy {
         case .atEnd:
-            var last: Int64?
-            for e in t.entries where last.map({ e.date.microseconds > $0 }) ?? true { last = e.date.microseconds }
-            due = last ?? now
+            var last = Int64.min
+            for e in t.entries { last = max(last, e.date.microseconds) }
+            due = t.entries.isEmpty ? now : last
         case .after(let date): due = date.microseconds
         case .never: due = nil
         }
