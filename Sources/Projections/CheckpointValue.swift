@@ -33,35 +33,27 @@ struct CheckpointValue {
                     Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
                     seq == 0 ? nil : (time, seq))
         }
-        var offset = CheckpointValue.headerSize
-        func varint() -> Int? {
-            var v = 0, shift = 0
-            while offset < value.count, shift < 63 {
-                let b = value[offset]
-                offset += 1
-                v |= Int(b & 0x7F) << shift
-                if b < 0x80 { return v }
-                shift += 7
+        // The runs and the checksum, read with the log's own varint reader.
+        let (size, hasBase) = (size, base != nil)
+        let parsed = value.withUnsafeBytes { raw -> (copies: [StateCopy], checksum: UInt32, offset: Int)? in
+            var r = ByteReader(raw, offset: CheckpointValue.headerSize)
+            guard let count = try? r.readLength(), count <= size, hasBase || count == 0 else { return nil }
+            var copies = [StateCopy]()
+            copies.reserveCapacity(count)
+            var end = 0
+            for _ in 0..<count {
+                guard let gap = try? r.readLength(), let from = try? r.readLength(), let length = try? r.readLength(), length > 0,
+                      end + gap + length <= size else { return nil }
+                copies.append(StateCopy(at: end + gap, from: from, count: length))
+                end += gap + length
             }
-            return nil
+            guard count > 0 else { return (copies, 0, r.offset) }
+            // Stored big-endian; the reader reads little-endian.
+            guard let checksum = try? r.readFixed(UInt32.self) else { return nil }
+            return (copies, checksum.byteSwapped, r.offset)
         }
-        guard let count = varint(), count <= size, base != nil || count == 0 else { return nil }
-        var copies = [StateCopy]()
-        copies.reserveCapacity(count)
-        var end = 0
-        for _ in 0..<count {
-            guard let gap = varint(), let from = varint(), let length = varint(), length > 0,
-                  end + gap + length <= size else { return nil }
-            copies.append(StateCopy(at: end + gap, from: from, count: length))
-            end += gap + length
-        }
-        self.copies = copies
-        if count > 0 {
-            guard offset + 4 <= value.count else { return nil }
-            checksum = value.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-            offset += 4
-        }
-        compressed = value[offset...]
+        guard let parsed else { return nil }
+        (copies, checksum, compressed) = (parsed.copies, parsed.checksum, value[parsed.offset...])
     }
 
     /// The value of `state`, compressed after `base`'s state when there is one, leaving out
@@ -75,17 +67,14 @@ struct CheckpointValue {
         withUnsafeBytes(of: UInt32(state.count).bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt64(bitPattern: base?.time ?? 0).bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: (base?.seq ?? 0).bigEndian) { out.append(contentsOf: $0) }
-        func varint(_ v: Int) {
-            var v = UInt64(v)
-            while v >= 0x80 { out.append(UInt8(truncatingIfNeeded: v) | 0x80); v >>= 7 }
-            out.append(UInt8(v))
-        }
-        varint(copies.count)
+        var runs = ByteWriter(capacity: 4 + 12 * copies.count)
+        runs.writeVarint(UInt64(copies.count))
         var end = 0
         for c in copies {
-            varint(c.at - end); varint(c.from); varint(c.count)
+            runs.writeVarint(UInt64(c.at - end)); runs.writeVarint(UInt64(c.from)); runs.writeVarint(UInt64(c.count))
             end = c.at + c.count
         }
+        out.append(contentsOf: runs.bytes)
         if copies.isEmpty {
             compressor.compress(state, prefix: base?.state ?? [], appendingTo: &out)
         } else {
