@@ -97,11 +97,11 @@ struct EngineBench: ParsableCommand {
         lines.append("  ratio to scan + decode: \(String(format: "%.2f", rebuildRate / (Double(events) / median(decodeScan))))")
         lines.append("  ratio to the C scan: \(String(format: "%.3f", rebuildRate / (Double(events) / median(cScan))))")
         lines.append("peak resident memory, through the rebuild: \(peakAfterRebuild / 1024) MB (before the rebuild: \(peakAfterBaselines / 1024) MB; target < 1024); now \(anonymousKB() / 1024) MB anonymous (the rest is LMDB's file-backed map)")
-        let footprint = try Projector(ledger: ledger, policy: policy).checkpointFootprint()
+        let footprint = try projector(ledger, policy).checkpointFootprint()
         lines.append("checkpoints: \(footprint.count), \(footprint.bytes) bytes = \(String(format: "%.2f", 100 * Double(footprint.bytes) / Double(stats.usedBytes)))% of the store (target <= 15%)")
 
         // State at random instants, in-process: open, pick the checkpoint, fold, snapshot, render.
-        let devices = try Projector(ledger: ledger, policy: policy).devices()
+        let devices = try projector(ledger, policy).devices()
         let (first, last) = (stats.firstTime?.microseconds ?? 0, stats.lastTime?.microseconds ?? 0)
         var rng = SplitMix64(seed: seed)
         func randomT() -> Int64 { first + Int64(rng.next() % UInt64(max(1, last - first))) }
@@ -115,9 +115,9 @@ struct EngineBench: ParsableCommand {
         for _ in 0..<queries {
             let device = devices[Int(rng.next() % UInt64(devices.count))]
             let t = randomT()
-            plain.append(try time { _ = try answer(Projector(ledger: ledger, policy: policy), device, t, ProjectionQuery()) })
+            plain.append(try time { _ = try answer(projector(ledger, policy), device, t, ProjectionQuery()) })
             let t2 = Timestamp(microseconds: t - Int64(rng.next() % 86_400_000_000))
-            known.append(try time { _ = try answer(Projector(ledger: ledger, policy: policy), device, t, ProjectionQuery(knownAt: t2)) })
+            known.append(try time { _ = try answer(projector(ledger, policy), device, t, ProjectionQuery(knownAt: t2)) })
         }
         lines.append("state --at random T, in-process: median \(ms(median(plain))) ms, p99 \(ms(percentile(plain, 0.99))) ms (targets 2 / 20)")
         lines.append("state --at T --known-at T2, in-process: median \(ms(median(known))) ms, p99 \(ms(percentile(known, 0.99))) ms")
@@ -133,7 +133,7 @@ struct EngineBench: ParsableCommand {
             let timeline = try decoder.decode(#"{"type":"widget.timeline","time":"\#(Timestamp(microseconds: t - 600_000_000).rfc3339)","device":"\#(device)","app":"com.example.app1","kind":"Widget1","entries":[{"date":"\#(Timestamp(microseconds: t - 300_000_000).rfc3339)","relevance":{"score":99,"duration":1800}}]}"#)
             for (q, sink) in [(ProjectionQuery(), 0), (without, 1), (ProjectionQuery(with: [timeline]), 2)] {
                 let seconds = try time {
-                    var engine = try Projector(ledger: ledger, policy: policy).engine(device: device, at: t, query: q)
+                    var engine = try projector(ledger, policy).engine(device: device, at: t, query: q)
                     _ = engine.candidates(stack: "stack-0")
                     _ = engine.verdict(stack: "stack-0", widget: "Widget1")
                 }
@@ -148,24 +148,31 @@ struct EngineBench: ParsableCommand {
         var decoder = EventDecoder()
         let late = try decoder.decode(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"\#(devices[0])","app":"com.example.late","duration":5}"#)
         _ = try ledger.append([late])
-        let lateAnswer = try time { _ = try answer(Projector(ledger: ledger, policy: policy), devices[0], mid + (last - mid) / 2, ProjectionQuery()) }
+        let lateAnswer = try time { _ = try answer(projector(ledger, policy), devices[0], mid + (last - mid) / 2, ProjectionQuery()) }
         lines.append("first state answer after a late event in the middle of the log: \(ms(lateAnswer)) ms (target <= 1000)")
         // A late event whose effect lasts to the end of the log: no stale checkpoint after
         // it holds the state the refold reaches, so the answer refolds up to its instant.
         if devices.count > 1 {
             let lasting = try decoder.decode(#"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"\#(devices[1])","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#)
             _ = try ledger.append([lasting])
-            let lastingAnswer = try time { _ = try answer(Projector(ledger: ledger, policy: policy), devices[1], mid + (last - mid) / 2, ProjectionQuery()) }
+            let lastingAnswer = try time { _ = try answer(projector(ledger, policy), devices[1], mid + (last - mid) / 2, ProjectionQuery()) }
             lines.append("first state answer after a late widget added mid-log, whose effect lasts: \(ms(lastingAnswer)) ms")
         }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// A projector that makes checkpoints at `--checkpoint-interval`, as the rebuild does.
+    func projector(_ ledger: Ledger, _ policy: Policy) -> Projector {
+        let projector = Projector(ledger: ledger, policy: policy)
+        projector.checkpointInterval = checkpointInterval
+        return projector
     }
 
     /// Events per second of `DeviceEngine.apply` alone over the first `threads` devices'
     /// events, decoded into memory beforehand, one device per thread, all at once (median
     /// of three passes).
     func engineOnlyRate(ledger: Ledger, policy: Policy, threads: Int = 1) throws -> Double {
-        let devices = Array(try Projector(ledger: ledger, policy: policy).devices().prefix(max(1, threads)))
+        let devices = Array(try projector(ledger, policy).devices().prefix(max(1, threads)))
         var decoded = [[(UInt64, Event)]]()
         for device in devices {
             var events = [(UInt64, Event)]()
