@@ -15,7 +15,7 @@ public final class Projector {
     /// The policy in force.
     public let policy: Policy
     /// Events per device between two checkpoints, unless set otherwise.
-    public static let defaultCheckpointInterval = 192
+    public static let defaultCheckpointInterval = 384
     /// Events per device between two checkpoints.
     public var checkpointInterval = Projector.defaultCheckpointInterval
     /// Whether to read and save checkpoints.
