@@ -116,13 +116,13 @@ extension DeviceEngine {
             state.declarations[DeviceModel.appKind(app, d.kind)] = Declaration(families: d.families, configuration: d.configuration,
                                                                                 associatedKind: d.associatedKind, seq: seq)
         case .intentDonated(let d):
-            let members = d.intent.parameters ?? []
-            var predicted = [String: String](minimumCapacity: d.predictionParameters?.count ?? members.count)
+            var predicted = [String: String]()
             if let names = d.predictionParameters {
                 // Only the predicted ones are rendered (the last member of a name counts).
+                let members = d.intent.parameters ?? []
                 for n in names { predicted[n] = members.last { $0.key == n }.map { CanonicalWriter.text(of: $0.value) } ?? "null" }
             } else {
-                for m in members { predicted[m.key] = CanonicalWriter.text(of: m.value) }
+                predicted = parameterMap(d.intent.parameters)
             }
             let hour = state.clock.hour(at: now)
             // The usage cache, brought up to now, takes the record in instead of being rebuilt.
