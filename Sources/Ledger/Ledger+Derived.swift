@@ -124,9 +124,11 @@ extension LedgerReader {
     /// `after` (exclusive) and ending with time `throughMicros` (inclusive), until it
     /// returns false. The views' `recordedMicros` is not resolved (0): use `batches()`.
     /// With `skippingDamaged`, records that fail their checksum are passed to `damaged`
-    /// and skipped instead of ending the read with an error.
+    /// and skipped instead of ending the read with an error. With `identities` false, the
+    /// envelopes leave out each event's `id` and `source` (nil), for readers that do not
+    /// look at them, such as the engine's folds.
     public func forEachRecord(device: String, after: (time: Int64, seq: UInt64)?, throughMicros: Int64,
-                              skippingDamaged: Bool = false, damaged: (UInt64) -> Void = { _ in },
+                              skippingDamaged: Bool = false, damaged: (UInt64) -> Void = { _ in }, identities: Bool = true,
                               _ body: (RecordView) throws -> Bool) throws {
         guard let id = strings.id(of: device) else { return }
         let c = try txn.cursor(dbs.deviceTime)
@@ -149,7 +151,7 @@ extension LedgerReader {
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
                 damaged(seq)
             } else {
-                guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0)) else { return }
+                guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0, identities: identities)) else { return }
             }
             entry = try c.nextDuplicate()
         }

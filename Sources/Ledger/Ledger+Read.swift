@@ -121,17 +121,17 @@ public final class LedgerReader {
         return try body(try makeView(seq: seq, bytes: bytes, recordedMicros: recorded))
     }
 
-    func makeView(seq: UInt64, bytes: UnsafeRawBufferPointer, recordedMicros: Int64) throws -> RecordView {
+    func makeView(seq: UInt64, bytes: UnsafeRawBufferPointer, recordedMicros: Int64, identities: Bool = true) throws -> RecordView {
         guard RecordCodec.isIntact(bytes, seq: seq) else {
             throw LedgerError(.damaged, "record \(seq) fails its checksum; run `stackledger verify`")
         }
         let envelope: Envelope, header: RecordCodec.Header
         do {
-            (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings)
+            (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings, identities: identities)
         } catch {
             strings = try ledger.strings(in: txn)
             do {
-                (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings)
+                (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings, identities: identities)
             } catch {
                 throw LedgerError(.damaged, "record \(seq) cannot be decoded: \(error)")
             }

@@ -108,8 +108,10 @@ enum RecordCodec {
         }
     }
 
-    /// Decodes a record's envelope and locates its payload. Does not check the CRC.
-    static func decodeHeader(_ bytes: UnsafeRawBufferPointer, strings: StringSnapshot) throws(ByteReader.Error) -> (Envelope, Header) {
+    /// Decodes a record's envelope and locates its payload. Does not check the CRC. With
+    /// `identities` false, the envelope's `id` and `source` are skipped, not decoded (nil).
+    static func decodeHeader(_ bytes: UnsafeRawBufferPointer, strings: StringSnapshot,
+                             identities: Bool = true) throws(ByteReader.Error) -> (Envelope, Header) {
         guard bytes.count >= 4 else { throw ByteReader.Error(offset: 0, expected: "a record") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4])
         var r = ByteReader(body)
@@ -132,9 +134,18 @@ enum RecordCodec {
         let device = try str(&r)
         let type = try str(&r)
         let app = flags & flagApp != 0 ? try str(&r) : nil
-        let id = flags & flagID != 0 ? try r.readString() : nil
+        var id: String?
+        if flags & flagID != 0 {
+            if identities { id = try r.readString() } else { _ = try r.readBytes(try r.readLength()) }
+        }
         var source: Provenance?
-        if flags & flagSource != 0 {
+        if flags & flagSource != 0 && !identities {
+            let presence = try r.readByte()
+            for bit in 0..<5 where presence & (1 << bit) != 0 {
+                // The path and the stream are string ids; the rest are strings.
+                if bit == 1 || bit == 2 { _ = try r.readVarint() } else { _ = try r.readBytes(try r.readLength()) }
+            }
+        } else if flags & flagSource != 0 {
             let presence = try r.readByte()
             var p = Provenance()
             if presence & 1 != 0 { p.artifact = try r.readString() }

@@ -47,7 +47,7 @@ final class EventPrefetch: @unchecked Sendable {
                     // The store's strings are shared with the fold: permanent ones cost
                     // no reference counting on either thread.
                     try ledger.read(privateStrings: !PermanentString.isSupported) { reader in
-                        try reader.forEachRecord(device: device, after: position, throughMicros: limit) { view in
+                        try reader.forEachRecord(device: device, after: position, throughMicros: limit, identities: false) { view in
                             let included = view.seq <= ceiling && !without.contains(view.seq)
                             items.append(Item(time: view.envelope.time.microseconds, seq: view.seq,
                                               event: included ? try Event(record: view) : nil))

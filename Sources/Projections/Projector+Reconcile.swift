@@ -49,7 +49,7 @@ extension Projector {
             // The states compared are written as a series: a day's usage records unedited
             // since the last comparison are copied, not written again.
             var compared = UsageDays()
-            try reader.forEachRecord(device: device, after: position, throughMicros: .max) { view in
+            try reader.forEachRecord(device: device, after: position, throughMicros: .max, identities: false) { view in
                 guard view.seq <= ceiling else { return true }
                 let (time, seq) = (view.envelope.time.microseconds, view.seq)
                 engine.apply(try Event(record: view), seq: seq)

@@ -168,7 +168,7 @@ public final class Projector {
                 let limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
                 try ledger.read(privateStrings: privateStrings) { reader in
                     try reader.forEachRecord(device: device, after: run.position, throughMicros: eventLimit,
-                                             skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }) { view in
+                                             skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }, identities: false) { view in
                         visited += 1
                         let included = view.seq <= ceiling && !query.without.contains(view.seq)
                         run.take(time: view.envelope.time.microseconds, seq: view.seq, event: included ? try Event(record: view) : nil)

@@ -177,7 +177,7 @@ struct EngineBench: ParsableCommand {
         for device in devices {
             var events = [(UInt64, Event)]()
             try ledger.read { reader in
-                try reader.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
+                try reader.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
                     events.append((view.seq, try Event(record: view)))
                     return true
                 }

@@ -143,4 +143,28 @@ struct LedgerAppendTests {
             #expect(try r.hasIndexKey(IndexKey(namespace: Event.IndexNamespace.kind, value: "no-such-kind")) == false)
         }
     }
+
+    @Test("reading a device's records without identities gives the same events less their ids and sources")
+    func readingWithoutIdentities() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let events = try randomEvents(400, seed: 22)
+        _ = try ledger.append(events)
+        #expect(events.contains { $0.envelope.id != nil } && events.contains { $0.envelope.source != nil })
+        try ledger.read { (r) throws in
+            for device in try r.devices() {
+                var full = [Event](), lean = [Event]()
+                try r.forEachRecord(device: device, after: nil, throughMicros: .max) { full.append(try Event(record: $0)); return true }
+                try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { lean.append(try Event(record: $0)); return true }
+                #expect(!full.isEmpty)
+                #expect(lean.allSatisfy { $0.envelope.id == nil && $0.envelope.source == nil })
+                for i in full.indices {
+                    full[i].envelope.id = nil
+                    full[i].envelope.source = nil
+                }
+                #expect(lean == full)
+            }
+        }
+    }
 }

@@ -162,21 +162,15 @@ extension DeviceEngine {
         return nil
     }
 
-    /// Whether a kind fits a stack's family (`widget.declared`; undeclared kinds fit any).
-    func fits(app: String, kind: String, family: String) -> Bool {
-        guard let d = state.declarations[DeviceModel.appKind(app, kind)] else { return true }
-        return d.families.contains(family)
-    }
-
     /// Whether any stack of the device holds the kind as a member.
     func held(app: String, kind: String) -> Bool {
-        state.stacks.contains { s in s.members.contains { $0.widget.kind == kind && $0.widget.app == app } }
+        state.holds(app: app, kind: kind)
     }
 
     /// The stack a system-placed widget of this kind goes to: the first (in creation
     /// order) of the right platform whose suggestions are on and whose family fits.
     func targetStack(app: String, kind: String, watch: Bool) -> Int? {
-        state.stacks.firstIndex { $0.isWatch == watch && $0.widgetSuggestions && fits(app: app, kind: kind, family: $0.family) }
+        state.targetStack(watch: watch, declaration: state.declarations[DeviceModel.appKind(app, kind)])
     }
 
     func format(_ d: Double) -> String {

@@ -16,7 +16,7 @@ extension DeviceEngine {
     /// Widget Suggestions: relevant shortcuts (S1-S9), donation patterns (D3), and on iOS 17
     /// by policy relevant intents (P3).
     mutating func phoneSuggestions(_ out: inout [(stack: Int, candidate: Candidate)]) {
-        if suggestionPlan.epoch != placementEpoch { suggestionPlan = SuggestionPlan(self) }
+        if suggestionPlan.epoch != placementEpoch { suggestionPlan = SuggestionPlan(state, epoch: placementEpoch) }
         var placed = IndexMarks(count: suggestionPlan.kinds.count)
         let plan = suggestionPlan
         for s in plan.shortcuts {
@@ -125,34 +125,50 @@ final class SuggestionPlan: Sendable {
         (epoch, kinds, shortcuts, intentKinds, openIntents) = (.max, [], [], SortedTable(), IntentList())
     }
 
-    init(_ engine: DeviceEngine) {
+    /// The plan for `state` as of `epoch`.
+    init(_ state: DeviceModel, epoch: UInt64) {
         var kinds = [Kind]()
         var shortcuts = [(app: String, kind: Int, source: String)]()
         var intentKinds = SortedTable<Int>()
-        var index = SortedTable<Int>()
+        // A device has few kinds to place: they are looked for one by one.
         func kind(app: String, kind: String) -> Int {
+            if let i = kinds.firstIndex(where: { $0.widget.kind == kind && $0.widget.app == app }) { return i }
             let key = DeviceModel.appKind(app, kind)
-            if let i = index[key] { return i }
-            index[key] = kinds.count
             kinds.append(Kind(widget: WidgetIdentity(instance: "sys:" + key, kind: kind, app: app),
-                              target: engine.targetStack(app: app, kind: kind, watch: false)))
+                              target: state.targetStack(watch: false, declaration: state.declarations[key])))
             return kinds.count - 1
         }
-        for (app, set) in engine.state.shortcutSets.entries {
+        for (app, set) in state.shortcutSets.entries {
             // One entry per kind: `openShortcut` looks at all of a kind's shortcuts at once.
             var listed = [String]()
             let source = "shortcut:\(set.seq)"
-            for s in set.shortcuts where !listed.contains(s.kind) && !engine.held(app: app, kind: s.kind) {
+            for s in set.shortcuts where !listed.contains(s.kind) && !state.holds(app: app, kind: s.kind) {
                 listed.append(s.kind)
                 shortcuts.append((app, kind(app: app, kind: s.kind), source))
             }
         }
         var open = [String]()
-        for (intent, home) in engine.state.intentHomes.entries where !engine.held(app: home.app, kind: home.kind) {
+        for (intent, home) in state.intentHomes.entries where !state.holds(app: home.app, kind: home.kind) {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             open.append(intent)
         }
-        (epoch, self.kinds, self.shortcuts, self.intentKinds, openIntents) = (engine.placementEpoch, kinds, shortcuts, intentKinds, IntentList(open))
+        (self.epoch, self.kinds, self.shortcuts, self.intentKinds, openIntents) = (epoch, kinds, shortcuts, intentKinds, IntentList(open))
+    }
+}
+
+extension DeviceModel {
+    /// Whether any stack of the device holds the kind as a member.
+    func holds(app: String, kind: String) -> Bool {
+        stacks.contains { s in s.members.contains { $0.widget.kind == kind && $0.widget.app == app } }
+    }
+
+    /// The stack a system-placed widget goes to, given its kind's declaration: the first
+    /// (in creation order) of the right platform whose suggestions are on and whose family
+    /// fits (`widget.declared`; an undeclared kind fits any).
+    func targetStack(watch: Bool, declaration: Declaration?) -> Int? {
+        stacks.firstIndex { stack in
+            stack.isWatch == watch && stack.widgetSuggestions && (declaration.map { $0.families.contains(stack.family) } ?? true)
+        }
     }
 }
 
