@@ -153,6 +153,15 @@ public final class LedgerReader {
         return out
     }
 
+    /// How many events `device` has, read from the index's count (no records are visited).
+    public func eventCount(device: String) throws -> Int {
+        guard let id = strings.id(of: device) else { return 0 }
+        let c = try txn.cursor(dbs.deviceTime)
+        var key = StoreKeys.stringID(id)
+        guard try withUnsafeBytes(of: &key, { try c.seek(exactly: $0) }) != nil else { return 0 }
+        return try c.duplicateCount()
+    }
+
     /// Sequence numbers of `device`'s events with event time in `[from, to)` (microseconds),
     /// in (time, seq) order.
     public func seqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [UInt64] {

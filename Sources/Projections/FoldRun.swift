@@ -19,7 +19,7 @@ struct FoldRun {
     private var sinceSave = 0
     private var series: CheckpointSeries
     /// Whether checkpoints are written and compressed on a thread of their own.
-    private let inBackground: Bool
+    private var inBackground: Bool
     private var background: BackgroundCheckpoints?
     /// Checkpoints made and not yet stored.
     private var pending = [([UInt8], [UInt8])]()
@@ -55,6 +55,10 @@ struct FoldRun {
             }
         }
     }
+
+    /// Writes and compresses the checkpoints still to make on a thread of their own, the
+    /// series going on from the last one made here.
+    mutating func saveInBackground() { inBackground = true }
 
     /// The checkpoints made so far, to store; with `waiting`, after every one queued is.
     mutating func takeCheckpoints(waiting: Bool) -> [([UInt8], [UInt8])] {

@@ -5,25 +5,37 @@ import Synchronization
 
 extension Projector {
     /// Replays every device from the start on `threads` threads (one device per thread at
-    /// a time), saving checkpoints as it goes, and returns how many events were folded.
-    /// Checkpoints already stored for this policy are dropped first.
+    /// a time, the devices with the most events first), saving checkpoints as it goes,
+    /// and returns how many events were folded. Once a thread finds no device left, the
+    /// folds still running hand reading, decoding and checkpoints to threads of their own,
+    /// so that the last long device does not leave a core idle. Checkpoints already
+    /// stored for this policy are dropped first.
     public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
         try first.prepare(reconciling: false)
-        let devices = try first.devices()
-        if ledger.canWriteDerived { try first.dropCheckpoints(of: devices) }
+        let names = try first.devices()
+        if ledger.canWriteDerived { try first.dropCheckpoints(of: names) }
+        let counts = try ledger.read { r in try names.map { try r.eventCount(device: $0) } }
+        let devices = names.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.map { names[$0] }
+        let workers = max(1, min(threads, devices.count))
+        // Threads beyond the devices are free from the start.
+        let idle = IdleThreads(threads - workers)
         let next = Atomic<Int>(0)
         let folded = Atomic<Int>(0)
         let failure = Mutex<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, devices.count))) { _ in
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let projector = Projector(ledger: ledger, policy: policy)
             projector.checkpointInterval = checkpointInterval
             projector.prepared = true
             projector.privateStrings = true
             projector.backgroundCheckpoints = devices.count < threads
+            projector.spareCore = { idle.any }
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < devices.count, failure.withLock({ $0 == nil }) else { return }
+                guard i < devices.count, failure.withLock({ $0 == nil }) else {
+                    idle.add()
+                    return
+                }
                 do {
                     let engine = try projector.fold(device: devices[i], through: .max, query: ProjectionQuery(), collect: nil)
                     folded.wrappingAdd(engine.appliedEvents, ordering: .relaxed)
@@ -49,4 +61,15 @@ extension Projector {
         }
         return (bytes, count)
     }
+}
+
+/// How many of a rebuild's threads found no device left to fold.
+private final class IdleThreads: Sendable {
+    private let count: Atomic<Int>
+
+    init(_ count: Int) { self.count = Atomic(count) }
+
+    func add() { count.wrappingAdd(1, ordering: .relaxed) }
+
+    var any: Bool { count.load(ordering: .relaxed) > 0 }
 }

@@ -38,6 +38,12 @@ public final class Projector {
     /// Whether a fold hands its checkpoints to a thread of their own to write and
     /// compress (off when folds already run on every core).
     var backgroundCheckpoints = true
+    /// Whether a core has come free while folds ran on every core (a rebuild's last
+    /// devices): a fold that sees it hands reading, decoding and checkpoints to threads
+    /// of their own from its next stretch of records on. Asked every `spareCoreStretch`
+    /// records.
+    var spareCore: (@Sendable () -> Bool)?
+    var spareCoreStretch = 8_192
     let tag: [UInt8]
     var prepared = false
 
@@ -149,9 +155,11 @@ public final class Projector {
         while !done {
             var visited = 0
             done = true
-            if prefetch == nil, let after = readAheadAfter, folded >= after {
+            let spare = prefetch == nil && !skipsDamagedRecords && (spareCore?() ?? false)
+            if prefetch == nil, spare || readAheadAfter.map({ folded >= $0 }) ?? false {
                 prefetch = EventPrefetch(ledger: ledger, device: device, after: run.position, through: eventLimit,
                                          ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
+                if spare { run.saveInBackground() }
             }
             if let prefetch {
                 while visited < chunk, var items = try prefetch.next() {
@@ -165,7 +173,8 @@ public final class Projector {
                 }
                 done = visited < chunk
             } else {
-                let limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
+                var limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
+                if spareCore != nil && !skipsDamagedRecords { limit = min(limit, spareCoreStretch) }
                 try ledger.read(privateStrings: privateStrings) { reader in
                     try reader.forEachRecord(device: device, after: run.position, throughMicros: eventLimit,
                                              skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }, identities: false) { view in

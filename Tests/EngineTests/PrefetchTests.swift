@@ -4,6 +4,7 @@ import Ledger
 @testable import Projections
 import SmartStack
 import StackLedgerTesting
+import Synchronization
 
 @Suite("Folds that read ahead on a thread of their own")
 struct PrefetchTests {
@@ -72,4 +73,46 @@ struct PrefetchTests {
             prefetch.stop()
         }
     }
+
+    @Test("a fold that finds a core free midway reads ahead and writes checkpoints in the background, with the same checkpoints and state")
+    func spareCoreMidway() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        _ = try ledger.append(workloadEvents(4_000, seed: 8))
+        let device = try Projector(ledger: ledger, policy: Policy()).devices()[0]
+
+        func checkpoints(_ projector: Projector) throws -> (entries: [[UInt8]], state: String) {
+            (projector.checkpointInterval, projector.chunk, projector.prefetchAfter) = (40, 300, nil)
+            (projector.privateStrings, projector.backgroundCheckpoints) = (true, false)
+            try projector.dropCheckpoints(of: [device])
+            var engine = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
+            var w = CanonicalWriter()
+            ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: engine.now)).stacks)
+            var entries = [[UInt8]]()
+            try ledger.read { r in
+                try r.derivedEntries(prefix: CheckpointKey.root) { k, v in entries.append(Array(k) + [0xFF] + Array(v)) }
+            }
+            return (entries, w.text)
+        }
+        let alone = try checkpoints(Projector(ledger: ledger, policy: Policy()))
+        // The core comes free after the fold's third stretch of 100 records.
+        let asked = AskCount()
+        let freed = Projector(ledger: ledger, policy: Policy())
+        (freed.spareCore, freed.spareCoreStretch) = ({ asked.next() > 3 }, 100)
+        let switched = try checkpoints(freed)
+        #expect(asked.count > 3)
+        #expect(alone.entries.count > 20)
+        #expect(switched.entries == alone.entries)
+        #expect(switched.state == alone.state)
+    }
+}
+
+/// Counts the times a fold asks whether a core is free.
+private final class AskCount: Sendable {
+    private let asked = Atomic<Int>(0)
+
+    func next() -> Int { asked.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    var count: Int { asked.load(ordering: .relaxed) }
 }

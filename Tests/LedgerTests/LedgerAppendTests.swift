@@ -123,7 +123,7 @@ struct LedgerAppendTests {
         #expect(data == 0o600)
     }
 
-    @Test("the (device, time) and key indices find events")
+    @Test("the (device, time) and key indices find and count events")
     func indices() throws {
         let store = TemporaryStore()
         defer { store.cleanup() }
@@ -136,6 +136,8 @@ struct LedgerAppendTests {
                 .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
                 .map { UInt64($0.offset + 1) }
             #expect(try r.seqs(device: device) == expected)
+            #expect(try r.eventCount(device: device) == expected.count)
+            #expect(try r.eventCount(device: "no-such-device") == 0)
             let app = events[7].envelope.app!
             let key = IndexKey(namespace: Event.IndexNamespace.app, value: app)
             let byApp = events.enumerated().filter { $0.element.indexKeys.contains(key) }.map { UInt64($0.offset + 1) }
