@@ -20,6 +20,9 @@ public final class Projector {
     public var checkpointInterval = Projector.defaultCheckpointInterval
     /// Whether to read and save checkpoints.
     public var useCheckpoints = true
+    /// Told, during a fold, of the device and the records read so far after each stretch
+    /// of them (`chunk`), and a last time with `done` true: for progress lines.
+    public var onFoldProgress: ((_ device: String, _ records: Int, _ done: Bool) -> Void)?
     /// Skip records that fail their checksum instead of failing (`--force`); the ones
     /// skipped are listed in `damagedRecords`.
     public var skipsDamagedRecords = false
@@ -189,6 +192,7 @@ public final class Projector {
             folded += visited
             let made = run.takeCheckpoints(waiting: done)
             if !made.isEmpty { try store(made, ceiling: ceiling) }
+            onFoldProgress?(device, folded, done)
         }
         return run.finish()
     }

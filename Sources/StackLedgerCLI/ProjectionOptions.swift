@@ -59,6 +59,10 @@ struct QuerySession {
         verified = problem == nil
         let projector = Projector(ledger: ledger, policy: policy)
         projector.skipsDamagedRecords = problem != nil
+        if stderrIsTerminal {
+            let progress = FoldProgress { device in try? ledger.read { try $0.eventCount(device: device) } }
+            projector.onFoldProgress = { progress.update(device: $0, records: $1, done: $2) }
+        }
         self.projector = projector
         let devices = try withLedgerErrors { try projector.devices() }
         if let d = options.device {

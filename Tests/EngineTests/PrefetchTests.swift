@@ -108,6 +108,30 @@ struct PrefetchTests {
     }
 }
 
+extension PrefetchTests {
+    @Test("a fold reports the records it has read after each stretch, then once more at its end")
+    func reportsProgress() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        _ = try ledger.append(workloadEvents(3_000, seed: 12))
+        let projector = Projector(ledger: ledger, policy: Policy())
+        let device = try projector.devices()[0]
+        let total = try ledger.read { try $0.eventCount(device: device) }
+        (projector.useCheckpoints, projector.chunk, projector.prefetchAfter, projector.prefetchBatch) = (false, 200, 500, 50)
+        var reports = [(records: Int, done: Bool)]()
+        projector.onFoldProgress = { d, n, done in
+            #expect(d == device)
+            reports.append((n, done))
+        }
+        _ = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
+        #expect(reports.count >= total / 200)
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.records <= $1.records })
+        #expect(reports.dropLast().allSatisfy { !$0.done })
+        #expect(reports.last?.done == true && reports.last?.records == total)
+    }
+}
+
 /// Counts the times a fold asks whether a core is free.
 private final class AskCount: Sendable {
     private let asked = Atomic<Int>(0)
