@@ -154,7 +154,7 @@ public final class Projector {
         var prefetch: EventPrefetch?
         defer { prefetch?.stop() }
         var done = false
-        var folded = 0
+        var folded = 0, unstored = 0
         while !done {
             var visited = 0
             done = true
@@ -190,8 +190,14 @@ public final class Projector {
                 }
             }
             folded += visited
-            let made = run.takeCheckpoints(waiting: done)
-            if !made.isEmpty { try store(made, ceiling: ceiling) }
+            // Stored a chunk's worth at a time (one write transaction each), however
+            // short the stretches read.
+            unstored += visited
+            if done || unstored >= chunk {
+                unstored = 0
+                let made = run.takeCheckpoints(waiting: done)
+                if !made.isEmpty { try store(made, ceiling: ceiling) }
+            }
             onFoldProgress?(device, folded, done)
         }
         return run.finish()
