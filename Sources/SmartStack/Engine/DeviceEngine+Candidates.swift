@@ -102,19 +102,25 @@ extension DeviceEngine {
             }
         } else {
             part.contextVersion = contextVersion
-            for (signal, setSeq) in contextSignals(app: w.app, kind: w.kind) {
-                if let clue = signal.clue { part.until = min(part.until, clue.nextBoundary(after: state.now)) }
-                if let intent = signal.intent, let params = signal.parameters, intent == state.stacks[i].members[j].intent,
-                   !parametersMatch(donated: params, widget: state.stacks[i].members[j].parameters) { continue }
-                guard let clue = signal.clue else { continue }
-                let rank = contextRank(clue)
-                guard part.rank.map({ $0 < rank }) ?? true else { continue }
-                let (ok, events, _) = matches(clue, app: w.app)
-                guard ok else { continue }
-                part.rank = rank
-                if candidates {
-                    part.candidate = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [setSeq] + events, what: "relevance clue", card: 1, rule: "W2"),
-                                               source: "context")
+            // The app's relevant intents naming the kind, then the kind's relevance
+            // attributes (`contextSignals`), read in place.
+            let parameters = state.stacks[i].members[j].parameters
+            for (set, wholeSet) in [(state.intentSets[w.app], false), (state.attributeSets[DeviceModel.appKind(w.app, w.kind)], true)] {
+                guard let set else { continue }
+                for k in set.signals.indices where wholeSet || set.signals[k].kind == w.kind {
+                    guard let clue = set.signals[k].clue else { continue }
+                    part.until = min(part.until, clue.nextBoundary(after: state.now))
+                    if let donated = set.signals[k].intent, donated == intent, let params = set.signals[k].parameters,
+                       !parametersMatch(donated: params, widget: parameters) { continue }
+                    let rank = contextRank(clue)
+                    guard part.rank.map({ $0 < rank }) ?? true else { continue }
+                    let (ok, events, _) = matches(clue, app: w.app)
+                    guard ok else { continue }
+                    part.rank = rank
+                    if candidates {
+                        part.candidate = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [set.seq] + events, what: "relevance clue", card: 1, rule: "W2"),
+                                                   source: "context")
+                    }
                 }
             }
         }

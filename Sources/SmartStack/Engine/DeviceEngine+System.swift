@@ -60,9 +60,11 @@ extension DeviceEngine {
     mutating func watchCards(_ out: inout [(stack: Int, candidate: Candidate)]) {
         var perKind = [String: Int]()
         func add(app: String, signal: ContextSignal, clue: Clue, source: String, events: [UInt64], what: String) {
-            guard !held(app: app, kind: signal.kind), let target = targetStack(app: app, kind: signal.kind, watch: true) else { return }
+            guard !held(app: app, kind: signal.kind) else { return }
             let key = DeviceModel.appKind(app, signal.kind)
-            let isRelevanceWidget = state.declarations[key]?.configuration == "relevance"
+            let declaration = state.declarations[key]
+            guard let target = state.targetStack(watch: true, declaration: declaration) else { return }
+            let isRelevanceWidget = declaration?.configuration == "relevance"
             let n = (perKind[key] ?? 0) + 1
             // A timeline widget shows one card; a relevance widget one per matching clue.
             if n > 1 && !isRelevanceWidget { return }
@@ -84,19 +86,26 @@ extension DeviceEngine {
                                           signal: .context(clue: clue, events: events, what: what, card: n, rule: "W2"),
                                           source: source, group: signal.group)))
         }
+        // By index: a signal is read in place, and copied only when it makes a card.
         for (app, set) in state.intentSets.entries {
-            for (i, signal) in set.signals.enumerated() {
-                guard let clue = signal.clue else { continue }
+            for i in set.signals.indices {
+                guard let clue = set.signals[i].clue else { continue }
                 let (ok, events, _) = matches(clue, app: app)
-                if ok { add(app: app, signal: signal, clue: clue, source: "intents:\(set.seq):\(i)", events: [set.seq] + events, what: "relevant intent \(signal.intent ?? "")") }
+                if ok {
+                    add(app: app, signal: set.signals[i], clue: clue, source: "intents:\(set.seq):\(i)", events: [set.seq] + events,
+                        what: "relevant intent \(set.signals[i].intent ?? "")")
+                }
             }
         }
         for (key, set) in state.attributeSets.entries {
             let app = String(key[..<key.lastIndex(of: "/")!])
-            for (i, signal) in set.signals.enumerated() {
-                guard let clue = signal.clue else { continue }
+            for i in set.signals.indices {
+                guard let clue = set.signals[i].clue else { continue }
                 let (ok, events, _) = matches(clue, app: app)
-                if ok { add(app: app, signal: signal, clue: clue, source: "attributes:\(set.seq):\(i)", events: [set.seq] + events, what: "relevance attribute") }
+                if ok {
+                    add(app: app, signal: set.signals[i], clue: clue, source: "attributes:\(set.seq):\(i)",
+                        events: [set.seq] + events, what: "relevance attribute")
+                }
             }
         }
     }
