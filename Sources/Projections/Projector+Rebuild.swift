@@ -9,8 +9,10 @@ extension Projector {
     /// and returns how many events were folded. Once a thread finds no device left, the
     /// folds still running hand reading, decoding and checkpoints to threads of their own,
     /// so that the last long device does not leave a core idle. Checkpoints already
-    /// stored for this policy are dropped first.
-    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval) throws -> Int {
+    /// stored for this policy are dropped first. `progress`, if given, is told the events
+    /// folded so far, from the folding threads, after each stretch of a device.
+    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval,
+                               progress: (@Sendable (Int) -> Void)? = nil) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
         try first.prepare(reconciling: false)
         let names = try first.devices()
@@ -22,6 +24,7 @@ extension Projector {
         let idle = IdleThreads(threads - workers)
         let next = Atomic<Int>(0)
         let folded = Atomic<Int>(0)
+        let running = Atomic<Int>(0)
         let failure = Mutex<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let projector = Projector(ledger: ledger, policy: policy)
@@ -30,6 +33,15 @@ extension Projector {
             projector.privateStrings = true
             projector.backgroundCheckpoints = devices.count < threads
             projector.spareCore = { idle.any }
+            if let progress {
+                // The records this thread's current fold had read when it last told.
+                var told = 0
+                projector.onFoldProgress = { _, records, done in
+                    let total = running.wrappingAdd(records - told, ordering: .relaxed).newValue
+                    told = done ? 0 : records
+                    progress(total)
+                }
+            }
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < devices.count, failure.withLock({ $0 == nil }) else {

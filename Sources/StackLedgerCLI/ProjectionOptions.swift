@@ -19,19 +19,22 @@ struct ProjectionOptions: ParsableArguments {
     }
 
     /// The policy in force.
-    func policy() throws -> Policy {
-        guard let policyFile else { return Policy() }
-        do {
-            return try Policy.load(overridesAt: policyFile)
-        } catch {
-            throw fail("--policy \(error)", code: ExitCodes.usage)
-        }
-    }
+    func policy() throws -> Policy { try loadPolicy(policyFile) }
 
     /// The view of the log the query asks for.
     func query() throws -> ProjectionQuery {
         ProjectionQuery(knownAt: try knownAt.map { try parseTime($0, option: "--known-at") },
                         asRecordedAt: try asRecordedAt.map { try parseTime($0, option: "--as-recorded-at") })
+    }
+}
+
+/// The default policy, or the one with the overrides in `file` (exit 64 naming the problem).
+func loadPolicy(_ file: String?) throws -> Policy {
+    guard let file else { return Policy() }
+    do {
+        return try Policy.load(overridesAt: file)
+    } catch {
+        throw fail("--policy \(error)", code: ExitCodes.usage)
     }
 }
 

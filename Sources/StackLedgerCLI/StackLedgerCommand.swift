@@ -10,7 +10,7 @@ public struct StackLedgerCommand: ParsableCommand {
         74 I/O or storage error.
         """,
         version: StackLedgerCommand.toolVersion,
-        subcommands: [Ingest.self, Import.self, Log.self, Export.self, Verify.self, Stats.self, State.self, Replay.self, Why.self, Report.self, PolicyCommand.self]
+        subcommands: [Ingest.self, Import.self, Log.self, Export.self, Verify.self, Stats.self, State.self, Replay.self, Why.self, Report.self, Rebuild.self, PolicyCommand.self]
     )
 
     /// The tool's version, reported in every JSON document.

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+import Synchronization
+
+struct Rebuild: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay every device's log and store the engine's checkpoints for the policy in force.",
+        discussion: """
+            Queries make and keep checkpoints as they go; after a large ingest or import, this \
+            makes them all at once, on every core, so that every later answer is a seek and a \
+            short fold. The checkpoints of the policy in force are dropped and made again; the \
+            log is not touched.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+    @Option(help: "Threads that fold devices at once (default: the machine's cores).") var threads: Int?
+    @Flag(help: "Print the summary as JSON.") var json = false
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        let policy = try loadPolicy(policyFile)
+        guard FileManager.default.fileExists(atPath: storeOptions.path + "/data.mdb") else {
+            throw fail("no store at \(storeOptions.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
+        }
+        let ledger = try openLedger(storeOptions, readOnly: false)
+        guard ledger.canWriteDerived else {
+            throw fail("the store at \(storeOptions.path) cannot be written; checkpoints cannot be saved", code: ExitCodes.ioError)
+        }
+        if let problem = try withLedgerErrors({ try ledger.quickCheck() }) {
+            throw fail("the store fails its quick check (\(problem)); run `stackledger verify`", code: ExitCodes.ioError)
+        }
+        let (devices, events) = try withLedgerErrors {
+            try ledger.read { r in
+                let devices = try r.devices()
+                return (devices.count, try devices.reduce(0) { $0 + (try r.eventCount(device: $1)) })
+            }
+        }
+        let progress = stderrIsTerminal ? RebuildProgress(events: events) : nil
+        var tell: (@Sendable (Int) -> Void)?
+        if let progress { tell = { progress.update($0) } }
+        let start = Date()
+        let folded = try withLedgerErrors {
+            try Projector.rebuild(ledger: ledger, policy: policy, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, progress: tell)
+        }
+        progress?.finish()
+        let seconds = Date().timeIntervalSince(start)
+        let footprint = try withLedgerErrors { try Projector(ledger: ledger, policy: policy).checkpointFootprint() }
+        var out = StandardOutput()
+        if json {
+            var w = CanonicalWriter()
+            w.beginObject()
+            w.key("devices"); w.integer(devices)
+            w.key("events"); w.integer(folded)
+            w.key("seconds"); w.number((seconds * 1000).rounded() / 1000)
+            w.key("checkpoints"); w.integer(footprint.count)
+            w.key("checkpointBytes"); w.integer(footprint.bytes)
+            ProjectionJSON.writeHeader(&w, policy: policy, tool: StackLedgerCommand.toolVersion)
+            w.endObject()
+            w.bytes.append(0x0A)
+            out.write(w.bytes)
+        } else {
+            let rate = seconds > 0 ? Int(Double(folded) / seconds) : folded
+            out.write("rebuilt the checkpoints of \(devices) device\(devices == 1 ? "" : "s") (policy \(Policy.name) v\(Policy.version) \(policy.digest)): "
+                      + "\(folded) events in \(String(format: "%.1f", seconds)) s (\(rate) events/s); "
+                      + "\(footprint.count) checkpoints, \(footprint.bytes) bytes\n")
+        }
+        out.flush()
+    }
+}
+
+/// The progress line of a rebuild, told from its folding threads.
+private final class RebuildProgress: Sendable {
+    private let events: Int
+    private let last = Mutex<Date>(.distantPast)
+
+    init(events: Int) { self.events = events }
+
+    func update(_ folded: Int) {
+        let now = Date()
+        let due = last.withLock { last in
+            guard now.timeIntervalSince(last) >= 0.2 else { return false }
+            last = now
+            return true
+        }
+        if due { printProgress("folded \(folded) of \(events) events") }
+    }
+
+    func finish() { printProgress("") }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import StackLedgerTesting
+
+@Suite("rebuild command")
+struct RebuildCommandTests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("rebuild folds every device's events into checkpoints; answers after it are those of a store without them")
+    func rebuildsCheckpoints() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let log = try dir.write("log.ndjson", workload(6_000, seed: 4))
+        #expect(try CLI.run(["ingest", "--store", dir.store, log]).status == 0)
+        let cold = WorkDirectory()
+        defer { cold.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", cold.store, log]).status == 0)
+
+        let r = try CLI.run(["rebuild", "--store", dir.store, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try json(r.stdout)
+        #expect(doc["devices"] as? Int == 4)
+        #expect(doc["events"] as? Int == 6_000)
+        let checkpoints = try #require(doc["checkpoints"] as? Int)
+        #expect(checkpoints >= 6_000 / 384 - 4)
+        #expect((doc["checkpointBytes"] as? Int ?? 0) > 0)
+        #expect((doc["policy"] as? [String: Any])?["name"] as? String == "smartstack-1")
+
+        // Made again from nothing, the same checkpoints.
+        let again = try json(try CLI.run(["rebuild", "--store", dir.store, "--json"]).stdout)
+        #expect(again["checkpoints"] as? Int == checkpoints && again["checkpointBytes"] as? Int == doc["checkpointBytes"] as? Int)
+
+        // The log spans 2026-03-02 to 2026-03-07; device-3 is a watch.
+        for device in ["device-0", "device-3"] {
+            let args = ["state", "--device", device, "--at", "2026-03-05T12:00:00Z", "--json"]
+            let warm = try CLI.run(args + ["--store", dir.store])
+            #expect(warm.status == 0, "\(warm.stderr)")
+            #expect(warm.stdout.contains("\"top\":{"))
+            #expect(warm.stdout == (try CLI.run(args + ["--store", cold.store])).stdout)
+        }
+        #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+    }
+
+    @Test("rebuild without a store, or with a bad policy file, fails with the documented codes and creates nothing")
+    func badInvocations() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let missing = try CLI.run(["rebuild", "--store", dir.store])
+        #expect(missing.status == 74 && missing.stderr.contains("no store at"))
+        #expect(!FileManager.default.fileExists(atPath: dir.store))
+        let policy = try CLI.run(["rebuild", "--store", dir.store, "--policy", dir.file("none.json")])
+        #expect(policy.status == 64 && policy.stderr.contains("--policy"))
+        #expect(try CLI.run(["rebuild", "--store", dir.store, "--threads", "0"]).status == 64)
+    }
+}
