@@ -10,7 +10,9 @@ extension DeviceEngine {
         let system = work.contains(.system) ? systemCandidates() : []
         for i in state.stacks.indices {
             if work.contains(.system) {
-                let mine = system.isEmpty ? [] : system.filter { $0.stack == i }.map(\.candidate)
+                // Each candidate copied once, without the intermediate tuples of a filter.
+                var mine = [Candidate]()
+                for entry in system where entry.stack == i { mine.append(entry.candidate) }
                 let before = decisions.count
                 placeSystemWidgets(stack: i, candidates: mine)
                 // What the system placed changes what Smart Rotate compares with.

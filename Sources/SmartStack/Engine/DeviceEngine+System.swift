@@ -17,24 +17,24 @@ extension DeviceEngine {
     /// by policy relevant intents (P3).
     mutating func phoneSuggestions(_ out: inout [(stack: Int, candidate: Candidate)]) {
         if suggestionPlan.epoch != placementEpoch { suggestionPlan = SuggestionPlan(state, epoch: placementEpoch) }
-        var placed = IndexMarks(count: suggestionPlan.kinds.count)
+        var placed = IndexMarks(count: suggestionPlan.widgets.count)
         let plan = suggestionPlan
         for s in plan.shortcuts {
-            guard !placed[s.kind], let target = plan.kinds[s.kind].target,
-                  let signal = openShortcut(app: s.app, kind: plan.kinds[s.kind].widget.kind, forSuggestion: true, member: false) else { continue }
+            guard !placed[s.kind], let target = plan.targets[s.kind],
+                  let signal = openShortcut(app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true, member: false) else { continue }
             placed[s.kind] = true
-            out.append((target, Candidate(widget: plan.kinds[s.kind].widget, rank: p.relevantShortcutRank, signal: signal, source: s.source)))
+            out.append((target, Candidate(widget: plan.widgets[s.kind], rank: p.relevantShortcutRank, signal: signal, source: s.source)))
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
         for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
             guard let intent = state.usage[usageCache.hour][pattern.record].intent, let kind = plan.intentKinds[intent],
-                  !placed[kind], let target = plan.kinds[kind].target else { continue }
+                  !placed[kind], let target = plan.targets[kind] else { continue }
             placed[kind] = true
-            out.append((target, Candidate(widget: plan.kinds[kind].widget, rank: p.usagePatternRank,
+            out.append((target, Candidate(widget: plan.widgets[kind], rank: p.usagePatternRank,
                                           signal: .pattern(intent: intent, evidence: pattern.evidence, suggestion: true), source: "pattern:" + pattern.key)))
         }
         if p.relevantIntentsOnIOS17 && isIOS17() {
-            var seen = Set(plan.kinds.indices.filter { placed[$0] }.map { DeviceModel.appKind(plan.kinds[$0].widget.app, plan.kinds[$0].widget.kind) })
+            var seen = Set(plan.widgets.indices.filter { placed[$0] }.map { DeviceModel.appKind(plan.widgets[$0].app, plan.widgets[$0].kind) })
             func place(app: String, kind: String) -> (Int, WidgetIdentity)? {
                 let key = DeviceModel.appKind(app, kind)
                 guard !seen.contains(key), !held(app: app, kind: kind), let target = targetStack(app: app, kind: kind, watch: false) else { return nil }
@@ -115,15 +115,13 @@ extension DeviceEngine {
 /// sets, the intents' homes and the declarations (derived): rebuilt when an event that
 /// can change them applies (`placementEpoch`), not at every evaluation.
 final class SuggestionPlan: Sendable {
-    /// A kind that no stack holds, the widget it would be placed as, and the stack it goes to.
-    struct Kind {
-        var widget: WidgetIdentity
-        var target: Int?
-    }
     let epoch: UInt64
-    let kinds: [Kind]
+    /// The kinds no stack holds, each as the widget it would be placed as, and the stack
+    /// each goes to (apart: most evaluations look at the stack only).
+    let widgets: [WidgetIdentity]
+    let targets: [Int?]
     /// The kinds no stack holds that relevant shortcuts name, in set order, each once per
-    /// set: app, kind (index into `kinds`) and the candidate's source.
+    /// set: app, kind (index into `widgets`) and the candidate's source.
     let shortcuts: [(app: String, kind: Int, source: String)]
     /// Intents whose home kind no stack holds, and that kind.
     let intentKinds: SortedTable<Int>
@@ -131,21 +129,21 @@ final class SuggestionPlan: Sendable {
 
     /// No plan yet: its epoch matches none.
     init() {
-        (epoch, kinds, shortcuts, intentKinds, openIntents) = (.max, [], [], SortedTable(), IntentList())
+        (epoch, widgets, targets, shortcuts, intentKinds, openIntents) = (.max, [], [], [], SortedTable(), IntentList())
     }
 
     /// The plan for `state` as of `epoch`.
     init(_ state: DeviceModel, epoch: UInt64) {
-        var kinds = [Kind]()
+        var widgets = [WidgetIdentity](), targets = [Int?]()
         var shortcuts = [(app: String, kind: Int, source: String)]()
         var intentKinds = SortedTable<Int>()
         // A device has few kinds to place: they are looked for one by one.
         func kind(app: String, kind: String) -> Int {
-            if let i = kinds.firstIndex(where: { $0.widget.kind == kind && $0.widget.app == app }) { return i }
+            if let i = widgets.firstIndex(where: { $0.kind == kind && $0.app == app }) { return i }
             let key = DeviceModel.appKind(app, kind)
-            kinds.append(Kind(widget: WidgetIdentity(instance: "sys:" + key, kind: kind, app: app),
-                              target: state.targetStack(watch: false, declaration: state.declarations[key])))
-            return kinds.count - 1
+            widgets.append(WidgetIdentity(instance: "sys:" + key, kind: kind, app: app))
+            targets.append(state.targetStack(watch: false, declaration: state.declarations[key]))
+            return widgets.count - 1
         }
         for (app, set) in state.shortcutSets.entries {
             // One entry per kind: `openShortcut` looks at all of a kind's shortcuts at once.
@@ -161,7 +159,7 @@ final class SuggestionPlan: Sendable {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             open.append(intent)
         }
-        (self.epoch, self.kinds, self.shortcuts, self.intentKinds, openIntents) = (epoch, kinds, shortcuts, intentKinds, IntentList(open))
+        (self.epoch, self.widgets, self.targets, self.shortcuts, self.intentKinds, openIntents) = (epoch, widgets, targets, shortcuts, intentKinds, IntentList(open))
     }
 }
 
