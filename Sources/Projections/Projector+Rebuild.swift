@@ -20,8 +20,8 @@ extension Projector {
         let counts = try ledger.read { r in try names.map { try r.eventCount(device: $0) } }
         let devices = names.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.map { names[$0] }
         let workers = max(1, min(threads, devices.count))
-        // Threads beyond the devices are free from the start.
-        let idle = IdleThreads(threads - workers)
+        // Threads without a device left to fold; those beyond the devices are free from the start.
+        let idle = Atomic<Int>(threads - workers)
         let next = Atomic<Int>(0)
         let folded = Atomic<Int>(0)
         let running = Atomic<Int>(0)
@@ -32,7 +32,7 @@ extension Projector {
             projector.prepared = true
             projector.privateStrings = true
             projector.backgroundCheckpoints = devices.count < threads
-            projector.spareCore = { idle.any }
+            projector.spareCore = { idle.load(ordering: .relaxed) > 0 }
             if let progress {
                 // The records this thread's current fold had read when it last told.
                 var told = 0
@@ -45,7 +45,7 @@ extension Projector {
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < devices.count, failure.withLock({ $0 == nil }) else {
-                    idle.add()
+                    idle.wrappingAdd(1, ordering: .relaxed)
                     return
                 }
                 do {
@@ -75,13 +75,3 @@ extension Projector {
     }
 }
 
-/// How many of a rebuild's threads found no device left to fold.
-private final class IdleThreads: Sendable {
-    private let count: Atomic<Int>
-
-    init(_ count: Int) { self.count = Atomic(count) }
-
-    func add() { count.wrappingAdd(1, ordering: .relaxed) }
-
-    var any: Bool { count.load(ordering: .relaxed) > 0 }
-}

@@ -32,6 +32,13 @@ func ledgerExitCode(for error: LedgerError) -> Int32 {
     }
 }
 
+/// Fails with exit 74 unless a store exists at the options' path (queries never create one).
+func requireStore(_ options: StoreOptions) throws {
+    guard access(options.path + "/data.mdb", F_OK) == 0 else {
+        throw fail("no store at \(options.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
+    }
+}
+
 /// Opens the store, turning failures into the documented exit codes.
 func openLedger(_ options: StoreOptions, readOnly: Bool) throws -> Ledger {
     do {

@@ -16,12 +16,7 @@ struct PolicyCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let policy: Policy
-        do {
-            policy = try policyFile.map(Policy.load(overridesAt:)) ?? Policy()
-        } catch {
-            throw fail("--policy \(error)", code: ExitCodes.usage)
-        }
+        let policy = try loadPolicy(policyFile)
         var out = StandardOutput()
         if json {
             out.write("{\"name\":\"\(Policy.name)\",\"version\":\(Policy.version),\"digest\":\"\(policy.digest)\",")

@@ -49,9 +49,7 @@ struct QuerySession {
     /// check, and resolves the device.
     init(store: StoreOptions, options: ProjectionOptions) throws {
         let policy = try options.policy()
-        guard FileManager.default.fileExists(atPath: store.path + "/data.mdb") else {
-            throw fail("no store at \(store.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
-        }
+        try requireStore(store)
         let ledger: Ledger
         if let writable = try? Ledger(path: store.path) { ledger = writable } else { ledger = try openLedger(store, readOnly: true) }
         self.ledger = ledger

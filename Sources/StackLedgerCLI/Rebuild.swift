@@ -26,9 +26,7 @@ struct Rebuild: ParsableCommand {
 
     func run() throws {
         let policy = try loadPolicy(policyFile)
-        guard FileManager.default.fileExists(atPath: storeOptions.path + "/data.mdb") else {
-            throw fail("no store at \(storeOptions.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
-        }
+        try requireStore(storeOptions)
         let ledger = try openLedger(storeOptions, readOnly: false)
         guard ledger.canWriteDerived else {
             throw fail("the store at \(storeOptions.path) cannot be written; checkpoints cannot be saved", code: ExitCodes.ioError)

@@ -168,11 +168,6 @@ extension DeviceEngine {
         return nil
     }
 
-    /// Whether any stack of the device holds the kind as a member.
-    func held(app: String, kind: String) -> Bool {
-        state.holds(app: app, kind: kind)
-    }
-
     /// The stack a system-placed widget of this kind goes to: the first (in creation
     /// order) of the right platform whose suggestions are on and whose family fits.
     func targetStack(app: String, kind: String, watch: Bool) -> Int? {

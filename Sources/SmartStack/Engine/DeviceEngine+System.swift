@@ -37,13 +37,13 @@ extension DeviceEngine {
             var seen = Set(plan.widgets.indices.filter { placed[$0] }.map { DeviceModel.appKind(plan.widgets[$0].app, plan.widgets[$0].kind) })
             func place(app: String, kind: String) -> (Int, WidgetIdentity)? {
                 let key = DeviceModel.appKind(app, kind)
-                guard !seen.contains(key), !held(app: app, kind: kind), let target = targetStack(app: app, kind: kind, watch: false) else { return nil }
+                guard !seen.contains(key), !state.holdsAsMember(app: app, kind: kind), let target = targetStack(app: app, kind: kind, watch: false) else { return nil }
                 seen.insert(key)
                 return (target, WidgetIdentity(instance: "sys:" + key, kind: kind, app: app))
             }
             for (app, set) in state.intentSets.entries {
                 for signal in set.signals {
-                    guard let clue = signal.clue, !held(app: app, kind: signal.kind) else { continue }
+                    guard let clue = signal.clue, !state.holdsAsMember(app: app, kind: signal.kind) else { continue }
                     let (ok, events, _) = matches(clue, app: app)
                     guard ok, let (target, w) = place(app: app, kind: signal.kind) else { continue }
                     out.append((target, Candidate(widget: w, rank: contextRank(clue),
@@ -60,7 +60,7 @@ extension DeviceEngine {
     mutating func watchCards(_ out: inout [(stack: Int, candidate: Candidate)]) {
         var perKind = [String: Int]()
         func add(app: String, signal: ContextSignal, clue: Clue, source: String, events: [UInt64], what: String) {
-            guard !held(app: app, kind: signal.kind) else { return }
+            guard !state.holdsAsMember(app: app, kind: signal.kind) else { return }
             let key = DeviceModel.appKind(app, signal.kind)
             let declaration = state.declarations[key]
             guard let target = state.targetStack(watch: true, declaration: declaration) else { return }
@@ -149,13 +149,13 @@ final class SuggestionPlan: Sendable {
             // One entry per kind: `openShortcut` looks at all of a kind's shortcuts at once.
             var listed = [String]()
             let source = "shortcut:\(set.seq)"
-            for s in set.shortcuts where !listed.contains(s.kind) && !state.holds(app: app, kind: s.kind) {
+            for s in set.shortcuts where !listed.contains(s.kind) && !state.holdsAsMember(app: app, kind: s.kind) {
                 listed.append(s.kind)
                 shortcuts.append((app, kind(app: app, kind: s.kind), source))
             }
         }
         var open = [String]()
-        for (intent, home) in state.intentHomes.entries where !state.holds(app: home.app, kind: home.kind) {
+        for (intent, home) in state.intentHomes.entries where !state.holdsAsMember(app: home.app, kind: home.kind) {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             open.append(intent)
         }
@@ -164,8 +164,8 @@ final class SuggestionPlan: Sendable {
 }
 
 extension DeviceModel {
-    /// Whether any stack of the device holds the kind as a member.
-    func holds(app: String, kind: String) -> Bool {
+    /// Whether any stack of the device holds the kind as a member (suggestions aside).
+    func holdsAsMember(app: String, kind: String) -> Bool {
         stacks.contains { s in s.members.contains { $0.widget.kind == kind && $0.widget.app == app } }
     }
 
