@@ -142,12 +142,22 @@ extension LedgerReader {
         }
         // The device's records sit a few apart in the log, mostly on the leaf page the
         // last one was on: a cursor looks there first, where a get descends the tree.
+        // Most follow the one before directly (a device's events arrive in runs): then
+        // the cursor steps to it.
         let log = try txn.cursor(dbs.log)
+        var last: UInt64?
         while let e = entry, let (t, seq) = StoreKeys.decodeTimeSeq(e.value), t <= throughMicros {
-            var k = StoreKeys.seq(seq)
-            guard let bytes = try withUnsafeBytes(of: &k, { try log.seek(exactly: $0) })?.value else {
+            var found: UnsafeRawBufferPointer?
+            if let last, seq == last &+ 1, let step = try log.next(), StoreKeys.seqFrom(step.key) == seq {
+                found = step.value
+            } else {
+                var k = StoreKeys.seq(seq)
+                found = try withUnsafeBytes(of: &k, { try log.seek(exactly: $0) })?.value
+            }
+            guard let bytes = found else {
                 throw LedgerError(.damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`")
             }
+            last = seq
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
                 damaged(seq)
             } else {

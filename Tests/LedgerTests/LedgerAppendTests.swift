@@ -169,4 +169,41 @@ struct LedgerAppendTests {
             }
         }
     }
+
+    @Test("a device's records come back in (time, seq) order, whether they follow each other in the log or not")
+    func readingRunsAndInterleavedRecords() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var events = try randomEvents(600, seed: 23)
+        // A run of one device, then two devices taking turns, then the first device's run
+        // again; in time order but for every 37th event, which comes late.
+        for i in events.indices {
+            events[i].envelope.device = (200..<400).contains(i) && i % 2 == 1 ? "other" : "runs"
+            let second = i % 37 == 36 ? i - 30 : i
+            events[i].envelope.time = Timestamp(microseconds: 1_780_000_000_000_000 + Int64(second) * 1_000_000,
+                                                offsetMinutes: events[i].envelope.time.offsetMinutes)
+        }
+        _ = try ledger.append(events)
+        try ledger.read { (r) throws in
+            for device in ["runs", "other"] {
+                let expected = events.enumerated().filter { $0.element.envelope.device == device }
+                    .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
+                var seqs = [UInt64](), read = [Event]()
+                try r.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
+                    seqs.append(view.seq)
+                    read.append(try Event(record: view))
+                    return true
+                }
+                #expect(seqs == expected.map { UInt64($0.offset + 1) })
+                #expect(read == expected.map(\.element))
+                // From a position in the middle on.
+                let middle = expected[expected.count / 2]
+                var after = [UInt64]()
+                try r.forEachRecord(device: device, after: (middle.element.envelope.time.microseconds, UInt64(middle.offset + 1)),
+                                    throughMicros: .max) { after.append($0.seq); return true }
+                #expect(after == expected[(expected.count / 2 + 1)...].map { UInt64($0.offset + 1) })
+            }
+        }
+    }
 }
