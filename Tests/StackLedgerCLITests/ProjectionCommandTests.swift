@@ -95,6 +95,10 @@ struct ProjectionCommandTests {
         let bad = try dir.write("bad.json", #"{"rotationCap": 3}"#)
         let r = try CLI.run(["policy", "--policy", bad])
         #expect(r.status == 64 && r.stderr.contains("rotationCap"))
+        // Text that is not JSON is named by line and column.
+        let broken = try dir.write("broken.json", "{\n  \"parameters\": {\n    \"scrollHoldMinutes\": 30,\n  }\n}\n")
+        let syntax = try CLI.run(["policy", "--policy", broken])
+        #expect(syntax.status == 64 && syntax.stderr.contains("broken.json:4:3: not JSON"))
     }
 
     @Test("a store that fails its quick check is refused (74) unless --force, which marks the answer unverified")

@@ -56,6 +56,9 @@ public struct Policy: Sendable, Hashable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PolicyError("cannot read the policy file \(path); check the path")
         }
+        if let problem = Policy.syntaxProblem(in: Array(data)) {
+            throw PolicyError("\(path):\(problem.line):\(problem.column): not JSON: \(problem.message); fix the file, or start from `stackledger policy --json`")
+        }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw PolicyError("\(path) is not JSON: \(error.localizedDescription)")
@@ -85,6 +88,29 @@ public struct Policy: Sendable, Hashable {
         } catch {
             throw PolicyError("\(path): \(error)")
         }
+    }
+}
+
+extension Policy {
+    /// Where a policy file's text stops being JSON (1-based line and column, counted in
+    /// characters), and why; nil when it is one JSON value.
+    static func syntaxProblem(in bytes: [UInt8]) -> (line: Int, column: Int, message: String)? {
+        let limits = JSONTape.Limits(maximumDepth: 64, maximumStringBytes: 1 << 20)
+        let error: JSONTape.SyntaxError? = bytes.withUnsafeBytes { text in
+            do throws(JSONTape.SyntaxError) {
+                try JSONTape().parse(text, limits: limits)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let error else { return nil }
+        let before = bytes[..<min(error.offset, bytes.count)]
+        let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        // Continuation bytes of UTF-8 do not start a character.
+        let column = before[lineStart...].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return (line, column, error.message)
     }
 }
 
