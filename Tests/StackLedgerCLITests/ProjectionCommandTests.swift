@@ -99,6 +99,9 @@ struct ProjectionCommandTests {
         let broken = try dir.write("broken.json", "{\n  \"parameters\": {\n    \"scrollHoldMinutes\": 30,\n  }\n}\n")
         let syntax = try CLI.run(["policy", "--policy", broken])
         #expect(syntax.status == 64 && syntax.stderr.contains("broken.json:4:3: not JSON"))
+        let cut = try dir.write("cut.json", #"{"parameters": {"scrollHoldMinutes": 30"#)
+        let short = try CLI.run(["policy", "--policy", cut])
+        #expect(short.status == 64 && short.stderr.contains("cut.json:1:40: not JSON: the file ends inside an object"))
     }
 
     @Test("a store that fails its quick check is refused (74) unless --force, which marks the answer unverified")

@@ -110,7 +110,8 @@ extension Policy {
         let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         // Continuation bytes of UTF-8 do not start a character.
         let column = before[lineStart...].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
-        return (line, column, error.message)
+        // The tokenizer speaks of NDJSON lines; a policy is a whole file.
+        return (line, column, error.message.replacingOccurrences(of: "the line ends", with: "the file ends"))
     }
 }
 
