@@ -11,7 +11,7 @@ public final class Transaction {
     public let environment: Environment
     /// Whether this is a read-only transaction.
     public let isReadOnly: Bool
-    private var isOpen = true
+    private(set) var isOpen = true
 
     init(environment: Environment, readOnly: Bool) throws(LMDBError) {
         var txn: OpaquePointer?

@@ -146,7 +146,17 @@ extension LedgerReader {
         // the cursor steps to it.
         let log = try txn.cursor(dbs.log)
         var last: UInt64?
+        // What the read passed, in the index and in the log: a long read hands those
+        // pages back as it ends, so that a fold of the whole log keeps a small resident set.
+        var indexSpan = MapSpan(), logSpan = MapSpan()
+        defer {
+            if indexSpan.count + logSpan.count >= LedgerReader.releaseSpan {
+                txn.releasePages(indexSpan)
+                txn.releasePages(logSpan)
+            }
+        }
         while let e = entry, let (t, seq) = StoreKeys.decodeTimeSeq(e.value), t <= throughMicros {
+            indexSpan.include(e.value)
             var found: UnsafeRawBufferPointer?
             if let last, seq == last &+ 1, let step = try log.next(), StoreKeys.seqFrom(step.key) == seq {
                 found = step.value
@@ -158,6 +168,7 @@ extension LedgerReader {
                 throw LedgerError(.damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`")
             }
             last = seq
+            logSpan.include(bytes)
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
                 damaged(seq)
             } else {

@@ -42,6 +42,10 @@ public final class LedgerReader {
 
     var dbs: StoreDatabases { ledger.databases }
 
+    /// How many bytes of the map a device's read must have passed before it hands their
+    /// pages back (`forEachRecord`): a query's short fold keeps them, a long one does not.
+    static let releaseSpan = 1 << 20
+
     /// The newest sequence number, 0 for an empty log.
     public func lastSeq() throws -> UInt64 {
         try txn.cursor(dbs.log).last().flatMap { StoreKeys.seqFrom($0.key) } ?? 0
