@@ -1,3 +1,4 @@
+internal import CLMDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,5 +42,65 @@ extension Transaction {
         let start = span.low / page * page
         let end = (span.high + page - 1) / page * page
         _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
+    }
+
+    /// Hands back `span`'s pages and empties it, once it covers at least `bytes`: a scan
+    /// calls it as it goes, so that what it passed leaves the resident set.
+    public func releasePages(_ span: inout MapSpan, atLeast bytes: Int) {
+        guard span.count >= bytes else { return }
+        releasePages(span)
+        span = MapSpan()
+    }
+
+    /// Hands back every page of the map this process holds, for reads that jump about
+    /// the store (a span of them would cover it all anyway). The map is found in
+    /// `/proc/self/maps` by the data file's device and inode; where there is no such
+    /// file, nothing happens.
+    public func releaseAllPages() {
+        precondition(isOpen, "pages are released only while a transaction is open")
+        var fd: Int32 = -1
+        var info = stat()
+        guard mdb_env_get_fd(environment.handle, &fd) == 0, fstat(fd, &info) == 0 else { return }
+        for range in MapSpan.mappings(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) {
+            releasePages(range)
+        }
+    }
+}
+
+extension MapSpan {
+    /// The address ranges of this process's mappings of the file with this device and
+    /// inode, from `/proc/self/maps`.
+    static func mappings(device: UInt64, inode: UInt64) -> [MapSpan] {
+        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        // Read to the end: the file reports no size.
+        var text = [UInt8](), chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            text += chunk[..<n]
+        }
+        // The device's major and minor numbers (glibc's encoding), which the kernel prints
+        // in hexadecimal.
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        func hex(_ bytes: ArraySlice<UInt8>) -> UInt64? { UInt64(String(decoding: bytes, as: UTF8.self), radix: 16) }
+        var out = [MapSpan]()
+        for line in text.split(separator: 0x0A) {
+            // start-end perms offset major:minor inode [path]
+            let fields = line.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, UInt64(String(decoding: fields[4], as: UTF8.self)) == inode else { continue }
+            let dev = fields[3].split(separator: UInt8(ascii: ":"))
+            guard dev.count == 2, hex(dev[0]) == major, hex(dev[1]) == minor else { continue }
+            let bounds = fields[0].split(separator: UInt8(ascii: "-"))
+            guard bounds.count == 2, let low = UInt(String(decoding: bounds[0], as: UTF8.self), radix: 16),
+                  let high = UInt(String(decoding: bounds[1], as: UTF8.self), radix: 16), high > low else { continue }
+            var span = MapSpan()
+            span.low = low
+            span.high = high
+            out.append(span)
+        }
+        return out
     }
 }

@@ -174,6 +174,7 @@ extension LedgerReader {
             } else {
                 guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0, identities: identities)) else { return }
             }
+            txn.releasePages(&logSpan, atLeast: LedgerReader.releaseStride)
             entry = try c.nextDuplicate()
         }
     }

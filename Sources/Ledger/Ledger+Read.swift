@@ -43,8 +43,11 @@ public final class LedgerReader {
     var dbs: StoreDatabases { ledger.databases }
 
     /// How many bytes of the map a device's read must have passed before it hands their
-    /// pages back (`forEachRecord`): a query's short fold keeps them, a long one does not.
+    /// pages back as it ends (`forEachRecord`): a query's short fold keeps them, a long
+    /// one does not.
     static let releaseSpan = 1 << 20
+    /// How many bytes of the log a scan passes between handing pages back.
+    static let releaseStride = 64 << 20
 
     /// The newest sequence number, 0 for an empty log.
     public func lastSeq() throws -> UInt64 {
@@ -98,6 +101,8 @@ public final class LedgerReader {
         // The current batch's last seq and time, kept apart from its header so that the
         // loop copies no arrays.
         var batchLast = batch?.lastSeq, recorded = batch?.recordedMicros ?? 0
+        // The log's pages it passed go back to the kernel every `releaseStride` bytes.
+        var passed = MapSpan()
         while let e = entry {
             guard let seq = StoreKeys.seqFrom(e.key), seq <= range.upperBound else { break }
             if batchLast == nil || seq > batchLast! {
@@ -113,6 +118,8 @@ public final class LedgerReader {
             }
             let view = try makeView(seq: seq, bytes: e.value, recordedMicros: recorded)
             guard try body(view) else { return }
+            passed.include(e.value)
+            txn.releasePages(&passed, atLeast: LedgerReader.releaseStride)
             entry = try c.next()
         }
     }
@@ -143,6 +150,11 @@ public final class LedgerReader {
         return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: envelope,
                           header: header, strings: strings.strings)
     }
+
+    /// Hands back every page of the store's map that this process holds to the kernel
+    /// (they stay in its page cache): for long reads that jump about the store, every so
+    /// often, so that the resident set stays small. Buffers read so far stay valid.
+    public func releaseMappedPages() { txn.releaseAllPages() }
 
     /// Every device that has events, in first-seen order of its name's definition.
     public func devices() throws -> [String] {

@@ -41,6 +41,9 @@ struct Verifier {
         var batchEntry = try batchCursor.first()
         let deviceCursor = try txn.cursor(dbs.deviceTime)
         let keyCursor = try txn.cursor(dbs.keys)
+        // Every `releaseStride` bytes of log, the pages read so far (log and indices, which
+        // share the file) go back to the kernel, so that the resident set stays small.
+        var logPassed = MapSpan(), indexPassed = MapSpan()
         while let be = batchEntry {
             report.batches += 1
             guard let header = BatchHeader.decode(be.value), StoreKeys.seqFrom(be.key) == header.firstSeq else {
@@ -71,17 +74,23 @@ struct Verifier {
                 }
                 report.records += 1
                 digests.addRecord(seq: seq, bytes: e.value)
+                logPassed.include(e.value)
                 if !RecordCodec.isIntact(e.value, seq: seq) {
                     report.report(seq, "the record fails its CRC-32C (changed bytes, or moved from another sequence number)")
                 } else {
                     do {
                         let (env, h) = try RecordCodec.decodeHeader(e.value, strings: reader.strings)
-                        try checkIndices(seq: seq, envelope: env, header: h, device: deviceCursor, keys: keyCursor, report: &report)
+                        try checkIndices(seq: seq, envelope: env, header: h, device: deviceCursor, keys: keyCursor, passed: &indexPassed, report: &report)
                         if env.id != nil { idCount += 1 }
                         keyCount += h.indexKeyIDs.count
                     } catch {
                         report.report(seq, "the record cannot be decoded: \(error)")
                     }
+                }
+                if logPassed.count >= LedgerReader.releaseStride {
+                    txn.releasePages(indexPassed)
+                    txn.releasePages(&logPassed, atLeast: 0)
+                    indexPassed = MapSpan()
                 }
                 logEntry = try log.next()
             }
@@ -132,22 +141,26 @@ struct Verifier {
         return out
     }
 
-    private func checkIndices(seq: UInt64, envelope env: Envelope, header: RecordCodec.Header, device: Cursor, keys: Cursor, report: inout VerifyReport) throws {
+    /// Checks the record's index entries; `passed` grows to cover the entries found.
+    private func checkIndices(seq: UInt64, envelope env: Envelope, header: RecordCodec.Header, device: Cursor, keys: Cursor,
+                              passed indexPassed: inout MapSpan, report: inout VerifyReport) throws {
         if let deviceID = reader.strings.id(of: env.device) {
             var k = StoreKeys.stringID(deviceID)
             var v = StoreKeys.timeSeq(env.time.microseconds, seq)
             let found = try withUnsafeBytes(of: &k) { k in try withUnsafeBytes(of: &v) { v in try device.seek(key: k, value: v) } }
-            if found == nil { report.report(seq, "the (device, time) index has no entry for the record") }
+            if let found { indexPassed.include(found.value) } else { report.report(seq, "the (device, time) index has no entry for the record") }
         }
         report.indexEntries += 1
         for keyID in header.indexKeyIDs {
             var v = StoreKeys.seq(seq)
             let found = try keyID.withKey { k in try withUnsafeBytes(of: &v) { v in try keys.seek(key: k, value: v) } }
-            if found == nil { report.report(seq, "the key index has no entry for \(reader.strings.strings[Int(keyID.string)])") }
+            if let found { indexPassed.include(found.value) } else { report.report(seq, "the key index has no entry for \(reader.strings.strings[Int(keyID.string)])") }
             report.indexEntries += 1
         }
         if let id = env.id {
-            let stored = try txn.get(dbs.ids, key: StoreKeys.eventID(id)).flatMap(StoreKeys.seqFrom)
+            let entry = try txn.get(dbs.ids, key: StoreKeys.eventID(id))
+            if let entry { indexPassed.include(entry) }
+            let stored = entry.flatMap(StoreKeys.seqFrom)
             if stored != seq { report.report(seq, "the id table maps \"\(id)\" to \(stored.map(String.init) ?? "nothing"), not to this record") }
             report.indexEntries += 1
         }

@@ -7,45 +7,19 @@ extension Projector {
     /// longer than the store's; and, for this engine and policy, its state decodes and
     /// stands at that record. Returns how many were checked and the problems found.
     public func checkCheckpoints() throws -> (checked: Int, problems: [String]) {
-        var entries = [([UInt8], [UInt8])]()
-        try ledger.read { r in try r.derivedEntries(prefix: CheckpointKey.root) { k, v in entries.append((Array(k), Array(v))) } }
         var problems = [String]()
+        var checked = 0
         let last = try ledger.read { try $0.lastSeq() }
         // Entries come in key order, so a checkpoint's base is most often the one just
         // checked: its state starts the chain instead of being decompressed again.
         var previous: (key: [UInt8], state: [UInt8])?
-        for (key, value) in entries {
-            let body = key.dropFirst(CheckpointKey.root.count)
-            guard let zero = body.firstIndex(of: 0), body.count - (zero - body.startIndex) - 1 == 24,
-                  let (time, seq) = CheckpointKey.position(key), let parsed = CheckpointValue(value) else {
-                problems.append("a checkpoint key or value is malformed (\(key.count) key bytes)")
-                continue
-            }
-            let device = String(decoding: body[body.startIndex..<zero], as: UTF8.self)
-            let tag = Array(body[(zero + 1)..<(zero + 9)])
-            let where_ = "the checkpoint of \(device) at seq \(seq)"
-            let record = try ledger.read { r in try r.withRecord(seq) { ($0.envelope.device, $0.envelope.time.microseconds) } }
-            guard let (d, t) = record, d == device, t == time else {
-                problems.append("\(where_) names a record that is missing or of another device or time")
-                continue
-            }
-            if parsed.highSeq < seq || parsed.highSeq > last {
-                problems.append("\(where_) claims a log of \(parsed.highSeq) records; the store holds \(last)")
-            }
-            if tag == self.tag {
-                do {
-                    guard let restored = try ledger.read({ try state(of: parsed, device: device, tag: tag, in: $0, known: previous) }) else {
-                        problems.append("\(where_) cannot be decompressed (it, or a checkpoint it was compressed after, is damaged or missing)")
-                        continue
-                    }
-                    previous = (key, restored)
-                    let engine = try DeviceEngine(checkpoint: restored, policy: policy)
-                    if engine.device != device || engine.position.seq != seq || engine.position.time != time {
-                        problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")
-                    }
-                } catch {
-                    problems.append("\(where_) cannot be decoded: \(error)")
-                }
+        // One entry at a time in one read, handing the store's pages back every so often:
+        // memory stays flat however many checkpoints there are.
+        try ledger.read { r in
+            try r.derivedEntries(prefix: CheckpointKey.root) { k, v in
+                checked += 1
+                if checked % Projector.checkpointsBetweenReleases == 0 { r.releaseMappedPages() }
+                problems += try check(key: Array(k), value: Array(v), last: last, previous: &previous, in: r)
             }
         }
         try ledger.read { r in
@@ -56,6 +30,44 @@ extension Projector {
                 }
             }
         }
-        return (entries.count, problems)
+        return (checked, problems)
+    }
+
+    /// Checkpoints checked between two hand-backs of the store's pages.
+    static let checkpointsBetweenReleases = 1_024
+
+    /// The problems with one checkpoint; `previous` is the last state decoded.
+    private func check(key: [UInt8], value: [UInt8], last: UInt64, previous: inout (key: [UInt8], state: [UInt8])?,
+                       in r: LedgerReader) throws -> [String] {
+        let body = key.dropFirst(CheckpointKey.root.count)
+        guard let zero = body.firstIndex(of: 0), body.count - (zero - body.startIndex) - 1 == 24,
+              let (time, seq) = CheckpointKey.position(key), let parsed = CheckpointValue(value) else {
+            return ["a checkpoint key or value is malformed (\(key.count) key bytes)"]
+        }
+        let device = String(decoding: body[body.startIndex..<zero], as: UTF8.self)
+        let tag = Array(body[(zero + 1)..<(zero + 9)])
+        let where_ = "the checkpoint of \(device) at seq \(seq)"
+        let record = try r.withRecord(seq) { ($0.envelope.device, $0.envelope.time.microseconds) }
+        guard let (d, t) = record, d == device, t == time else {
+            return ["\(where_) names a record that is missing or of another device or time"]
+        }
+        var problems = [String]()
+        if parsed.highSeq < seq || parsed.highSeq > last {
+            problems.append("\(where_) claims a log of \(parsed.highSeq) records; the store holds \(last)")
+        }
+        guard tag == self.tag else { return problems }
+        do {
+            guard let restored = try state(of: parsed, device: device, tag: tag, in: r, known: previous) else {
+                return problems + ["\(where_) cannot be decompressed (it, or a checkpoint it was compressed after, is damaged or missing)"]
+            }
+            previous = (key, restored)
+            let engine = try DeviceEngine(checkpoint: restored, policy: policy)
+            if engine.device != device || engine.position.seq != seq || engine.position.time != time {
+                problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")
+            }
+        } catch {
+            problems.append("\(where_) cannot be decoded: \(error)")
+        }
+        return problems
     }
 }
