@@ -146,8 +146,9 @@ extension LedgerReader {
         // the cursor steps to it.
         let log = try txn.cursor(dbs.log)
         var last: UInt64?
-        // What the read passed, in the index and in the log: a long read hands those
-        // pages back as it ends, so that a fold of the whole log keeps a small resident set.
+        // What the read passed, in the index and in the log: the log's pages go back to
+        // the kernel every `releaseStride` bytes, and both when a long read ends, so that
+        // a fold of the whole log keeps a small resident set.
         var indexSpan = MapSpan(), logSpan = MapSpan()
         defer {
             if indexSpan.count + logSpan.count >= LedgerReader.releaseSpan {

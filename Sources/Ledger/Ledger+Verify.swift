@@ -88,9 +88,9 @@ struct Verifier {
                     }
                 }
                 if logPassed.count >= LedgerReader.releaseStride {
+                    txn.releasePages(logPassed)
                     txn.releasePages(indexPassed)
-                    txn.releasePages(&logPassed, atLeast: 0)
-                    indexPassed = MapSpan()
+                    (logPassed, indexPassed) = (MapSpan(), MapSpan())
                 }
                 logEntry = try log.next()
             }
