@@ -71,16 +71,7 @@ extension MapSpan {
     /// The address ranges of this process's mappings of the file with this device and
     /// inode, from `/proc/self/maps`.
     static func mappings(device: UInt64, inode: UInt64) -> [MapSpan] {
-        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        // Read to the end: the file reports no size.
-        var text = [UInt8](), chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            text += chunk[..<n]
-        }
+        guard let text = procFile("/proc/self/maps") else { return [] }
         // The device's major and minor numbers (glibc's encoding), which the kernel prints
         // in hexadecimal.
         let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
@@ -103,4 +94,19 @@ extension MapSpan {
         }
         return out
     }
+}
+
+/// The whole of a file under /proc, read to its end (such files report no size, so a
+/// read by size stops short); nil when it cannot be opened.
+func procFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var text = [UInt8](), chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        text += chunk[..<n]
+    }
+    return text
 }

@@ -74,4 +74,3 @@ extension Projector {
         return (bytes, count)
     }
 }
-

@@ -1,22 +1,12 @@
 import Foundation
-import LMDBKit
+@testable import LMDBKit
 import Testing
 
 @Suite("Releasing the map's pages")
 struct MapSpanTests {
     /// The resident size of this process's mapping of `file`, in kB (from /proc/self/smaps).
     func residentKB(of file: String) throws -> Int {
-        // Read to the end with read(2): /proc files report no size, and a read by size stops short.
-        let fd = open("/proc/self/smaps", O_RDONLY)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var bytes = [UInt8](), chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += chunk[..<n]
-        }
-        let smaps = String(decoding: bytes, as: UTF8.self)
+        let smaps = String(decoding: try #require(procFile("/proc/self/smaps")), as: UTF8.self)
         var inFile = false, total = 0
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
