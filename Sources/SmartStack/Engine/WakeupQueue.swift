@@ -2,6 +2,7 @@
 /// then, unique. Kept latest first, so that taking the earliest costs nothing however
 /// many are waiting; checkpoints hold them earliest first.
 struct WakeupQueue: Codable, Hashable {
+    /// An instant and the `Work` bits to evaluate then.
     struct Wakeup: Codable, Hashable {
         var time: Int64
         var work: UInt8
