@@ -170,8 +170,34 @@ struct EngineBench: ParsableCommand {
             _ = try ledger.append([lasting])
             let lastingAnswer = try time { _ = try answer(projector(ledger, policy), devices[1], mid + (last - mid) / 2, ProjectionQuery()) }
             out.append("first state answer after a late widget added mid-log, whose effect lasts: \(ms(lastingAnswer)) ms (target <= 1000)")
+            // Baseline: the events that answer refolded, decoded beforehand and applied
+            // alone to the engine as it stood just before the late event.
+            let (n, alone) = try engineAlone(ledger, policy, device: devices[1], after: mid - 1, through: mid + (last - mid) / 2)
+            out.append("  the same \(n) events applied alone to the engine (decoded beforehand): \(ms(alone)) ms; answer / engine alone: \(String(format: "%.2f", lastingAnswer / alone))")
         }
         return out
+    }
+
+    /// Seconds the engine alone takes over `device`'s events dated in `(after, through]`:
+    /// the engine at `after` is made first, and the events are decoded into memory
+    /// before the clock starts. Returns the number of events too.
+    func engineAlone(_ ledger: Ledger, _ policy: Policy, device: String, after: Int64, through: Int64) throws -> (Int, Double) {
+        var engine = try projector(ledger, policy).engine(device: device, at: after)
+        let start = engine.position
+        var events = [(UInt64, Event)]()
+        try ledger.read { reader in
+            try reader.forEachRecord(device: device, after: start, throughMicros: through, identities: false) { view in
+                events.append((view.seq, try Event(record: view)))
+                return true
+            }
+        }
+        let seconds = try time {
+            for (seq, event) in events {
+                engine.apply(event, seq: seq)
+                _ = engine.takeDecisions()
+            }
+        }
+        return (events.count, seconds)
     }
 
     /// A `state` answer as the CLI makes it in-process: the engine at `t`, its snapshot
