@@ -183,21 +183,30 @@ struct EngineBench: ParsableCommand {
     /// before the clock starts. Returns the number of events too.
     func engineAlone(_ ledger: Ledger, _ policy: Policy, device: String, after: Int64, through: Int64) throws -> (Int, Double) {
         var engine = try projector(ledger, policy).engine(device: device, at: after)
-        let start = engine.position
+        let events = try decodedEvents(ledger, device: device, after: engine.position, through: through)
+        let seconds = try time { apply(events, to: &engine) }
+        return (events.count, seconds)
+    }
+
+    /// `device`'s events after `position` dated up to `through`, decoded, with their
+    /// sequence numbers.
+    func decodedEvents(_ ledger: Ledger, device: String, after position: (time: Int64, seq: UInt64)?, through: Int64) throws -> [(UInt64, Event)] {
         var events = [(UInt64, Event)]()
         try ledger.read { reader in
-            try reader.forEachRecord(device: device, after: start, throughMicros: through, identities: false) { view in
+            try reader.forEachRecord(device: device, after: position, throughMicros: through, identities: false) { view in
                 events.append((view.seq, try Event(record: view)))
                 return true
             }
         }
-        let seconds = try time {
-            for (seq, event) in events {
-                engine.apply(event, seq: seq)
-                _ = engine.takeDecisions()
-            }
+        return events
+    }
+
+    /// Applies `events` to `engine` in order, dropping the decisions they make.
+    func apply(_ events: [(UInt64, Event)], to engine: inout DeviceEngine) {
+        for (seq, event) in events {
+            engine.apply(event, seq: seq)
+            _ = engine.takeDecisions()
         }
-        return (events.count, seconds)
     }
 
     /// A `state` answer as the CLI makes it in-process: the engine at `t`, its snapshot
@@ -221,27 +230,13 @@ struct EngineBench: ParsableCommand {
     /// of three passes).
     func engineOnlyRate(ledger: Ledger, policy: Policy, threads: Int = 1) throws -> Double {
         let devices = Array(try projector(ledger, policy).devices().prefix(max(1, threads)))
-        var decoded = [[(UInt64, Event)]]()
-        for device in devices {
-            var events = [(UInt64, Event)]()
-            try ledger.read { reader in
-                try reader.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
-                    events.append((view.seq, try Event(record: view)))
-                    return true
-                }
-            }
-            decoded.append(events)
-        }
-        let all = decoded
+        let all = try devices.map { try decodedEvents(ledger, device: $0, after: nil, through: .max) }
         var passes = [Double]()
         for _ in 0..<3 {
             passes.append(try time {
                 DispatchQueue.concurrentPerform(iterations: all.count) { k in
                     var engine = DeviceEngine(device: devices[k], policy: policy)
-                    for (seq, event) in all[k] {
-                        engine.apply(event, seq: seq)
-                        _ = engine.takeDecisions()
-                    }
+                    apply(all[k], to: &engine)
                 }
             })
         }
