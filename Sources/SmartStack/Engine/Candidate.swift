@@ -108,7 +108,7 @@ extension DeviceEngine {
         case .state(let key, let permission):
             guard let active = state.contexts[key] else { return (false, [], nil) }
             if let permission {
-                guard let granted = state.permissions[app + "\u{1F}" + permission], granted.granted else {
+                guard let granted = state.permissions.value(app, 0x1F, permission), granted.granted else {
                     return (false, [active.seq], permission)
                 }
                 return (true, [active.seq, granted.seq], nil)

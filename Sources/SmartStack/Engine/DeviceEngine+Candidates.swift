@@ -26,8 +26,10 @@ extension DeviceEngine {
             let (rank, until) = memberRelevanceRank(stack: i, member: j)
             memberCache.setRelevance(rank: rank, until: until, stack: i, member: j)
         }
-        if memberCache.usageStale(stack: i, member: j, now: state.now, context: contextVersion) {
-            memberCache.setUsage(memberUsage(stack: i, member: j, candidates: false), stack: i, member: j)
+        let stale = memberCache.staleUsage(stack: i, member: j, now: state.now, context: contextVersion)
+        if !stale.isEmpty {
+            memberCache.setUsage(memberUsage(stack: i, member: j, candidates: false, parts: stale), stale,
+                                 watch: state.stacks[i].isWatch, stack: i, member: j)
         }
         return memberCache.entry(stack: i, member: j)
     }
@@ -68,15 +70,16 @@ extension DeviceEngine {
     /// What a member's usage, the relevant shortcuts (iOS, iPadOS: P2) and RelevanceKit
     /// context (watchOS: P1) make of it now, and until when that holds. On iOS and iPadOS
     /// the donation pattern and the shortcut are kept apart, for `MemberCache.PartsMeta.slot` to rank.
-    /// The ranks are always set; the candidates only when `candidates` is true.
-    mutating func memberUsage(stack i: Int, member j: Int, candidates: Bool) -> UsagePart {
-        var part = UsagePart(until: .max)
+    /// The ranks are always set; the candidates only when `candidates` is true. Only
+    /// `parts` are worked out (the pattern alone when an hour starts).
+    mutating func memberUsage(stack i: Int, member j: Int, candidates: Bool, parts: UsageParts = .both) -> UsagePart {
+        var part = UsagePart()
         let isWatch = state.stacks[i].isWatch
         let (w, intent) = (state.stacks[i].members[j].widget, state.stacks[i].members[j].intent)
         if !isWatch {
-            if let intent {
+            if parts.contains(.pattern), let intent {
                 let evidence = memberPattern(instance: w.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
-                part.until = min(part.until, evidence.until)
+                part.patternUntil = evidence.until
                 if !evidence.seqs.isEmpty {
                     part.rank = p.usagePatternRank
                     if candidates {
@@ -85,14 +88,14 @@ extension DeviceEngine {
                     }
                 }
             }
-            guard p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else { return part }
+            guard parts.contains(.other), p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else { return part }
             for k in set.shortcuts.indices where set.shortcuts[k].kind == w.kind {
                 let providers = set.shortcuts[k].providers
                 if providers.isEmpty {
-                    part.until = min(part.until, appUsage(w.app).until)
+                    part.otherUntil = min(part.otherUntil, appUsage(w.app).until)
                 }
                 part.contextVersion = contextVersion
-                for q in providers.indices { part.until = min(part.until, providers[q].nextBoundary(after: state.now)) }
+                for q in providers.indices { part.otherUntil = min(part.otherUntil, providers[q].nextBoundary(after: state.now)) }
             }
             if let opening = openingShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false) {
                 part.shortcutRank = p.relevantShortcutRank
@@ -100,7 +103,7 @@ extension DeviceEngine {
                     part.shortcut = Candidate(widget: w, rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: true), source: "shortcut")
                 }
             }
-        } else {
+        } else if parts.contains(.other) {
             part.contextVersion = contextVersion
             // The app's relevant intents naming the kind, then the kind's relevance
             // attributes (`contextSignals`), read in place.
@@ -109,7 +112,7 @@ extension DeviceEngine {
                 guard let set else { continue }
                 for k in set.signals.indices where wholeSet || set.signals[k].kind == w.kind {
                     guard let clue = set.signals[k].clue else { continue }
-                    part.until = min(part.until, clue.nextBoundary(after: state.now))
+                    part.otherUntil = min(part.otherUntil, clue.nextBoundary(after: state.now))
                     if let donated = set.signals[k].intent, donated == intent, let params = set.signals[k].parameters,
                        !parametersMatch(donated: params, widget: parameters) { continue }
                     let rank = contextRank(clue)

@@ -133,7 +133,7 @@ final class SuggestionPlan: Sendable {
     }
 
     /// The plan for `state` as of `epoch`.
-    init(_ state: DeviceModel, epoch: UInt64) {
+    init(_ state: borrowing DeviceModel, epoch: UInt64) {
         var widgets = [WidgetIdentity](), targets = [Int?]()
         var shortcuts = [(app: String, kind: Int, source: String)]()
         var intentKinds = SortedTable<Int>()

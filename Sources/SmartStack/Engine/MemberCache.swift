@@ -5,9 +5,14 @@ struct UsagePart {
     var rank: Double?
     /// The rank of the relevant shortcut (iOS, iPadOS).
     var shortcutRank: Double?
-    var until: Int64
-    /// The context version it was computed from, nil when it does not depend on it.
+    /// Until when the donation pattern holds (it changes with the local hour).
+    var patternUntil: Int64 = .max
+    /// Until when the rest holds: the relevant shortcut, or the context.
+    var otherUntil: Int64 = .max
+    /// The context version the rest was computed from, nil when it does not depend on it.
     var contextVersion: UInt64?
+
+    var until: Int64 { min(patternUntil, otherUntil) }
     /// The candidates, when asked for: kept apart, so that a part made for its ranks
     /// alone stays small to pass around.
     private var candidates: Candidates?
@@ -17,7 +22,7 @@ struct UsagePart {
         var shortcut: Candidate?
     }
 
-    init(until: Int64) { self.until = until }
+    init() {}
 
     /// The donation pattern or the best context, when asked for.
     var candidate: Candidate? {
@@ -79,26 +84,33 @@ struct MemberCache {
     }
     /// What a member's parts say, without their candidates: each part's rank, until
     /// when it holds and (for usage) the context version; nil `until`: no part.
+    /// The usage part is kept as two: the donation pattern, which changes with the local
+    /// hour, and the rest (the relevant shortcut, or on watchOS the context), which does
+    /// not, so that an hour starting works out the first alone.
     struct PartsMeta {
         var relevanceRank: Double?
         var relevanceUntil: Int64?
-        var usageRank: Double?
+        var patternRank: Double?
+        var patternUntil: Int64?
+        /// The context's rank (watchOS).
+        var contextRank: Double?
         var shortcutRank: Double?
-        var usageUntil: Int64?
-        var usageContext: UInt64?
+        var otherUntil: Int64?
+        var otherContext: UInt64?
 
-        /// The entry the parts make, when both are there: the timeline's relevance
+        /// The entry the parts make, when all are there: the timeline's relevance
         /// unless the donation pattern (on watchOS the context), then the relevant
         /// shortcut, ranks above what is chosen so far.
         var slot: Slot? {
-            guard let relevanceUntil, let usageUntil else { return nil }
+            guard let relevanceUntil, let patternUntil, let otherUntil else { return nil }
             var chosen = ChosenPart.none
             var bestRank = -Double.infinity
             if let r = relevanceRank { chosen = .relevance; bestRank = r }
-            if let r = usageRank, bestRank < r { chosen = .usage; bestRank = r }
+            // A member has a pattern (iOS, iPadOS) or a context (watchOS), not both.
+            if let r = patternRank ?? contextRank, bestRank < r { chosen = .usage; bestRank = r }
             if let r = shortcutRank, bestRank < r { chosen = .shortcut; bestRank = r }
-            return Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(relevanceUntil, usageUntil),
-                        contextVersion: usageContext ?? .max)
+            return Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(relevanceUntil, patternUntil, otherUntil),
+                        contextVersion: otherContext ?? .max)
         }
     }
     private var meta: [[PartsMeta]] = []
@@ -147,10 +159,15 @@ struct MemberCache {
         return now >= until
     }
 
-    /// Whether the other part is missing or no longer holds at `now` and `context`.
-    func usageStale(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Bool {
-        guard i < meta.count && j < meta[i].count, let until = meta[i][j].usageUntil else { return true }
-        return now >= until || !(meta[i][j].usageContext.map { $0 == context } ?? true)
+    /// Which of the usage part's two parts are missing or no longer hold at `now` and `context`.
+    func staleUsage(stack i: Int, member j: Int, now: Int64, context: UInt64) -> UsageParts {
+        guard i < meta.count && j < meta[i].count else { return .both }
+        var stale = UsageParts()
+        if meta[i][j].patternUntil.map({ now >= $0 }) ?? true { stale.insert(.pattern) }
+        if meta[i][j].otherUntil.map({ now >= $0 || !(meta[i][j].otherContext.map { $0 == context } ?? true) }) ?? true {
+            stale.insert(.other)
+        }
+        return stale
     }
 
     mutating func setRelevance(rank: Double?, until: Int64, stack i: Int, member j: Int) {
@@ -159,13 +176,20 @@ struct MemberCache {
         meta[i][j].relevanceUntil = until
     }
 
-    /// Keeps the ranks and validity of a member's usage part (not its candidates).
-    mutating func setUsage(_ part: UsagePart, stack i: Int, member j: Int) {
+    /// Keeps the ranks and validity of the `parts` of a member's usage part that `part`
+    /// was worked out for (not its candidates).
+    mutating func setUsage(_ part: UsagePart, _ parts: UsageParts, watch: Bool, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
-        meta[i][j].usageRank = part.rank
-        meta[i][j].shortcutRank = part.shortcutRank
-        meta[i][j].usageUntil = part.until
-        meta[i][j].usageContext = part.contextVersion
+        if parts.contains(.pattern) {
+            meta[i][j].patternRank = watch ? nil : part.rank
+            meta[i][j].patternUntil = part.patternUntil
+        }
+        if parts.contains(.other) {
+            meta[i][j].contextRank = watch ? part.rank : nil
+            meta[i][j].shortcutRank = part.shortcutRank
+            meta[i][j].otherUntil = part.otherUntil
+            meta[i][j].otherContext = part.contextVersion
+        }
     }
 
     /// The member's entry, once both parts are set.
@@ -177,11 +201,21 @@ struct MemberCache {
     mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
         guard i < meta.count && j < meta[i].count else { return }
         if relevance { meta[i][j].relevanceUntil = nil }
-        if usage { meta[i][j].usageUntil = nil }
+        if usage { (meta[i][j].patternUntil, meta[i][j].otherUntil) = (nil, nil) }
     }
 
     mutating func removeAll() {
         meta.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
     }
+}
+
+/// The two parts of a member's usage part (see `MemberCache.PartsMeta`).
+struct UsageParts: OptionSet {
+    let rawValue: UInt8
+    /// The donation pattern (iOS, iPadOS).
+    static let pattern = UsageParts(rawValue: 1)
+    /// The relevant shortcut (iOS, iPadOS) or the context (watchOS).
+    static let other = UsageParts(rawValue: 2)
+    static let both: UsageParts = [.pattern, .other]
 }

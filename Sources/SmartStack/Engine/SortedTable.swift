@@ -31,6 +31,32 @@ struct SortedTable<Value: Hashable>: Hashable {
         }
     }
 
+    /// The value under the key made of `a`, the byte `separator` and `b`, found without
+    /// making that key: its bytes are joined on the stack.
+    func value(_ a: String, _ separator: UInt8, _ b: String) -> Value? {
+        if keys.isEmpty { return nil }
+        var (a, b) = (a, b)
+        return a.withUTF8 { ua in
+            b.withUTF8 { ub in
+                withUnsafeTemporaryAllocation(byteCount: ua.count + ub.count + 1, alignment: 1) { joined -> Value? in
+                    joined.baseAddress!.copyMemory(from: ua.baseAddress!, byteCount: ua.count)
+                    joined[ua.count] = separator
+                    (joined.baseAddress! + ua.count + 1).copyMemory(from: ub.baseAddress!, byteCount: ub.count)
+                    let bytes = UnsafeRawBufferPointer(joined)
+                    let h = StringHash.of(bytes)
+                    let mask = slots.count - 1
+                    var slot = Int(truncatingIfNeeded: h) & mask
+                    while true {
+                        let e = Int(slots[slot]) - 1
+                        if e < 0 { return nil }
+                        if hashes[e] == h && keys[e].utf8.elementsEqual(bytes) { return values[e] }
+                        slot = (slot + 1) & mask
+                    }
+                }
+            }
+        }
+    }
+
     /// Where `key` goes in key order.
     private func insertionPoint(_ key: String) -> Int {
         keys.partitionPoint { $0 < key }
