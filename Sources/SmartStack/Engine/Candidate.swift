@@ -140,6 +140,11 @@ extension DeviceEngine {
 
     /// Whether donated parameters match a widget's configuration (D1, D5).
     func parametersMatch(donated: [String: String], widget: [String: String]) -> Bool {
+        // Most intents carry one parameter: compared without hashing it.
+        if donated.count == 1, widget.count <= 1, let (k, v) = donated.first {
+            let w = widget.first.flatMap { $0.key == k ? $0.value : nil }
+            return w == v || (p.unsetWidgetParameterMatchesAny && (w == nil || w == "null"))
+        }
         for (k, v) in donated {
             let w = widget[k]
             if w == v { continue }

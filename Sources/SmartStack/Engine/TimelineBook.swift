@@ -222,8 +222,18 @@ struct TimelineBook: Codable, Hashable {
             until = first.delivered + windowMicros + 1
         }
         guard let list = list(found) else { return (nil, until) }
-        if let next = list.entries.first(where: { $0.date > at && $0.score != nil }) { until = Swift.min(until, next.date) }
-        guard let (entry, next) = governing(list, at: at), let score = entry.score else { return (nil, until) }
+        // The entries are in date order: the governing one is the last with relevance
+        // dated up to `at`, the next the first with relevance after it.
+        let entries = list.entries
+        let split = entries.partitionPoint { $0.date <= at }
+        var k = split
+        while k < entries.count && entries[k].score == nil { k += 1 }
+        let next = k < entries.count ? entries[k] : nil
+        if let next { until = Swift.min(until, next.date) }
+        var g = split - 1
+        while g >= 0 && entries[g].score == nil { g -= 1 }
+        guard g >= 0, let score = entries[g].score else { return (nil, until) }
+        let entry = entries[g]
         var end: Int64? = nil
         if entry.duration > 0 {
             let e = entry.date + Int64(entry.duration * 1_000_000)
