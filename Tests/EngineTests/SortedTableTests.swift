@@ -30,6 +30,18 @@ struct SortedTableTests {
         for k in keys { #expect(table[k] == reference[k]) }
     }
 
+    @Test("a key given in two parts finds what the joined key finds, and nothing else")
+    func findsAKeyInTwoParts() {
+        var table = SortedTable<Int>()
+        #expect(table.value("com.example.a", 0x1F, "sleep") == nil)
+        let parts = [("com.example.a", "sleep"), ("com.example.a", "locationForWidgets"), ("com.example.bb", "sleep"), ("", ""), ("é", "x")]
+        for (k, (a, b)) in parts.enumerated() { table[a + "\u{1F}" + b] = k }
+        for (k, (a, b)) in parts.enumerated() { #expect(table.value(a, 0x1F, b) == k) }
+        #expect(table.value("com.example.a", 0x2F, "sleep") == nil)
+        #expect(table.value("com.example.", 0x1F, "asleep") == nil)
+        #expect(table.value("com.example.a\u{1F}sleep", 0x1F, "") == nil)
+    }
+
     @Test("tables with the same entries are equal however they were built")
     func equalityIgnoresHistory() {
         var a = SortedTable<Int>(), b = SortedTable<Int>()
