@@ -182,18 +182,24 @@ extension DeviceEngine {
     /// left the window since leave it, and what rested on them.
     mutating func advance(_ c: inout UsageCache, to now: Int64) {
         let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let horizon = now - window
         let bucket = state.usage[c.hour]
         c.from = now
         c.hourEnd = state.clock.nextHour(after: now)
-        c.live.removeAll { bucket[$0].time <= now - window }
-        c.until = c.live.reduce(c.hourEnd) { min($0, bucket[$1].time + window) }
+        // A bucket's records are in time order, and so are the live ones and each group's:
+        // those that left the window are a prefix of each.
+        let gone = c.live.partitionPoint { bucket[$0].time <= horizon }
+        if gone > 0 { c.live.removeFirst(gone) }
+        c.until = c.live.first.map { min(c.hourEnd, bucket[$0].time + window) } ?? c.hourEnd
         c.memberEvidence.removeAll { $0.leaves <= now }
         c.appEvidence.removeAll { $0.leaves <= now }
         if var groups = c.groups {
             c.groups = nil
             var left = false
-            for g in groups.indices where groups[g].records.contains(where: { bucket[$0].time <= now - window }) {
-                groups[g].records.removeAll { bucket[$0].time <= now - window }
+            for g in groups.indices {
+                let old = groups[g].records.partitionPoint { bucket[$0].time <= horizon }
+                guard old > 0 else { continue }
+                groups[g].records.removeFirst(old)
                 left = true
             }
             if left {
