@@ -98,10 +98,16 @@ struct MemberCache {
         var otherUntil: Int64?
         var otherContext: UInt64?
 
+        /// `made`, kept: worked out again only when a part changes (`refresh()`), not at
+        /// each look.
+        private(set) var slot: Slot?
+
+        mutating func refresh() { slot = made }
+
         /// The entry the parts make, when all are there: the timeline's relevance
         /// unless the donation pattern (on watchOS the context), then the relevant
         /// shortcut, ranks above what is chosen so far.
-        var slot: Slot? {
+        private var made: Slot? {
             guard let relevanceUntil, let patternUntil, let otherUntil else { return nil }
             var chosen = ChosenPart.none
             var bestRank = -Double.infinity
@@ -174,6 +180,7 @@ struct MemberCache {
         reserve(stack: i, member: j)
         meta[i][j].relevanceRank = rank
         meta[i][j].relevanceUntil = until
+        meta[i][j].refresh()
     }
 
     /// Keeps the ranks and validity of the `parts` of a member's usage part that `part`
@@ -190,6 +197,7 @@ struct MemberCache {
             meta[i][j].otherUntil = part.otherUntil
             meta[i][j].otherContext = part.contextVersion
         }
+        meta[i][j].refresh()
     }
 
     /// The member's entry, once both parts are set.
@@ -202,6 +210,7 @@ struct MemberCache {
         guard i < meta.count && j < meta[i].count else { return }
         if relevance { meta[i][j].relevanceUntil = nil }
         if usage { (meta[i][j].patternUntil, meta[i][j].otherUntil) = (nil, nil) }
+        meta[i][j].refresh()
     }
 
     mutating func removeAll() {
