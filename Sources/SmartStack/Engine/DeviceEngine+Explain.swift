@@ -156,8 +156,8 @@ extension DeviceEngine {
     mutating func relevanceDetail(_ m: Member) -> Reason? {
         let w = m.widget
         guard let list = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) else { return nil }
-        let next = list.entries.first { $0.date > state.now && $0.score != nil }
-        guard let (entry, _) = state.timelines.governing(list, at: state.now), let score = entry.score else {
+        let (governing, next) = list.relevance(at: state.now)
+        guard let entry = governing, let score = entry.score else {
             if let next {
                 return Reason("NO_ACTIVE_RELEVANCE", .documented, "R7", "the first entry with relevance starts at \(state.clock.clockText(next.date))", events: [next.seq])
             }

@@ -12,7 +12,6 @@ struct UsagePart {
     /// The context version the rest was computed from, nil when it does not depend on it.
     var contextVersion: UInt64?
 
-    var until: Int64 { min(patternUntil, otherUntil) }
     /// The candidates, when asked for: kept apart, so that a part made for its ranks
     /// alone stays small to pass around.
     private var candidates: Candidates?
@@ -88,21 +87,42 @@ struct MemberCache {
     /// hour, and the rest (the relevant shortcut, or on watchOS the context), which does
     /// not, so that an hour starting works out the first alone.
     struct PartsMeta {
-        var relevanceRank: Double?
-        var relevanceUntil: Int64?
-        var patternRank: Double?
-        var patternUntil: Int64?
+        private(set) var relevanceRank: Double?
+        private(set) var relevanceUntil: Int64?
+        private(set) var patternRank: Double?
+        private(set) var patternUntil: Int64?
         /// The context's rank (watchOS).
-        var contextRank: Double?
-        var shortcutRank: Double?
-        var otherUntil: Int64?
-        var otherContext: UInt64?
+        private(set) var contextRank: Double?
+        private(set) var shortcutRank: Double?
+        private(set) var otherUntil: Int64?
+        private(set) var otherContext: UInt64?
 
-        /// `made`, kept: worked out again only when a part changes (`refresh()`), not at
-        /// each look.
+        /// `made`, kept: worked out again when a part changes, not at each look.
         private(set) var slot: Slot?
 
-        mutating func refresh() { slot = made }
+        mutating func setRelevance(rank: Double?, until: Int64) {
+            (relevanceRank, relevanceUntil) = (rank, until)
+            slot = made
+        }
+
+        /// Keeps the `parts` of a usage part that `part` was worked out for.
+        mutating func setUsage(_ part: UsagePart, _ parts: UsageParts, watch: Bool) {
+            if parts.contains(.pattern) {
+                (patternRank, patternUntil) = (watch ? nil : part.rank, part.patternUntil)
+            }
+            if parts.contains(.other) {
+                (contextRank, shortcutRank) = (watch ? part.rank : nil, part.shortcutRank)
+                (otherUntil, otherContext) = (part.otherUntil, part.contextVersion)
+            }
+            slot = made
+        }
+
+        /// Drops the parts `relevance` and `usage` say, and so the entry.
+        mutating func drop(relevance: Bool, usage: Bool) {
+            if relevance { relevanceUntil = nil }
+            if usage { (patternUntil, otherUntil) = (nil, nil) }
+            slot = made
+        }
 
         /// The entry the parts make, when all are there: the timeline's relevance
         /// unless the donation pattern (on watchOS the context), then the relevant
@@ -178,26 +198,14 @@ struct MemberCache {
 
     mutating func setRelevance(rank: Double?, until: Int64, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
-        meta[i][j].relevanceRank = rank
-        meta[i][j].relevanceUntil = until
-        meta[i][j].refresh()
+        meta[i][j].setRelevance(rank: rank, until: until)
     }
 
     /// Keeps the ranks and validity of the `parts` of a member's usage part that `part`
     /// was worked out for (not its candidates).
     mutating func setUsage(_ part: UsagePart, _ parts: UsageParts, watch: Bool, stack i: Int, member j: Int) {
         reserve(stack: i, member: j)
-        if parts.contains(.pattern) {
-            meta[i][j].patternRank = watch ? nil : part.rank
-            meta[i][j].patternUntil = part.patternUntil
-        }
-        if parts.contains(.other) {
-            meta[i][j].contextRank = watch ? part.rank : nil
-            meta[i][j].shortcutRank = part.shortcutRank
-            meta[i][j].otherUntil = part.otherUntil
-            meta[i][j].otherContext = part.contextVersion
-        }
-        meta[i][j].refresh()
+        meta[i][j].setUsage(part, parts, watch: watch)
     }
 
     /// The member's entry, once both parts are set.
@@ -208,9 +216,7 @@ struct MemberCache {
     /// Drops the parts `relevance` and `usage` say of a member, and so its entry.
     mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
         guard i < meta.count && j < meta[i].count else { return }
-        if relevance { meta[i][j].relevanceUntil = nil }
-        if usage { (meta[i][j].patternUntil, meta[i][j].otherUntil) = (nil, nil) }
-        meta[i][j].refresh()
+        meta[i][j].drop(relevance: relevance, usage: usage)
     }
 
     mutating func removeAll() {

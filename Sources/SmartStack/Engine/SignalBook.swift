@@ -90,19 +90,10 @@ struct UsageRecord: Codable, Hashable {
     /// `intent␟name=value&name=value`, the names sorted, written into one string.
     /// Its bytes are counted first, so that the key is written into storage made once.
     static func patternKey(intent: String, parameters: [String: String]) -> String {
-        var key = ""
-        if parameters.count == 1, let (name, value) = parameters.first {
-            key.reserveCapacity(intent.utf8.count + name.utf8.count + value.utf8.count + 2)
-            key.append(intent)
-            key.append("\u{1F}")
-            key.append(name)
-            key.append("=")
-            key.append(value)
-            return key
-        }
         let names = parameters.keys.sorted()
         var count = intent.utf8.count + 1
         for (name, value) in parameters { count += name.utf8.count + value.utf8.count + 2 }
+        var key = ""
         key.reserveCapacity(count)
         key.append(intent)
         key.append("\u{1F}")

@@ -47,6 +47,21 @@ extension EntryList {
     }
 }
 
+extension EntryList {
+    /// The entry whose relevance governs `at` (the latest dated at or before it that
+    /// carries relevance), and the first entry with relevance dated after `at`. The
+    /// entries are in date order: one search finds where `at` falls, and each is the
+    /// nearest entry with relevance on its side.
+    func relevance(at: Int64) -> (governing: StoredEntry?, next: StoredEntry?) {
+        let split = entries.partitionPoint { $0.date <= at }
+        var k = split
+        while k < entries.count && entries[k].score == nil { k += 1 }
+        var g = split - 1
+        while g >= 0 && entries[g].score == nil { g -= 1 }
+        return (g >= 0 ? entries[g] : nil, k < entries.count ? entries[k] : nil)
+    }
+}
+
 /// The min and max positive score of one delivery, for the normalised score.
 struct ScoreSpan: Codable, Hashable {
     var delivered: Int64
@@ -193,14 +208,6 @@ struct TimelineBook: Codable, Hashable {
         list(app: app, kind: kind, instance: instance)?.entries.last { $0.date <= at }
     }
 
-    /// The entry whose relevance governs `at` (the latest entry at or before it that
-    /// carries relevance), and the next one after it, if any.
-    func governing(_ list: EntryList, at: Int64) -> (StoredEntry, StoredEntry?)? {
-        guard let i = list.entries.lastIndex(where: { $0.date <= at && $0.score != nil }) else { return nil }
-        let next = list.entries[(i + 1)...].first { $0.score != nil }
-        return (list.entries[i], next)
-    }
-
     /// The relevance active at `at` for a widget, normalised, with its entry's duration;
     /// nil when none is.
     func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> (ActiveRelevance, Double)? {
@@ -222,18 +229,9 @@ struct TimelineBook: Codable, Hashable {
             until = first.delivered + windowMicros + 1
         }
         guard let list = list(found) else { return (nil, until) }
-        // The entries are in date order: the governing one is the last with relevance
-        // dated up to `at`, the next the first with relevance after it.
-        let entries = list.entries
-        let split = entries.partitionPoint { $0.date <= at }
-        var k = split
-        while k < entries.count && entries[k].score == nil { k += 1 }
-        let next = k < entries.count ? entries[k] : nil
+        let (governing, next) = list.relevance(at: at)
         if let next { until = Swift.min(until, next.date) }
-        var g = split - 1
-        while g >= 0 && entries[g].score == nil { g -= 1 }
-        guard g >= 0, let score = entries[g].score else { return (nil, until) }
-        let entry = entries[g]
+        guard let entry = governing, let score = entry.score else { return (nil, until) }
         var end: Int64? = nil
         if entry.duration > 0 {
             let e = entry.date + Int64(entry.duration * 1_000_000)
