@@ -67,6 +67,16 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // Every executable allocates through mimalloc (see `ProcessAllocator`).
+        .systemLibrary(
+            name: "CMimalloc",
+            providers: [.apt(["libmimalloc-dev"])]
+        ),
+        .target(
+            name: "Allocator",
+            dependencies: ["CMimalloc"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Projections",
             dependencies: [
@@ -90,7 +100,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stackledger",
-            dependencies: ["StackLedgerCLI"],
+            dependencies: ["StackLedgerCLI", "Allocator"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -124,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "StackLedgerEngineBench",
             dependencies: [
-                "Ledger", "SmartStack", "Projections", "StackLedgerTesting", "CBaselines",
+                "Allocator", "Ledger", "SmartStack", "Projections", "StackLedgerTesting", "CBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

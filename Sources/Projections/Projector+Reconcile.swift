@@ -15,8 +15,9 @@ extension Projector {
     /// Events a refold after late events folds at most; past it, the stale checkpoints
     /// are dropped and queries fold on from the last one the refold made.
     static let reconcileBudget = 65_536
-    /// Stale checkpoints dated after the late events that a refold compares at most.
-    static let reconcileComparisons = 64
+    /// Stale checkpoints dated after the late events that a refold compares at most
+    /// (with checkpoints 768 events apart, the first ~25,000 events after them).
+    static let reconcileComparisons = 32
 
     /// Refolds `device` over the log of `ceiling` records from its last checkpoint before
     /// the late events of `span`, making checkpoints as a fold does, and compares the

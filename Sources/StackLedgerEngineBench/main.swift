@@ -1,3 +1,4 @@
+import Allocator
 import ArgumentParser
 import CBaselines
 import Foundation
@@ -39,6 +40,8 @@ struct EngineBench: ParsableCommand {
             var n = 0
             let seconds = try time { n = try Projector.rebuild(ledger: ledger, policy: policy, threads: threads, checkpointInterval: checkpointInterval) }
             print("rebuild (\(threads) threads): \(n) events in \(String(format: "%.1f", seconds)) s, \(Int(Double(n) / seconds)) events/s")
+            let footprint = try projector(ledger, policy).checkpointFootprint()
+            print("checkpoints: \(footprint.count), \(footprint.bytes) bytes = \(String(format: "%.2f", 100 * Double(footprint.bytes) / Double(try ledger.statistics().usedBytes)))%")
             return
         }
         if lateOnly {
@@ -60,7 +63,7 @@ struct EngineBench: ParsableCommand {
         }
         let stats = try ledger.statistics()
         let events = stats.events
-        var lines = ["store: \(store), \(events) events, \(stats.usedBytes) bytes used, \(stats.countsByDevice.count) devices"]
+        var lines = ["store: \(store), \(events) events, \(stats.usedBytes) bytes used, \(stats.countsByDevice.count) devices; allocator: \(ProcessAllocator.description)"]
 
         // Baselines in the same run: a plain C cursor walk of the log, and decoding every record.
         var cScan = [Double](), decodeScan = [Double](), folds = [Double](), rebuild = [Double]()

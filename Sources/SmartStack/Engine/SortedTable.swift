@@ -49,12 +49,19 @@ struct SortedTable<Value: Hashable>: Hashable {
                     while true {
                         let e = Int(slots[slot]) - 1
                         if e < 0 { return nil }
-                        if hashes[e] == h && keys[e].utf8.elementsEqual(bytes) { return values[e] }
+                        if hashes[e] == h && SortedTable.key(keys[e], equals: bytes) { return values[e] }
                         slot = (slot + 1) & mask
                     }
                 }
             }
         }
+    }
+
+    /// Whether `key`'s UTF-8 is `bytes`, compared in place.
+    @inline(__always)
+    private static func key(_ key: String, equals bytes: UnsafeRawBufferPointer) -> Bool {
+        key.utf8.withContiguousStorageIfAvailable { ObjectFields.equalBytes(UnsafeRawBufferPointer($0), bytes) }
+            ?? key.utf8.elementsEqual(bytes)
     }
 
     /// Where `key` goes in key order.

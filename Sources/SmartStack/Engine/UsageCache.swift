@@ -44,7 +44,7 @@ struct PatternGroup {
 
 /// Intent names with their `StringHash`es, so that a record's intent is looked for
 /// by its hash before its name is compared.
-struct IntentList {
+struct IntentList: Equatable {
     private(set) var names: [String] = []
     private(set) var hashes: [UInt64] = []
 
@@ -259,7 +259,10 @@ extension DeviceEngine {
     /// as of `epoch`, the `placementEpoch` that names them).
     mutating func usagePatterns(of intents: IntentList, epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
         refreshUsage()
-        if usageCache.patternEpoch != epoch { usageCache.groups = nil }
+        if usageCache.patternEpoch != epoch {
+            // A new plan with the same open intents groups the same records.
+            if usageCache.patternIntents == intents { usageCache.patternEpoch = epoch } else { usageCache.groups = nil }
+        }
         if let known = usageCache.patterns, usageCache.groups != nil { return known }
         if usageCache.groups == nil {
             var groups = [PatternGroup]()

@@ -1,0 +1,4 @@
+#ifndef CMIMALLOC_SHIM_H
+#define CMIMALLOC_SHIM_H
+#include <mimalloc.h>
+#endif
