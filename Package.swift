@@ -62,11 +62,6 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .systemLibrary(
-            name: "CZstd",
-            pkgConfig: "libzstd",
-            providers: [.apt(["libzstd-dev"])]
-        ),
         // Every executable allocates through mimalloc (see `ProcessAllocator`).
         .systemLibrary(
             name: "CMimalloc",
@@ -82,7 +77,6 @@ let package = Package(
             dependencies: [
                 "Ledger",
                 "SmartStack",
-                "CZstd",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

@@ -7,14 +7,13 @@ import SmartStack
 /// checkpoint at or before an instant is one seek away.
 struct CheckpointKey {
     static let root: [UInt8] = Array("cp".utf8)
-    /// The layout of checkpoint values (6: the state compressed with Zstandard, on its own
-    /// or after the state of an earlier checkpoint, each day's usage records a section with
-    /// strings of its own, and the days unchanged since that state named, not compressed
-    /// again); part of the engine tag, so that values of another layout are never read as
-    /// this one.
-    static let formatVersion = 6
-    /// Of a fold's checkpoints, every this many is compressed on its own; those between are
-    /// compressed after the one before, so restoring one decompresses at most this many.
+    /// The layout of checkpoint values (7: the state's bytes as they are, each day's usage
+    /// records a section with strings of its own, and the days unchanged since the state of
+    /// an earlier checkpoint named, not written again; a CRC-32C of the whole state); part
+    /// of the engine tag, so that values of another layout are never read as this one.
+    static let formatVersion = 7
+    /// Of a fold's checkpoints, every this many stands alone; those between copy runs from
+    /// the one before, so restoring one puts together at most this many.
     static let keyframeInterval = 8
 
     /// The 8 bytes that name an engine version and a policy: a policy override or a new

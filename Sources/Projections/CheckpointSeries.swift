@@ -2,8 +2,8 @@ import Foundation
 import SmartStack
 import Synchronization
 
-/// The checkpoints one fold makes, in order: the first stands alone; the next ones are
-/// compressed after the one before, with a standalone one every
+/// The checkpoints one fold makes, in order: the first stands alone; the next ones copy
+/// the runs they share with the one before from it, with a standalone one every
 /// `CheckpointKey.keyframeInterval`.
 struct CheckpointSeries {
     let device: String
@@ -12,8 +12,6 @@ struct CheckpointSeries {
     let ceiling: UInt64
     private var made = 0
     private var previous: (time: Int64, seq: UInt64, state: [UInt8])?
-    /// Made at the first checkpoint: most folds (a query's short one) make none.
-    private lazy var compressor = StateCompressor()
     /// The bytes of each day's usage records in the last state, copied while unchanged.
     private var usageDays = UsageDays()
 
@@ -33,7 +31,7 @@ struct CheckpointSeries {
         let bytes = state.bytes(reusing: &usageDays)
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
         let entry = (CheckpointKey.key(device, tag, time: time, seq: seq),
-                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: usageDays.copies, compressor: compressor))
+                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: usageDays.copies))
         previous = (time, seq, bytes)
         made += 1
         return entry
@@ -41,7 +39,7 @@ struct CheckpointSeries {
 }
 
 /// A checkpoint series encoded on a thread of its own, so that a fold with a core to
-/// spare goes on while the states it hands over are written and compressed. At most
+/// spare goes on while the states it hands over are written. At most
 /// `inFlight` states wait; `take()` returns the entries made so far, in order.
 final class BackgroundCheckpoints: @unchecked Sendable {
     private var series: CheckpointSeries

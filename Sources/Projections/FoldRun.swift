@@ -18,7 +18,7 @@ struct FoldRun {
     private let interval: Int
     private var sinceSave = 0
     private var series: CheckpointSeries
-    /// Whether checkpoints are written and compressed on a thread of their own.
+    /// Whether checkpoints are written on a thread of their own.
     private var inBackground: Bool
     private var background: BackgroundCheckpoints?
     /// Checkpoints made and not yet stored.
@@ -56,7 +56,7 @@ struct FoldRun {
         }
     }
 
-    /// Writes and compresses the checkpoints still to make on a thread of their own, the
+    /// Writes the checkpoints still to make on a thread of their own, the
     /// series going on from the last one made here.
     mutating func saveInBackground() { inBackground = true }
 

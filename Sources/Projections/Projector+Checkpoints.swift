@@ -4,8 +4,8 @@ import SmartStack
 extension Projector {
     /// The newest usable checkpoint of `device` at or before `limit`, made from a log no
     /// longer than `ceiling` and serving a view of that length (see `CheckpointFloors`);
-    /// one that is not (made from a longer log, below a floor, or its chain of compressed
-    /// states broken) is passed over for the one before it.
+    /// one that is not (made from a longer log, below a floor, or its chain of states
+    /// broken) is passed over for the one before it.
     func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
         let prefix = CheckpointKey.prefix(device, tag)
         return try ledger.read { reader in
@@ -29,9 +29,9 @@ extension Projector {
     /// How many checkpoints, newest first, a query tries before folding from the start.
     static let checkpointsTried = 64
 
-    /// The engine state a checkpoint value holds: decompressed after the states it was
-    /// compressed after, starting from `known` (a checkpoint's key and its state) when the
-    /// chain reaches it; nil when one of them is missing or damaged.
+    /// The engine state a checkpoint value holds: put together after the states it copies
+    /// runs from, starting from `known` (a checkpoint's key and its state) when the chain
+    /// reaches it; nil when one of them is missing or damaged.
     func state(of value: CheckpointValue, device: String, tag: [UInt8], in reader: LedgerReader,
                known: (key: [UInt8], state: [UInt8])? = nil) throws -> [UInt8]? {
         var chain = [value]
@@ -46,9 +46,8 @@ extension Projector {
                   let parsed = CheckpointValue(stored) else { return nil }
             chain.append(parsed)
         }
-        guard let decompressor = StateDecompressor() else { return nil }
         for v in chain.reversed() {
-            guard let next = v.state(after: state, decompressor: decompressor) else { return nil }
+            guard let next = v.state(after: state) else { return nil }
             state = next
         }
         return state

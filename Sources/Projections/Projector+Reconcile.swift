@@ -43,7 +43,7 @@ extension Projector {
                 (engine, position) = (restored, at)
             }
             var out = Reconciliation()
-            // The checkpoints it makes are written and compressed on a thread of their own.
+            // The checkpoints it makes are written on a thread of their own.
             let made = BackgroundCheckpoints(CheckpointSeries(device: device, tag: tag, ceiling: ceiling))
             var sinceSave = 0, folded = 0, next = 0
             var known: (key: [UInt8], state: [UInt8])?

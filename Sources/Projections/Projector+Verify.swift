@@ -11,7 +11,7 @@ extension Projector {
         var checked = 0
         let last = try ledger.read { try $0.lastSeq() }
         // Entries come in key order, so a checkpoint's base is most often the one just
-        // checked: its state starts the chain instead of being decompressed again.
+        // checked: its state starts the chain instead of being put together again.
         var previous: (key: [UInt8], state: [UInt8])?
         // One entry at a time in one read, handing the store's pages back every so often:
         // memory stays flat however many checkpoints there are.
@@ -58,7 +58,7 @@ extension Projector {
         guard tag == self.tag else { return problems }
         do {
             guard let restored = try state(of: parsed, device: device, tag: tag, in: r, known: previous) else {
-                return problems + ["\(where_) cannot be decompressed (it, or a checkpoint it was compressed after, is damaged or missing)"]
+                return problems + ["\(where_) cannot be restored (it, or a checkpoint it copies from, is damaged or missing)"]
             }
             previous = (key, restored)
             let engine = try DeviceEngine(checkpoint: restored, policy: policy)

@@ -39,8 +39,8 @@ public final class Projector {
     var prefetchAfter: Int? = 4_096
     /// Records per batch that thread reads.
     var prefetchBatch = EventPrefetch.batchSize
-    /// Whether a fold hands its checkpoints to a thread of their own to write and
-    /// compress (off when folds already run on every core).
+    /// Whether a fold hands its checkpoints to a thread of their own to write (off when
+    /// folds already run on every core).
     var backgroundCheckpoints = true
     /// Whether a core has come free while folds ran on every core (a rebuild's last
     /// devices): a fold that sees it hands reading, decoding and checkpoints to threads

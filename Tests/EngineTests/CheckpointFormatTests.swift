@@ -14,80 +14,52 @@ struct CheckpointFormatTests {
         }
     }
 
-    func decompress(_ value: CheckpointValue, prefix: [UInt8] = []) throws -> [UInt8]? {
-        try #require(StateDecompressor()).decompress(value.compressed, size: value.size, prefix: prefix)
-    }
-    @Test("a state compresses and decompresses to the same bytes, and is smaller for repetitive states")
+    @Test("a state standing alone is stored as it is, with its size and checksum, and read back the same")
     func roundTrip() throws {
-        var state = [UInt8]()
-        for i in 0..<4_000 { state.append(contentsOf: [UInt8(i % 7), 0, 0, 0, UInt8(i % 251), 1]) }
+        let state = pseudoRandomBytes(24_000, seed: 1, shift: 58)
         let value = CheckpointValue.encode(highSeq: 42, state: state, base: nil)
-        #expect(value.count < state.count / 2)
+        #expect(value.count == CheckpointValue.headerSize + 1 + 4 + state.count)
         let parsed = try #require(CheckpointValue(value))
-        #expect(parsed.highSeq == 42 && parsed.size == state.count && parsed.base == nil)
-        #expect(try decompress(parsed) == state)
+        #expect(parsed.highSeq == 42 && parsed.size == state.count && parsed.base == nil && parsed.copies.isEmpty)
+        #expect(parsed.state(after: []) == state)
     }
 
-    @Test("a state compressed after the one before is far smaller, and decompresses only after that one")
-    func delta() throws {
+    @Test("a state with nothing copied from the one before stands alone, whatever base it is given")
+    func noRunsNoBase() throws {
         let before = pseudoRandomBytes(20_000, seed: 0x9E37_79B9_7F4A_7C15, shift: 56)
         var after = before
         after[12_345] ^= 0xFF
-        let alone = CheckpointValue.encode(highSeq: 9, state: after, base: nil)
         let value = CheckpointValue.encode(highSeq: 9, state: after, base: (time: 5, seq: 3, state: before))
-        #expect(value.count * 10 < alone.count)
         let parsed = try #require(CheckpointValue(value))
-        #expect(parsed.base?.time == 5 && parsed.base?.seq == 3)
-        #expect(try decompress(parsed, prefix: before) == after)
-        #expect(try decompress(parsed) == nil)
-        // A prefix that differs where the frame copies from it gives other content, which
-        // the frame's checksum refuses.
-        var other = before
-        other[1_000] ^= 1
-        #expect(try decompress(parsed, prefix: other) == nil)
+        #expect(parsed.base == nil)
+        #expect(parsed.state(after: []) == after)
     }
 
-    @Test("a truncated, extended, altered or resized value does not decompress")
+    @Test("a truncated, extended, altered or resized value does not restore")
     func damaged() throws {
         let state = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let value = CheckpointValue.encode(highSeq: 7, state: state, base: nil)
         let truncated = try #require(CheckpointValue(Array(value.dropLast(5))))
-        #expect(try decompress(truncated) == nil)
+        #expect(truncated.state(after: []) == nil)
         let extended = try #require(CheckpointValue(value + [0]))
-        #expect(try decompress(extended) == nil)
+        #expect(extended.state(after: []) == nil)
         var wrongSize = value
         wrongSize[11] ^= 1
         let resized = try #require(CheckpointValue(wrongSize))
-        #expect(try decompress(resized) == nil)
-        // A flipped bit in the frame's last block: the content checksum no longer holds.
+        #expect(resized.state(after: []) == nil)
+        // A flipped bit in the state's bytes: the checksum no longer holds.
         var flipped = value
         flipped[value.count - 6] ^= 0x10
         let altered = try #require(CheckpointValue(flipped))
-        #expect(try decompress(altered) == nil)
+        #expect(altered.state(after: []) == nil)
+        // A flipped bit in the checksum itself.
+        var badChecksum = value
+        badChecksum[CheckpointValue.headerSize + 2] ^= 0x01
+        #expect(try #require(CheckpointValue(badChecksum)).state(after: []) == nil)
         #expect(CheckpointValue([1, 2, 3]) == nil)
     }
 
-    @Test("one compressor and one decompressor reused across a series give the bytes of fresh ones each time")
-    func reusedContexts() throws {
-        var state = pseudoRandomBytes(9_000, seed: 7, shift: 61)
-        let compressor = StateCompressor()
-        let decompressor = try #require(StateDecompressor())
-        var previous = [UInt8]()
-        for round in 0..<6 {
-            for k in stride(from: round * 97, to: state.count, by: 613) { state[k] &+= 1 }
-            state.append(contentsOf: (0..<UInt8(round * 40)).map { $0 })
-            let prefix = round % 3 == 0 ? [] : previous
-            var reused: [UInt8] = [9, 9]
-            compressor.compress(state, prefix: prefix, appendingTo: &reused)
-            var fresh: [UInt8] = [9, 9]
-            StateCompressor().compress(state, prefix: prefix, appendingTo: &fresh)
-            #expect(reused == fresh)
-            #expect(decompressor.decompress(reused[2...], size: state.count, prefix: prefix) == state)
-            previous = state
-        }
-    }
-
-    @Test("runs copied from the state before are named, not compressed, and the state is rebuilt only from that state")
+    @Test("runs copied from the state before are named, not stored, and the state is rebuilt only from that state")
     func copiedRuns() throws {
         let before = pseudoRandomBytes(30_000, seed: 11, shift: 56)
         // A changed head, two runs of the state before in a new place, new bytes between.
@@ -102,21 +74,21 @@ struct CheckpointFormatTests {
         let base = (time: Int64(1), seq: UInt64(2), state: before)
         let value = CheckpointValue.encode(highSeq: 4, state: after, base: base, copies: [first, second])
         let whole = CheckpointValue.encode(highSeq: 4, state: after, base: base)
+        // The runs are left out (named in a few bytes): the value holds the rest only.
+        #expect(whole.count - value.count > 17_000 - 32)
         let parsed = try #require(CheckpointValue(value))
         #expect(parsed.copies == [first, second] && parsed.size == after.count && parsed.base?.seq == 2)
-        let decompressor = try #require(StateDecompressor())
-        #expect(parsed.state(after: before, decompressor: decompressor) == after)
-        #expect(try #require(CheckpointValue(whole)).state(after: before, decompressor: decompressor) == after)
-        // The copied runs are not in the frame: it decompresses to the rest only.
-        #expect(try decompress(parsed, prefix: before) == nil)
-        // Another state before, changed inside a copied run (which the frame does not
-        // cover) or where the frame copies from, is refused.
-        for k in [22_000, 1_000] {
+        #expect(parsed.literals.count == after.count - 17_000)
+        #expect(parsed.state(after: before) == after)
+        #expect(try #require(CheckpointValue(whole)).state(after: []) == after)
+        // Another state before, changed inside a copied run, or too short, is refused.
+        for k in [22_000, 6_000] {
             var other = before
             other[k] ^= 1
-            #expect(parsed.state(after: other, decompressor: decompressor) == nil)
+            #expect(parsed.state(after: other) == nil)
         }
-        #expect(parsed.state(after: Array(before.prefix(25_000)), decompressor: decompressor) == nil)
+        #expect(parsed.state(after: Array(before.prefix(25_000))) == nil)
+        #expect(parsed.state(after: []) == nil)
         // A value whose runs pass the state's end does not parse.
         var damaged = value
         damaged[11] = 0
@@ -124,15 +96,15 @@ struct CheckpointFormatTests {
         #expect(CheckpointValue(damaged) == nil)
     }
 
-    @Test("copied runs that overlap in the state before, or a state standing alone that names runs, are refused")
-    func malformedRuns() throws {
+    @Test("runs may copy overlapping bytes of the state before; a value standing alone that names runs is refused")
+    func overlappingAndForgedRuns() throws {
         let before = pseudoRandomBytes(4_000, seed: 5, shift: 56)
         let after = Array(before[0..<1_000]) + Array(before[500..<1_500])
         let overlapping = [StateCopy(at: 0, from: 0, count: 1_000), StateCopy(at: 1_000, from: 500, count: 1_000)]
-        #expect(StatePatch.uncopied(before, by: overlapping) == nil)
         let value = CheckpointValue.encode(highSeq: 1, state: after, base: (time: 1, seq: 1, state: before), copies: overlapping)
         let parsed = try #require(CheckpointValue(value))
-        #expect(parsed.state(after: before, decompressor: try #require(StateDecompressor())) == nil)
+        #expect(parsed.literals.isEmpty)
+        #expect(parsed.state(after: before) == after)
         // Without a base the runs are left out when written, and refused when read.
         let alone = CheckpointValue.encode(highSeq: 1, state: after, base: nil, copies: overlapping)
         #expect(try #require(CheckpointValue(alone)).copies.isEmpty)

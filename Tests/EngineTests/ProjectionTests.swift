@@ -67,7 +67,7 @@ struct ProjectionTests {
             }
         }
         #expect(saved > 20)
-        // Most are compressed after the one before, and every one restores.
+        // Most copy runs from the one before, and every one restores.
         #expect(deltas * 2 > saved)
         #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
         for _ in 0..<8 {
@@ -80,7 +80,7 @@ struct ProjectionTests {
         }
     }
 
-    @Test("a checkpoint whose chain of compressed states is broken is passed over for the one before it")
+    @Test("a checkpoint whose chain of states is broken is passed over for the one before it")
     func brokenChain() throws {
         let store = ScratchStore()
         defer { store.cleanup() }
@@ -91,7 +91,7 @@ struct ProjectionTests {
         let checkpointed = Projector(ledger: ledger, policy: Policy())
         checkpointed.checkpointInterval = 40
         _ = try rendering(checkpointed, at: last, from: last)
-        // The newest delta of device-0, and the state it was compressed after.
+        // The newest delta of device-0, and the state it copies from.
         var newest: ([UInt8], CheckpointValue)?
         try ledger.read { r in
             try r.derivedEntries(prefix: CheckpointKey.devicePrefix("device-0")) { k, v in

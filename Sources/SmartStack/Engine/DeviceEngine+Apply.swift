@@ -170,9 +170,14 @@ extension DeviceEngine {
                                parameters: s.intent.map { parameterMap($0.parameters) },
                                providers: s.relevanceProviders.map(Clue.of), providerTypes: s.relevanceProviders.map(Clue.providerType))
             }
+            var homeMoved = false
             if let intentShortcut = set.shortcuts.first(where: { $0.intent != nil }), let name = intentShortcut.intent?.name {
-                state.intentHomes[name] = IntentHome(app: app, kind: intentShortcut.widgetKind)
+                let home = IntentHome(app: app, kind: intentShortcut.widgetKind)
+                homeMoved = state.intentHomes[name] != home
+                if homeMoved { state.intentHomes[name] = home }
             }
+            // What Widget Suggestions can place depends on the kinds a set names, in order.
+            placementKept = !homeMoved && previous.map { $0.shortcuts.map(\.kind) == stored.map(\.kind) } ?? false
             // S3: a kind omitted from the new set is invalidated.
             let kinds = Set(stored.map(\.kind))
             for old in previous?.shortcuts ?? [] where !kinds.contains(old.kind) {

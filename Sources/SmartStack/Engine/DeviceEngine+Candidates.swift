@@ -143,15 +143,9 @@ extension DeviceEngine {
         return out
     }
 
-    /// The app's relevant shortcut for `kind` whose providers say it is relevant now.
-    /// Providers combine with "any"; for suggestions only the policy's provider types count.
-    mutating func openShortcut(app: String, kind: String, forSuggestion: Bool, member: Bool) -> Signal? {
-        guard let set = state.shortcutSets[app] else { return nil }
-        return openingShortcut(in: set, app: app, kind: kind, forSuggestion: forSuggestion)?.signal(set: set, member: member)
-    }
-
     /// What opens the app's relevant shortcut for `kind` now, given the app's set: the
     /// first provider that matches, or (for an empty provider list) the app's usage.
+    /// Providers combine with "any"; for suggestions only the policy's provider types count.
     mutating func openingShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool) -> ShortcutOpening? {
         // By index: a shortcut is read in place, not copied with its names and lists.
         for k in set.shortcuts.indices where set.shortcuts[k].kind == kind {

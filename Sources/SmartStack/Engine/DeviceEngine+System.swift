@@ -20,10 +20,11 @@ extension DeviceEngine {
         var placed = IndexMarks(count: suggestionPlan.widgets.count)
         let plan = suggestionPlan
         for s in plan.shortcuts {
-            guard !placed[s.kind], let target = plan.targets[s.kind],
-                  let signal = openShortcut(app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true, member: false) else { continue }
+            guard !placed[s.kind], let target = plan.targets[s.kind], let set = state.shortcutSets[s.app],
+                  let opening = openingShortcut(in: set, app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true) else { continue }
             placed[s.kind] = true
-            out.append((target, Candidate(widget: plan.widgets[s.kind], rank: p.relevantShortcutRank, signal: signal, source: s.source)))
+            out.append((target, Candidate(widget: plan.widgets[s.kind], rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: false),
+                                          source: "shortcut:\(set.seq)")))
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
         for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
@@ -121,8 +122,8 @@ final class SuggestionPlan: Sendable {
     let widgets: [WidgetIdentity]
     let targets: [Int?]
     /// The kinds no stack holds that relevant shortcuts name, in set order, each once per
-    /// set: app, kind (index into `widgets`) and the candidate's source.
-    let shortcuts: [(app: String, kind: Int, source: String)]
+    /// set: app and kind (index into `widgets`).
+    let shortcuts: [(app: String, kind: Int)]
     /// Intents whose home kind no stack holds, and that kind.
     let intentKinds: SortedTable<Int>
     let openIntents: IntentList
@@ -135,7 +136,7 @@ final class SuggestionPlan: Sendable {
     /// The plan for `state` as of `epoch`.
     init(_ state: borrowing DeviceModel, epoch: UInt64) {
         var widgets = [WidgetIdentity](), targets = [Int?]()
-        var shortcuts = [(app: String, kind: Int, source: String)]()
+        var shortcuts = [(app: String, kind: Int)]()
         var intentKinds = SortedTable<Int>()
         // A device has few kinds to place: they are looked for one by one.
         func kind(app: String, kind: String) -> Int {
@@ -146,12 +147,11 @@ final class SuggestionPlan: Sendable {
             return widgets.count - 1
         }
         for (app, set) in state.shortcutSets.entries {
-            // One entry per kind: `openShortcut` looks at all of a kind's shortcuts at once.
+            // One entry per kind: `openingShortcut` looks at all of a kind's shortcuts at once.
             var listed = [String]()
-            let source = "shortcut:\(set.seq)"
             for s in set.shortcuts where !listed.contains(s.kind) && !state.holdsAsMember(app: app, kind: s.kind) {
                 listed.append(s.kind)
-                shortcuts.append((app, kind(app: app, kind: s.kind), source))
+                shortcuts.append((app, kind(app: app, kind: s.kind)))
             }
         }
         var open = [String]()

@@ -42,6 +42,9 @@ public struct DeviceEngine: Sendable {
     /// Bumped by every event that can change what Widget Suggestions can place: the
     /// stacks, relevant shortcut sets, intents' homes, declarations (derived).
     var placementEpoch: UInt64 = 0
+    /// Set by an event that, though of a kind that can, left those alone (a relevant
+    /// shortcut set naming the same kinds in the same order as the one it replaces).
+    var placementKept = false
     /// What Widget Suggestions can place, as of `placementEpoch` (derived).
     var suggestionPlan = SuggestionPlan()
     /// Bumped by every change of the person's context or permissions (derived).
@@ -98,8 +101,9 @@ public struct DeviceEngine: Sendable {
         state.lastSeq = seq
         appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
+        placementKept = false
         let work = handle(event, seq: seq)
-        if !event.body.keepsPlacementInputs { placementEpoch &+= 1 }
+        if !event.body.keepsPlacementInputs && !placementKept { placementEpoch &+= 1 }
         if !work.isEmpty && !event.body.changesOnlyCachedMembers { stableUntil.removeAll(keepingCapacity: true) }
         state.dirty |= work.rawValue
     }
@@ -237,7 +241,8 @@ extension EventBody {
     var keepsPlacementInputs: Bool {
         switch self {
         case .widgetTimeline, .widgetReloaded, .reloadRequested, .widgetViewed, .widgetTapped, .stackObserved,
-             .intentDonated, .appForeground, .contextChanged, .permissionChanged: true
+             .intentDonated, .appForeground, .contextChanged, .permissionChanged, .relevantIntents, .widgetRelevance,
+             .scrolled, .suggestionDismissed, .widgetPinned, .widgetUnpinned, .developerMode: true
         default: false
         }
     }
