@@ -24,7 +24,7 @@ struct RebuildCommandTests {
         #expect(doc["devices"] as? Int == 4)
         #expect(doc["events"] as? Int == 6_000)
         let checkpoints = try #require(doc["checkpoints"] as? Int)
-        // 1,500 events a device, a checkpoint every 768 at least.
+        // 1,500 events a device, a checkpoint every 1,024 at least.
         #expect(checkpoints >= 4)
         #expect((doc["checkpointBytes"] as? Int ?? 0) > 0)
         #expect((doc["policy"] as? [String: Any])?["name"] as? String == "smartstack-1")
