@@ -41,7 +41,7 @@ struct EngineBench: ParsableCommand {
             let seconds = try time { n = try Projector.rebuild(ledger: ledger, policy: policy, threads: threads, checkpointInterval: checkpointInterval) }
             print("rebuild (\(threads) threads): \(n) events in \(String(format: "%.1f", seconds)) s, \(Int(Double(n) / seconds)) events/s")
             let footprint = try projector(ledger, policy).checkpointFootprint()
-            print("checkpoints: \(footprint.count), \(footprint.bytes) bytes = \(String(format: "%.2f", 100 * Double(footprint.bytes) / Double(try ledger.statistics().usedBytes)))%")
+            print("checkpoints: \(footprint.count), \(footprint.bytes) bytes")
             return
         }
         if lateOnly {
