@@ -38,6 +38,18 @@ struct SignalRuleTests {
         #expect(try stack(lines, at: "09:35").widgets.map(\.widget.instance) == ["w"])
     }
 
+    @Test("S2: a later set naming the same kinds takes over with its own windows and is the one a suggestion names")
+    func s2SameKinds() throws {
+        let lines = SignalRuleTests.phone + [SignalRuleTests.calendar,
+                                             Line.event("shortcuts.relevantSet", at: "09:00", app: "com.cal",
+                                                        #""shortcuts":[{"widgetKind":"Cal","role":"information","intent":null,"relevanceProviders":[{"date":{"start":"2026-03-02T10:30:00Z","end":"2026-03-02T11:00:00Z"}}]}]"#)]
+        #expect(try stack(lines, at: "09:35").widgets.map(\.widget.instance) == ["w"])
+        let open = try stack(lines, at: "10:35")
+        #expect(open.top?.widget.instance == "sys:com.cal/Cal" && open.top?.suggested == true)
+        #expect(open.decision?.reasons.first?.code == "RELEVANT_SHORTCUT" && open.decision?.reasons.first?.events == [4])
+        #expect(try stack(lines, at: "11:05").widgets.map(\.widget.instance) == ["w"])
+    }
+
     @Test("S5: a shortcut without providers defers to the usage model")
     func s5() throws {
         var lines = SignalRuleTests.phone + [Line.event("shortcuts.relevantSet", at: "2026-03-01T08:00:00Z", app: "com.news",
