@@ -134,6 +134,21 @@ struct SignalRuleTests {
         #expect(try stack(lines, at: "09:05").top?.widget.instance == "w")
     }
 
+    @Test("D1: a widget added again with a new configuration is matched against it within the same hour")
+    func d1Reconfigured() throws {
+        let lyon = #"{"city":"Lyon","type":"Art"}"#
+        let lines = SignalRuleTests.festivalStack + SignalRuleTests.donations(lyon) + [
+            // Looked at this hour with the Paris configuration (no match), then configured for Lyon.
+            Line.event("intent.donated", at: "09:01", app: "com.fest",
+                       #""api":"appIntents","intent":{"intent":"FestivalIntent","parameters":\#(lyon)},"predictionParameters":["city","type"]"#),
+            Line.add("f", app: "com.fest", kind: "Festival", configuration: SignalRuleTests.festival.replacingOccurrences(of: "Paris", with: "Lyon"), at: "09:02"),
+        ]
+        #expect(try stack(Array(lines.dropLast()), at: "09:05").top?.widget.instance == "w")
+        let s = try stack(lines, at: "09:05")
+        #expect(s.top?.widget.instance == "f")
+        #expect(s.decision?.reasons.first?.rule == "D2" && s.decision?.reasons.first?.events.count == 4)
+    }
+
     @Test("D3: with no matching widget in a stack, the widget is suggested")
     func d3() throws {
         let lines = SignalRuleTests.festivalStack + SignalRuleTests.donations() + [

@@ -9,6 +9,8 @@ extension DeviceEngine {
         case .stackCreated, .stackSettingsChanged, .widgetAdded, .widgetRemoved, .widgetMoved, .suggestionKept,
              .deviceInfo, .developerMode, .widgetDeclared, .donationsDeleted:
             memberCache.removeAll()
+            if case .widgetAdded = event.body { forgetMemberEvidence() }
+            if case .suggestionKept = event.body { forgetMemberEvidence() }
         case .intentDonated(let d):
             // A donation counts for the members configured with its intent (D1) and for
             // its app's usage where a relevant shortcut defers to it (S5).

@@ -28,8 +28,9 @@ struct UsageCache {
     /// Per app, its uses and donations of this hour when they reach the minimum (else
     /// empty), and until when that holds.
     var appEvidence = SortedTable<UsageEvidence>()
-    /// Per member instance, the matching donations (D1) when they reach the minimum, and
-    /// until when that holds.
+    /// Per member instance, every matching donation (D1) live this hour, whether or not
+    /// they reach the minimum (so that a donation appended adds to them), and until when
+    /// that holds.
     var memberEvidence = SortedTable<UsageEvidence>()
 }
 
@@ -230,8 +231,17 @@ extension DeviceEngine {
                 usageCache.groups!.add(key: key, hash: record.patternHash, record: index)
             }
         }
+        // The members configured with its intent whose donations are known: it is one of
+        // them when its predicted parameters match the member's.
+        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         for s in state.stacks {
-            for m in s.members where m.intent == intent { usageCache.memberEvidence[m.widget.instance] = nil }
+            for m in s.members where m.intent == intent {
+                guard var known = usageCache.memberEvidence[m.widget.instance],
+                      parametersMatch(donated: record.parameters, widget: m.parameters) else { continue }
+                known.seqs.append(record.seq)
+                known.leaves = min(known.leaves, record.time + window)
+                usageCache.memberEvidence[m.widget.instance] = known
+            }
         }
     }
 
@@ -302,22 +312,26 @@ extension DeviceEngine {
     /// configuration (D1), when they reach the minimum; empty otherwise.
     mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> UsageEvidence {
         refreshUsage()
-        if var known = usageCache.memberEvidence[instance] {
-            known.hourEnd = usageCache.hourEnd
-            return known
+        var evidence: UsageEvidence
+        if let known = usageCache.memberEvidence[instance] {
+            evidence = known
+            evidence.hourEnd = usageCache.hourEnd
+        } else {
+            let intentHash = StringHash.of(intent)
+            evidence = usageEvidence(reachingMinimum: false) { bucket, i in
+                bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
+            }
+            usageCache.memberEvidence[instance] = evidence
         }
-        let intentHash = StringHash.of(intent)
-        let evidence = usageEvidence { bucket, i in
-            bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
-        }
-        usageCache.memberEvidence[instance] = evidence
+        if evidence.seqs.count < p.usagePatternMinimum { evidence.seqs = [] }
         return evidence
     }
 
     /// The live records of this hour that pass `counts` (given the hour's records and an
-    /// index, so that it reads fields without copying records), when they reach the
-    /// minimum; valid until the hour ends or the first of them leaves the window.
-    func usageEvidence(_ counts: ([UsageRecord], Int) -> Bool) -> UsageEvidence {
+    /// index, so that it reads fields without copying records), none unless they reach
+    /// the minimum when `reachingMinimum`; valid until the hour ends or the first of them
+    /// leaves the window.
+    func usageEvidence(reachingMinimum: Bool = true, _ counts: ([UsageRecord], Int) -> Bool) -> UsageEvidence {
         let bucket = state.usage[usageCache.hour]
         let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
         var seqs = [UInt64]()
@@ -326,7 +340,14 @@ extension DeviceEngine {
             seqs.append(bucket[i].seq)
             leaves = min(leaves, bucket[i].time + window)
         }
-        if seqs.count < p.usagePatternMinimum { seqs = [] }
+        if reachingMinimum && seqs.count < p.usagePatternMinimum { seqs = [] }
         return UsageEvidence(seqs: seqs, leaves: leaves, hourEnd: usageCache.hourEnd)
+    }
+
+    /// Forgets every member's donations in the current hour's view and in those put aside:
+    /// they were matched against configurations a stack change may have replaced.
+    mutating func forgetMemberEvidence() {
+        usageCache.memberEvidence.removeAll()
+        for h in usageEdits.aside.indices where usageEdits.aside[h] != nil { usageEdits.aside[h]!.memberEvidence.removeAll() }
     }
 }
