@@ -75,6 +75,11 @@ public final class Ledger: Sendable {
         var envOptions = options.environment
         if options.readOnly { envOptions.flags.insert(.readOnly) }
         let fileSize = Ledger.fileSize(dataFile)
+        // A writer that stopped between creating the data file and its first write leaves
+        // it empty; LMDB would try to write a new store's first pages into it.
+        if options.readOnly && fileSize == 0 {
+            throw LedgerError(.missing, "\(path) holds no StackLedger store (its data file is empty: the first write never finished); create one with `stackledger ingest`")
+        }
         if let size = fileSize, size > envOptions.initialMapSize {
             envOptions.initialMapSize = size
         }

@@ -118,6 +118,21 @@ struct TamperTests {
         } throws: { ($0 as? LedgerError)?.kind == .damaged }
     }
 
+    @Test("an empty data file, left by a writer stopped before its first write, is no store when read")
+    func emptyDataFile() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        #expect(truncate(store.path + "/data.mdb", 0) == 0)
+        #expect {
+            _ = try Ledger(path: store.path, options: .init(readOnly: true))
+        } throws: { e in
+            guard let e = e as? LedgerError else { return false }
+            return e.kind == .missing && e.message.contains("no StackLedger store")
+        }
+        // Opened for writing, it becomes a new, empty store.
+        #expect(try Ledger(path: store.path).statistics().events == 0)
+    }
+
     @Test("a store written by a newer format is refused with a clear message")
     func newerFormat() throws {
         let store = try makeStore()
