@@ -6,11 +6,13 @@ extension DeviceEngine {
         let now = state.now
         let app = event.envelope.app ?? ""
         switch event.body {
-        case .stackCreated, .stackSettingsChanged, .widgetAdded, .widgetRemoved, .widgetMoved, .suggestionKept,
-             .deviceInfo, .developerMode, .widgetDeclared, .donationsDeleted:
+        case .widgetAdded, .suggestionKept:
+            // A member's configuration may be new: the donations matched against the old one go too.
             memberCache.removeAll()
-            if case .widgetAdded = event.body { forgetMemberEvidence() }
-            if case .suggestionKept = event.body { forgetMemberEvidence() }
+            forgetMemberEvidence()
+        case .stackCreated, .stackSettingsChanged, .widgetRemoved, .widgetMoved, .deviceInfo, .developerMode, .widgetDeclared,
+             .donationsDeleted:
+            memberCache.removeAll()
         case .intentDonated(let d):
             // A donation counts for the members configured with its intent (D1) and for
             // its app's usage where a relevant shortcut defers to it (S5).
@@ -251,7 +253,7 @@ extension DeviceEngine {
 
     /// Drops the usage records of hour `h` that are older than the pattern window.
     mutating func pruneUsage(_ h: Int) {
-        let horizon = state.now - Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let horizon = state.now - patternWindowMicros
         guard let first = state.usage[h].first, first.time < horizon else { return }
         // Every record that left the window goes, so that the bucket depends only on the
         // window's records and not on when earlier ones were dropped.

@@ -180,7 +180,7 @@ extension DeviceEngine {
 
     /// DONATION_NO_MATCH, DONATION_DELETED, PATTERN_NOT_LEARNED for an intent type.
     mutating func donationReasons(intent: String, widgetParameters: [String: String]?) -> [Reason] {
-        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let window = patternWindowMicros
         var all = [UsageRecord]()
         for bucket in state.usage { for u in bucket where u.intent == intent && u.time > state.now - window && u.time <= state.now { all.append(u) } }
         guard !all.isEmpty else { return [] }

@@ -78,7 +78,10 @@ public struct DeviceEngine: Sendable {
         return taken
     }
 
+    /// The normalisation window (scores compare within it).
     var windowMicros: Int64 { Int64(p.normalizationWindowDays) * 86_400_000_000 }
+    /// The usage pattern window (donations and app uses count within it).
+    var patternWindowMicros: Int64 { Int64(p.usagePatternWindowDays) * 86_400_000_000 }
 
     /// Moves the clock to `time`: runs every transition scheduled up to it (each at its
     /// own instant) and settles the instant `time` itself.

@@ -20,13 +20,19 @@ struct SortedTable<Value: Hashable>: Hashable {
     /// The entry index of `key`, if present.
     @inline(__always)
     private func find(_ key: String, hash h: UInt64) -> Int? {
+        probe(hash: h) { keys[$0] == key }
+    }
+
+    /// The index of the entry whose hash is `h` and whose key `matches`, if any.
+    @inline(__always)
+    private func probe(hash h: UInt64, _ matches: (Int) -> Bool) -> Int? {
         if keys.isEmpty { return nil }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let e = Int(slots[slot]) - 1
             if e < 0 { return nil }
-            if hashes[e] == h && keys[e] == key { return e }
+            if hashes[e] == h && matches(e) { return e }
             slot = (slot + 1) & mask
         }
     }
@@ -43,15 +49,7 @@ struct SortedTable<Value: Hashable>: Hashable {
                     joined[ua.count] = separator
                     (joined.baseAddress! + ua.count + 1).copyMemory(from: ub.baseAddress!, byteCount: ub.count)
                     let bytes = UnsafeRawBufferPointer(joined)
-                    let h = StringHash.of(bytes)
-                    let mask = slots.count - 1
-                    var slot = Int(truncatingIfNeeded: h) & mask
-                    while true {
-                        let e = Int(slots[slot]) - 1
-                        if e < 0 { return nil }
-                        if hashes[e] == h && SortedTable.key(keys[e], equals: bytes) { return values[e] }
-                        slot = (slot + 1) & mask
-                    }
+                    return probe(hash: StringHash.of(bytes)) { SortedTable.key(keys[$0], equals: bytes) }.map { values[$0] }
                 }
             }
         }

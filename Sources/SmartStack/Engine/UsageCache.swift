@@ -163,7 +163,7 @@ extension DeviceEngine {
             var c = UsageCache()
             c.edits = usageEdits.counts[hour]
             c.from = now
-            let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+            let window = patternWindowMicros
             c.hour = hour
             var until = state.clock.nextHour(after: now)
             c.hourEnd = until
@@ -182,7 +182,7 @@ extension DeviceEngine {
     /// Moves a cache of this hour whose records did not change on to `now`: records that
     /// left the window since leave it, and what rested on them.
     mutating func advance(_ c: inout UsageCache, to now: Int64) {
-        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let window = patternWindowMicros
         let horizon = now - window
         let bucket = state.usage[c.hour]
         c.from = now
@@ -233,7 +233,7 @@ extension DeviceEngine {
         }
         // The members configured with its intent whose donations are known: it is one of
         // them when its predicted parameters match the member's.
-        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let window = patternWindowMicros
         for s in state.stacks {
             for m in s.members where m.intent == intent {
                 guard var known = usageCache.memberEvidence[m.widget.instance],
@@ -333,7 +333,7 @@ extension DeviceEngine {
     /// leaves the window.
     func usageEvidence(reachingMinimum: Bool = true, _ counts: ([UsageRecord], Int) -> Bool) -> UsageEvidence {
         let bucket = state.usage[usageCache.hour]
-        let window = Int64(p.usagePatternWindowDays) * 86_400_000_000
+        let window = patternWindowMicros
         var seqs = [UInt64]()
         var leaves = Int64.max
         for i in usageCache.live where counts(bucket, i) {
