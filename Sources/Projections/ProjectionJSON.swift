@@ -54,7 +54,7 @@ public enum ProjectionJSON {
         guard let r else { w.null(); return }
         w.beginObject()
         w.key("score"); w.number(r.score)
-        w.key("normalized"); w.number(r.normalized)
+        w.key("normalized"); w.number(r.normalized.roundedForDisplay)
         w.key("since"); w.time(r.since)
         w.key("until"); if let u = r.until { w.time(u) } else { w.null() }
         w.key("event"); w.integer(Int(r.event))

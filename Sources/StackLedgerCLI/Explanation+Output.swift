@@ -37,8 +37,8 @@ extension Explainer.Explanation {
             w.key("kind"); w.string(c.widget.kind)
             w.key("app"); w.string(c.widget.app)
             w.key("score"); if let s = c.score { w.number(s) } else { w.null() }
-            w.key("normalized"); if let n = c.normalized { w.number(n) } else { w.null() }
-            w.key("rank"); if let r = c.rank { w.number(r) } else { w.null() }
+            w.key("normalized"); if let n = c.normalized { w.number(n.roundedForDisplay) } else { w.null() }
+            w.key("rank"); if let r = c.rank { w.number(r.roundedForDisplay) } else { w.null() }
             w.key("eligible"); w.bool(c.eligible)
             w.key("suggested"); w.bool(c.suggested)
             w.key("reasons"); w.beginArray(); for r in c.reasons { ProjectionJSON.write(&w, r) }; w.endArray()
@@ -102,7 +102,7 @@ extension Explainer.Explanation {
             for c in others {
                 var head = "  \(c.widget.kind) (\(c.widget.instance))"
                 if let s = c.score { head += ", score \(State.number(s))" }
-                if let n = c.normalized { head += ", normalised \(State.number(n))" }
+                if let n = c.normalized { head += ", normalised \(State.number(n.roundedForDisplay))" }
                 head += c.eligible ? ", eligible" : ", not eligible"
                 out += head + ":\n"
                 for r in c.reasons { out += "    " + Why.line(r) + "\n" }

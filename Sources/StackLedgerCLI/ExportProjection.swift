@@ -55,7 +55,7 @@ struct ExportProjection: ParsableCommand {
                             for g in s.widgets {
                                 let fields = [at.rfc3339, device, s.stack, g.widget.instance, g.widget.app, g.widget.kind, String(g.position),
                                               String(s.top?.widget.instance == g.widget.instance), String(g.suggested),
-                                              g.relevance.map { State.number($0.score) } ?? "", g.relevance.map { State.number($0.normalized) } ?? ""]
+                                              g.relevance.map { State.number($0.score) } ?? "", g.relevance.map { State.number($0.normalized.roundedForDisplay) } ?? ""]
                                 out.write(fields.map(ExportProjection.csvField).joined(separator: ",") + "\n")
                             }
                         }

@@ -58,7 +58,7 @@ enum ReportData {
                 if let shownTop = s.top { top[s.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested) }
                 for g in s.widgets {
                     if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
-                    if let r = g.relevance { scores[g.widget.instance] = Relevance(widget: g.widget, score: r.score, normalized: r.normalized) }
+                    if let r = g.relevance { scores[g.widget.instance] = Relevance(widget: g.widget, score: r.score, normalized: r.normalized.roundedForDisplay) }
                 }
             }
             lanes.visit(t, top)

@@ -64,7 +64,7 @@ struct State: ParsableCommand {
                 if g.suggested { line += "  suggested" }
                 if g.pinned { line += "  pinned" }
                 if let r = g.relevance {
-                    line += "  score \(number(r.score)) (normalised \(number(r.normalized))) since \(clock(r.since))"
+                    line += "  score \(number(r.score)) (normalised \(number(r.normalized.roundedForDisplay))) since \(clock(r.since))"
                     line += r.until.map { " until \(clock($0))" } ?? " until the next entry"
                     line += " [event \(r.event)]"
                 }

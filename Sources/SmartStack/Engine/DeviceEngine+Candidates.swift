@@ -173,7 +173,7 @@ extension DeviceEngine {
 
     func format(_ d: Double) -> String {
         var w = CanonicalWriter(capacity: 16)
-        w.number((d * 10_000).rounded() / 10_000)
+        w.number(d.roundedForDisplay)
         return w.text
     }
 }

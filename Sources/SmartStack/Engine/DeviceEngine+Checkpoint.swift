@@ -1,7 +1,7 @@
 extension DeviceEngine {
     /// The version of the engine's behaviour and state layout: part of every checkpoint's
     /// key, so a new engine never reuses an old checkpoint.
-    public static let engineVersion = 4
+    public static let engineVersion = 5
 
     /// The engine's whole state as bytes; `init(checkpoint:policy:)` restores it exactly.
     public func checkpoint() -> [UInt8] {

@@ -28,8 +28,16 @@ extension DeviceEngine {
         if candidates.isEmpty && state.stacks[i].suggestions.isEmpty { return }
         let (widgetSuggestions, isWatch, settingsSeq) = (state.stacks[i].widgetSuggestions, state.stacks[i].isWatch, state.stacks[i].settingsSeq)
         for s in state.stacks[i].suggestions {
-            let still = widgetSuggestions && candidates.contains { $0.widget.instance == s.widget.instance && $0.source == s.source }
-            guard !still else { continue }
+            // A shown suggestion stays while its signal is still relevant (G2): a set sent
+            // again that still names it keeps it, citing the newer set from then on.
+            let still = widgetSuggestions ? candidates.first { $0.widget.instance == s.widget.instance && Self.sameSignal($0.source, s.source) } : nil
+            if let still {
+                if still.source != s.source, let k = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == s.widget.instance }) {
+                    state.stacks[i].suggestions[k].source = still.source
+                    state.stacks[i].suggestions[k].reasons = reasons(still, watch: isWatch)
+                }
+                continue
+            }
             let reason = widgetSuggestions
                 ? Reason("NO_ACTIVE_RELEVANCE", .documented, isWatch ? "W2" : "G2",
                          isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended", events: s.reasons.flatMap(\.events))
@@ -47,6 +55,8 @@ extension DeviceEngine {
         let ordered = candidates.count == 1 ? candidates : candidates.enumerated().sorted { a, b in
             a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
         }.map(\.element)
+        // Placed at one instant, the best-ranked goes on top and the rest follow it in rank order.
+        var slot = 0
         for c in ordered {
             let st = state.stacks[i]
             guard st.suggestions.count < cap else { break }
@@ -63,10 +73,22 @@ extension DeviceEngine {
             if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
             let why = reasons(c, watch: st.isWatch)
             state.stacks[i].suggestions.insert(ShownSuggestion(widget: c.widget, source: c.source, since: state.now, reasons: why,
-                                                               group: c.group, rank: c.rank), at: 0)
-            state.stacks[i].top = c.widget.instance
-            record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why)
+                                                               group: c.group, rank: c.rank), at: slot)
+            if slot == 0 { state.stacks[i].top = c.widget.instance }
+            record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why, setsTop: slot == 0)
+            slot += 1
         }
+    }
+
+    /// Whether two candidates' sources name the same signal: the same source, or the same
+    /// entry of a set sent again (`shortcut:SEQ`, `intents:SEQ:I`, `attributes:SEQ:I`).
+    static func sameSignal(_ a: String, _ b: String) -> Bool {
+        func withoutSet(_ s: String) -> Substring {
+            let parts = s.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count >= 2, parts[0] != "pattern", parts[1].allSatisfy(\.isNumber) else { return Substring(s) }
+            return parts[0] + (parts.count == 3 ? ":" + parts[2] : "")
+        }
+        return a == b || withoutSet(a) == withoutSet(b)
     }
 
     /// Whether a card would take the place of a member of its associated kind (W5).

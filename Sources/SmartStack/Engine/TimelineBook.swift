@@ -4,7 +4,8 @@ public import Ledger
 public struct ActiveRelevance: Codable, Hashable, Sendable {
     /// The entry's score, on the app's own scale.
     public var score: Double
-    /// The score normalised against the same provider's scores (queries.md).
+    /// The score normalised against the same provider's scores (queries.md), exact: answers
+    /// print it to 4 decimals (`roundedForDisplay`).
     public var normalized: Double
     /// The entry's date.
     public var since: Timestamp
@@ -159,13 +160,24 @@ struct TimelineBook: Codable, Hashable {
             if let score, score > 0 { lo = Swift.min(lo, score); hi = Swift.max(hi, score) }
         }
         if !sorted { fresh.sort { $0.date < $1.date } }
-        // A later timeline replaces the earlier one's entries from its delivery on.
+        // A later timeline replaces the earlier ones' entries from its delivery on, whether
+        // each was for the whole kind or for one instance (T1): an instance's list starts
+        // as a copy of its kind's, and a kind's timeline goes into every instance's list too.
         let index = slot(key)
         if records[index].list == nil {
-            if key.instance != nil { instanceLists += 1 }
-            records[index].list = EntryList()
+            if key.instance != nil {
+                instanceLists += 1
+                records[index].list = slots[TimelineBook.key(app: app, kind: t.kind)].flatMap { records[$0].list } ?? EntryList()
+            } else {
+                records[index].list = EntryList()
+            }
         }
         records[index].list!.replace(from: now, with: fresh)
+        if key.instance == nil && instanceLists > 0 {
+            for (other, slot) in slots where other.instance != nil && other.kind == t.kind && other.app == app {
+                records[slot].list?.replace(from: now, with: fresh)
+            }
+        }
 
         let kindIndex = key.instance == nil ? index : slot(TimelineBook.key(app: app, kind: t.kind))
         var spans = records[kindIndex].spans ?? []
@@ -188,18 +200,15 @@ struct TimelineBook: Codable, Hashable {
         }
     }
 
-    /// The entry list that applies to a widget instance: its own timeline when newer than
-    /// the kind's, else the kind's.
+    /// The entry list that applies to a widget instance: its own, which holds its kind's
+    /// timelines too once it has one, else its kind's.
     func list(app: String, kind: String, instance: String) -> EntryList? {
         list(slots(app: app, kind: kind, instance: instance))
     }
 
     /// The entry list that applies to a widget, given its slots.
     private func list(_ found: WidgetSlots) -> EntryList? {
-        let shared = found.kind.flatMap { records[$0].list }
-        guard let own = found.instance.flatMap({ records[$0].list }) else { return shared }
-        guard let shared else { return own }
-        return own.delivered >= shared.delivered ? own : shared
+        found.instance.flatMap { records[$0].list } ?? found.kind.flatMap { records[$0].list }
     }
 
     /// The entry a widget displays at `at` (T1): the latest of its list dated at or
@@ -245,7 +254,7 @@ struct TimelineBook: Codable, Hashable {
             lo = Swift.min(lo, span.min)
             hi = Swift.max(hi, span.max)
         }
-        let normalized = hi > lo ? ((score - lo) / (hi - lo) * 10_000).rounded() / 10_000 : 1.0
+        let normalized = hi > lo ? (score - lo) / (hi - lo) : 1.0
         let closes = end ?? next?.date
         let r = ActiveRelevance(score: score, normalized: normalized,
                                 since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
