@@ -12,6 +12,8 @@ struct PolicyCommand: ParsableCommand {
         --policy FILE.json overrides parameters (a file may name only those it changes).
         """)
 
+    /// Accepted as on every command; the policy reads no store.
+    @OptionGroup var storeOptions: StoreOptions
     @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
     @Flag(help: "Print JSON.") var json = false
 

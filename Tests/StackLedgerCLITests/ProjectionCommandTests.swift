@@ -86,6 +86,10 @@ struct ProjectionCommandTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let base = try json(try CLI.run(["policy", "--json"]).stdout)
+        // Scripts pass --store to every command; policy reads none.
+        let withStore = try CLI.run(["policy", "--json", "--store", dir.store])
+        let withStoreDigest = try json(withStore.stdout)["digest"] as? String
+        #expect(withStore.status == 0 && withStoreDigest == base["digest"] as? String)
         let params = try #require(base["parameters"] as? [String: Any])
         #expect(params.keys.contains("rotationCapPerWidgetPerDay") && params.keys.contains("suggestionCapPerWidgetPerDay"))
         let file = try dir.write("p.json", #"{"rotationCapPerWidgetPerDay": null}"#)

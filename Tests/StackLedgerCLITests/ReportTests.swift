@@ -29,14 +29,16 @@ struct ReportTests {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let browser = try #require(chromium, "run tools/setup: it installs chromium for this test")
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: browser)
-        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page]
+        // A browser that hangs is killed after 60 s, and the test fails instead of waiting.
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["--kill-after=5", "60", browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
         let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "Chromium exited with \(p.terminationStatus) (124: it was stopped after 60 s)")
         #expect(dom.contains(#"data-rendered="yes""#), "the report's script did not finish")
         #expect(!dom.contains(#"data-pwned=""#), "an injected handler ran")
         #expect(!dom.contains("<img"))
