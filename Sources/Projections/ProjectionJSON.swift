@@ -30,6 +30,7 @@ public enum ProjectionJSON {
         w.key("code"); w.string(r.code)
         w.key("basis"); w.string(r.basis.rawValue)
         w.key("rule"); w.string(r.rule)
+        if r.basis == .policy { w.key("parameters"); w.beginArray(); for p in r.parameters { w.string(p) }; w.endArray() }
         w.key("detail"); w.string(r.detail)
         w.key("events"); w.beginArray(); for e in r.events { w.integer(Int(e)) }; w.endArray()
         w.endObject()

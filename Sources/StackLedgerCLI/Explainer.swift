@@ -33,7 +33,7 @@ struct Explainer {
         if let widget {
             if try isUnknown(widget, query: query) {
                 verdict = WidgetVerdict(query: widget, onTop: false, suggested: false, reasons: [
-                    Reason("UNKNOWN_WIDGET", .documented, "S1", "no stored event names \(widget) (as an instance id or a kind)", events: []),
+                    Reason(.unknownWidget, .documented, "S1", "no stored event names \(widget) (as an instance id or a kind)", events: []),
                 ])
             } else {
                 verdict = engine.verdict(stack: id, widget: widget)

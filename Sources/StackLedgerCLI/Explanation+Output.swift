@@ -138,8 +138,13 @@ extension Why {
         }
     }
 
+    /// "Apple, rule R2", or "policy, " and the parameters a policy reason rests on.
+    static func basis(_ r: Reason) -> String {
+        r.basis == .documented ? "Apple, rule \(r.rule)" : "policy, " + r.parameters.joined(separator: ", ")
+    }
+
     static func line(_ r: Reason) -> String {
-        var s = "\(r.code) [\(r.basis == .documented ? "Apple, rule" : "policy,") \(r.rule)] \(r.detail)"
+        var s = "\(r.code) [\(basis(r))] \(r.detail)"
         if !r.events.isEmpty { s += " (events " + r.events.map(String.init).joined(separator: ", ") + ")" }
         return s
     }

@@ -92,7 +92,7 @@ struct Replay: ParsableCommand {
         if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind)" }
         line += "\n"
         for r in d.reasons {
-            line += "    \(r.code) [\(r.basis == .documented ? "Apple, rule" : "policy,") \(r.rule)] \(r.detail)"
+            line += "    \(r.code) [\(Why.basis(r))] \(r.detail)"
             if !r.events.isEmpty { line += "; events " + r.events.map(String.init).joined(separator: ", ") }
             line += "\n"
         }

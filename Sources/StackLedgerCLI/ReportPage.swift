@@ -71,7 +71,7 @@ enum ReportPage {
           box.appendChild(head);
           for (const r of d.reasons) {
             const line = document.createElement("div");
-            line.textContent = "  " + r.code + " [" + (r.basis === "documented" ? "Apple, rule " : "policy, ") + r.rule + "] " + r.detail;
+            line.textContent = "  " + r.code + " [" + (r.basis === "documented" ? "Apple, rule " + r.rule : "policy, " + (r.parameters || [r.rule]).join(", ")) + "] " + r.detail;
             box.appendChild(line);
             for (const seq of r.events) {
               const e = events.get(seq);

@@ -116,7 +116,8 @@ struct VerdictTests {
         ]
         let v = try verdict(lines, at: "09:10", widget: "B")
         let r = try #require(v.reasons.first)
-        #expect(r.code == "OUTRANKED" && r.rule == "R2" && r.detail.contains("ranks 0") && r.detail.contains("ranks 1"))
+        // Two providers' scores compare only through the policy's normalisation (R2 compares a provider's own).
+        #expect(r.code == "OUTRANKED" && r.basis == .policy && r.rule == "normalizationWindowDays" && r.detail.contains("ranks 0") && r.detail.contains("ranks 1"))
     }
 
     @Test("DONATION_NO_MATCH names the parameter that differs")

@@ -51,13 +51,27 @@ public struct Reason: Codable, Hashable, Sendable {
     public var detail: String
     /// Sequence numbers of the events it rests on, ascending.
     public var events: [UInt64]
+    /// The policy parameters it rests on (`rule` first); empty for a documented reason.
+    public var parameters: [String]
 
-    /// Creates a reason.
-    public init(_ code: String, _ basis: ReasonBasis, _ rule: String, _ detail: String, events: [UInt64]) {
+    /// Creates a reason. A policy reason rests on `rule` and on any further `parameters`.
+    public init(_ code: ReasonCode, _ basis: ReasonBasis, _ rule: String, _ detail: String, events: [UInt64], parameters: [String] = []) {
+        self.init(code: code.rawValue, basis, rule, detail, events: events, parameters: parameters)
+    }
+
+    /// Creates a reason from a stored code (a checkpoint's).
+    init(code: String, _ basis: ReasonBasis, _ rule: String, _ detail: String, events: [UInt64], parameters: [String]) {
         self.code = code
         self.basis = basis
         self.rule = rule
         self.detail = detail
+        if basis == .policy {
+            var all = [rule]
+            for p in parameters where !all.contains(p) { all.append(p) }
+            self.parameters = all
+        } else {
+            self.parameters = []
+        }
         var sorted = events
         if sorted.count > 1 {
             sorted.sort()

@@ -87,7 +87,7 @@ extension DeviceEngine {
             let hold = now + Int64(p.scrollHoldMinutes) * 60_000_000
             state.stacks[i].holdUntil = hold
             schedule(hold)
-            let reason = Reason("USER_SCROLLED", .policy, "scrollHoldMinutes",
+            let reason = Reason(.userScrolled, .policy, "scrollHoldMinutes",
                                 "the person scrolled the stack to \(target.kind); Smart Rotate waits \(p.scrollHoldMinutes) min", events: [seq])
             state.stacks[i].top = target.instance
             if state.stacks[i].member(target.instance) != nil { state.stacks[i].restingTop = target.instance }

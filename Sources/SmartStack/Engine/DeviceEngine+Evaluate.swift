@@ -39,9 +39,9 @@ extension DeviceEngine {
                 continue
             }
             let reason = widgetSuggestions
-                ? Reason("NO_ACTIVE_RELEVANCE", .documented, isWatch ? "W2" : "G2",
+                ? Reason(.noActiveRelevance, .documented, isWatch ? "W2" : "G2",
                          isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended", events: s.reasons.flatMap(\.events))
-                : Reason("STACK_TOGGLE_OFF", .documented, "G2", "Widget Suggestions were turned off for this stack", events: [settingsSeq])
+                : Reason(.stackToggleOff, .documented, "G2", "Widget Suggestions were turned off for this stack", events: [settingsSeq])
             let from = state.stacks[i].identity(state.stacks[i].top)
             state.stacks[i].suggestions.removeAll { $0.widget.instance == s.widget.instance }
             if state.stacks[i].top == s.widget.instance {
@@ -71,7 +71,10 @@ extension DeviceEngine {
             count(.suggestion, kindKey, cap: p.suggestionCapPerWidgetPerDay)
             let from = st.identity(st.top)
             if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
-            let why = reasons(c, watch: st.isWatch)
+            var why = reasons(c, watch: st.isWatch)
+            if ordered.count > 1, let ranking = rankedFirst(c, over: ordered.filter { $0.widget.instance != c.widget.instance && $0.rank <= c.rank }.map(RankSide.init)) {
+                why.append(ranking)
+            }
             state.stacks[i].suggestions.insert(ShownSuggestion(widget: c.widget, source: c.source, since: state.now, reasons: why,
                                                                group: c.group, rank: c.rank), at: slot)
             if slot == 0 { state.stacks[i].top = c.widget.instance }
@@ -130,7 +133,7 @@ extension DeviceEngine {
                 let from = state.stacks[i].identity(top)
                 state.stacks[i].top = first.instance
                 record(stack: i, action: .rotate, widget: first, from: from, reasons: [
-                    Reason("KEPT", .policy, "topStaysUntilDisplaced", "nothing is relevant; the stack returns to its first widget", events: []),
+                    Reason(.kept, .policy, "topStaysUntilDisplaced", "nothing is relevant; the stack returns to its first widget", events: []),
                 ])
             }
             return
@@ -138,10 +141,32 @@ extension DeviceEngine {
         if let topRank, best.rank <= topRank { return }
         guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
         count(.rotation, chosen.widget.instance, cap: p.rotationCapPerWidgetPerDay)
+        var why = reasons(chosen, watch: state.stacks[i].isWatch)
+        if let ranking = rankedFirst(stack: i, chosen: chosen, best: best.member, top: top, ranked: ranked) { why.append(ranking) }
         let from = state.stacks[i].identity(top)
         state.stacks[i].top = chosen.widget.instance
         state.stacks[i].restingTop = chosen.widget.instance
-        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: reasons(chosen, watch: state.stacks[i].isWatch))
+        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: why)
+    }
+
+    /// RANKED_FIRST for a rotation that chose `chosen` over other eligible widgets (the top
+    /// it displaced, when that ranked, and the members it outranked); nil when it had no rival.
+    mutating func rankedFirst(stack i: Int, chosen: Candidate, best: Int, top: String?, ranked: [(member: Int, rank: Double)]) -> Reason? {
+        var rivals = [RankSide]()
+        if let top, let s = state.stacks[i].suggestions.first(where: { $0.widget.instance == top }) { rivals.append(RankSide(s)) }
+        for j in state.stacks[i].members.indices where j != best && (state.stacks[i].members[j].widget.instance == top || ranked.contains { $0.member == j }) {
+            if let c = memberCandidate(stack: i, member: j), c.rank <= chosen.rank { rivals.append(RankSide(c)) }
+        }
+        return rankedFirst(chosen, over: rivals)
+    }
+
+    /// RANKED_FIRST: `chosen` ranked above each of `rivals`.
+    mutating func rankedFirst(_ chosen: Candidate, over rivals: [RankSide]) -> Reason? {
+        guard !rivals.isEmpty else { return nil }
+        let (basis, rule, parameters) = RankSide(chosen).basis(against: rivals)
+        let listed = rivals.prefix(3).map { "\($0.widget.kind) \(format($0.rank))" }.joined(separator: ", ")
+        let more = rivals.count > 3 ? " and \(rivals.count - 3) more" : ""
+        return Reason(.rankedFirst, basis, rule, "it ranks \(format(chosen.rank)), above \(listed)\(more)", events: [], parameters: parameters)
     }
 
     /// Notes until when stack `i` cannot change by time alone, after an evaluation that

@@ -43,7 +43,7 @@ extension DeviceEngine {
         if let s = stack.suggestions.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
             var reasons = s.reasons
             if stack.top != s.widget.instance, let topWidget = stack.identity(stack.top) {
-                reasons.append(Reason("OUTRANKED", .policy, "maxSuggestionsPerStack", "\(topWidget.kind) is on top; the suggestion is shown below it", events: []))
+                reasons.append(Reason(.outranked, .policy, "maxSuggestionsPerStack", "\(topWidget.kind) is on top; the suggestion is shown below it", events: []))
             }
             return WidgetVerdict(query: query, onTop: stack.top == s.widget.instance, suggested: true, reasons: reasons)
         }
@@ -66,7 +66,7 @@ extension DeviceEngine {
         let candidate = systemCandidates().first { $0.stack == i && $0.candidate.widget.kind == kind && $0.candidate.widget.app == app }?.candidate
         var reasons = suggestionPath(stack: i, app: app, kind: kind, candidate: candidate)
         if reasons.isEmpty, let c = candidate {
-            reasons = [Reason("OUTRANKED", .policy, stack.isWatch ? "maxRelevanceCardsPerStack" : "maxSuggestionsPerStack",
+            reasons = [Reason(.outranked, .policy, stack.isWatch ? "maxRelevanceCardsPerStack" : "maxSuggestionsPerStack",
                               "\(kind) is a candidate (rank \(format(c.rank))) but the stack already shows as many suggestions as the policy allows", events: [])]
         }
         return WidgetVerdict(query: query, onTop: false, suggested: false, reasons: reasons)
@@ -80,14 +80,14 @@ extension DeviceEngine {
         if let d = stack.topDecision, d.widget.instance == m.widget.instance, d.action != .unsuggest {
             out += d.reasons
         } else if let d = stack.topDecision, d.action == .unsuggest {
-            out.append(Reason("KEPT", .documented, "G2", "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it", events: d.reasons.flatMap(\.events)))
+            out.append(Reason(.kept, .documented, "G2", "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it", events: d.reasons.flatMap(\.events)))
         }
         if m.pinned {
-            out.append(Reason("PINNED", .documented, "W6", "the person pinned \(m.widget.kind) to a fixed position in \(stack.id)", events: [m.addedSeq]))
+            out.append(Reason(.pinned, .documented, "W6", "the person pinned \(m.widget.kind) to a fixed position in \(stack.id)", events: [m.addedSeq]))
         }
         if memberCandidate(stack: i, member: j) == nil && !m.pinned {
             let lapsed = relevanceDetail(m)
-            out.append(Reason("KEPT", .policy, "topStaysUntilDisplaced",
+            out.append(Reason(.kept, .policy, "topStaysUntilDisplaced",
                               "nothing better is relevant, so it stays on top" + (lapsed.map { " (\($0.detail))" } ?? ""),
                               events: lapsed?.events ?? []))
         }
@@ -100,24 +100,26 @@ extension DeviceEngine {
         guard stack.top != m.widget.instance else { return [] }
         var out = [Reason]()
         if !stack.smartRotate {
-            out.append(Reason("STACK_TOGGLE_OFF", .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
+            out.append(Reason(.stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
         }
         if state.now < stack.holdUntil {
-            out.append(Reason("USER_SCROLLED", .policy, "scrollHoldMinutes",
+            out.append(Reason(.userScrolled, .policy, "scrollHoldMinutes",
                               "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
                               events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
         }
         if let cap = p.rotationCapPerWidgetPerDay, limited(.rotation, m.widget.instance, cap: cap) {
-            out.append(Reason("RATE_LIMITED", .policy, "rotationCapPerWidgetPerDay",
+            out.append(Reason(.rateLimited, .policy, "rotationCapPerWidgetPerDay",
                               "rotated to \(state.counters[.rotation, m.widget.instance]) times today (local day); the cap is \(cap); Developer Mode is off", events: [state.developerModeSeq].filter { $0 > 0 }))
         }
         if let t = stack.top, t != m.widget.instance {
-            let topRank = stack.suggestions.first { $0.widget.instance == t }?.rank
-                ?? stack.members.firstIndex { $0.widget.instance == t }.flatMap { memberCandidate(stack: i, member: $0)?.rank }
-            if let topRank, c.rank <= topRank, let topWidget = stack.identity(t) {
-                let bothScores = c.relevance != nil
-                out.append(Reason("OUTRANKED", bothScores ? .documented : .policy, bothScores ? "R2" : "relevantShortcutRank",
-                                  "it ranks \(format(c.rank)); the top, \(topWidget.kind), ranks \(format(topRank)) (a tie keeps the top)", events: []))
+            let top = stack.suggestions.first { $0.widget.instance == t }.map(RankSide.init)
+                ?? stack.members.firstIndex { $0.widget.instance == t }.flatMap { memberCandidate(stack: i, member: $0) }.map(RankSide.init)
+            if let top, c.rank <= top.rank {
+                // Only one provider's own scores compare by a documented rule (R2).
+                let (basis, rule, parameters) = RankSide(c).basis(against: [top])
+                out.append(Reason(.outranked, basis, rule,
+                                  "it ranks \(format(c.rank)); the top, \(top.widget.kind), ranks \(format(top.rank)) (a tie keeps the top)",
+                                  events: [], parameters: parameters))
             }
         }
         return out
@@ -128,26 +130,26 @@ extension DeviceEngine {
         let stack = state.stacks[i]
         var out = [Reason]()
         if !stack.smartRotate {
-            out.append(Reason("STACK_TOGGLE_OFF", .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
+            out.append(Reason(.stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
         }
         let w = m.widget
         let hasTimeline = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) != nil
         let hasContext = !contextSignals(app: w.app, kind: w.kind).isEmpty
         if stack.isWatch && hasTimeline && !p.watchUsesEntryRelevance {
-            out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P2", "timeline relevance acts on iOS and iPadOS; this stack is on watchOS", events: []))
+            out.append(Reason(.platformIgnoresSignal, .documented, "P2", "timeline relevance acts on iOS and iPadOS; this stack is on watchOS", events: []))
         }
         if !stack.isWatch && hasContext {
-            out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)", events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
+            out.append(Reason(.platformIgnoresSignal, .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)", events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
         }
         if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance { out.append(r); out += reloadReasons(w) }
         else if !stack.isWatch || p.watchUsesEntryRelevance {
-            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, "R8", "no timeline with relevance was delivered for \(w.kind)", events: []))
+            out.append(Reason(.noActiveRelevance, .documented, "R8", "no timeline with relevance was delivered for \(w.kind)", events: []))
             out += reloadReasons(w)
         }
         if !stack.isWatch, let intent = m.intent { out += donationReasons(intent: intent, widgetParameters: m.parameters) }
         if stack.isWatch { out += contextReasons(app: w.app, kind: w.kind) }
         if out.isEmpty {
-            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, stack.isWatch ? "W2" : "R8", "no signal for \(w.kind) is active now", events: []))
+            out.append(Reason(.noActiveRelevance, .documented, stack.isWatch ? "W2" : "R8", "no signal for \(w.kind) is active now", events: []))
         }
         return out
     }
@@ -159,19 +161,19 @@ extension DeviceEngine {
         let (governing, next) = list.relevance(at: state.now)
         guard let entry = governing, let score = entry.score else {
             if let next {
-                return Reason("NO_ACTIVE_RELEVANCE", .documented, "R7", "the first entry with relevance starts at \(state.clock.clockText(next.date))", events: [next.seq])
+                return Reason(.noActiveRelevance, .documented, "R7", "the first entry with relevance starts at \(state.clock.clockText(next.date))", events: [next.seq])
             }
             return nil
         }
         let at = state.clock.clockText(entry.date)
         let then = next.map { "; the next entry with relevance is at \(state.clock.clockText($0.date))" } ?? ""
         if score <= 0 {
-            return Reason("NO_ACTIVE_RELEVANCE", .documented, score == 0 ? "R5" : "R1", "the \(at) entry scored \(format(score)), which is not relevant\(then)", events: [entry.seq])
+            return Reason(.noActiveRelevance, .documented, score == 0 ? "R5" : "R1", "the \(at) entry scored \(format(score)), which is not relevant\(then)", events: [entry.seq])
         }
         if entry.duration > 0 {
             let end = entry.date + Int64(entry.duration * 1_000_000)
             if end <= state.now {
-                return Reason("NO_ACTIVE_RELEVANCE", .documented, "R7",
+                return Reason(.noActiveRelevance, .documented, "R7",
                               "the \(at) entry's \(format(entry.duration)) s window closed at \(state.clock.clockText(end))\(then)", events: [entry.seq])
             }
         }
@@ -191,7 +193,7 @@ extension DeviceEngine {
             matching = all.filter { parametersMatch(donated: $0.parameters, widget: widgetParameters) }
             if matching.isEmpty, let u = all.last {
                 let key = u.parameters.keys.sorted().first { widgetParameters[$0] != u.parameters[$0] } ?? "?"
-                out.append(Reason("DONATION_NO_MATCH", .documented, "D1",
+                out.append(Reason(.donationNoMatch, .documented, "D1",
                                   "the donations' \(key) is \(u.parameters[key] ?? "unset"); the widget's is \(widgetParameters[key] ?? "unset")",
                                   events: all.suffix(3).map(\.seq)))
                 return out
@@ -199,13 +201,13 @@ extension DeviceEngine {
         }
         let deleted = matching.filter { $0.deletedBy != nil }
         if !deleted.isEmpty {
-            out.append(Reason("DONATION_DELETED", .documented, "D4", "\(deleted.count) matching donations were deleted",
+            out.append(Reason(.donationDeleted, .documented, "D4", "\(deleted.count) matching donations were deleted",
                               events: deleted.compactMap(\.deletedBy) + deleted.suffix(3).map(\.seq)))
         }
         let hour = state.clock.hour(at: state.now)
         let live = matching.filter { $0.deletedBy == nil && $0.hour == hour }
         if live.count < p.usagePatternMinimum {
-            out.append(Reason("PATTERN_NOT_LEARNED", .policy, "usagePatternMinimum",
+            out.append(Reason(.patternNotLearned, .policy, "usagePatternMinimum",
                               "\(live.count) matching donations in this local hour within \(p.usagePatternWindowDays) days; a pattern needs \(p.usagePatternMinimum)",
                               events: live.map(\.seq)))
         }
@@ -221,11 +223,11 @@ extension DeviceEngine {
             let (ok, events, missing) = matches(clue, app: app)
             if ok { anyMatchTime = true }
             if let missing {
-                out.append(Reason("PERMISSION_MISSING", .documented, "W3", "\(describe(clue)) matches, but \(app) lacks the \(missing) permission", events: [seq] + events))
+                out.append(Reason(.permissionMissing, .documented, "W3", "\(describe(clue)) matches, but \(app) lacks the \(missing) permission", events: [seq] + events))
             }
         }
         if !anyMatchTime && out.isEmpty && !contextSignals(app: app, kind: kind).isEmpty {
-            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, "W2", "none of its contexts matches the person's context now",
+            out.append(Reason(.noActiveRelevance, .documented, "W2", "none of its contexts matches the person's context now",
                               events: contextSignals(app: app, kind: kind).map(\.1)))
         }
         return out

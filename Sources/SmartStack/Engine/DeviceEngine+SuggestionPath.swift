@@ -19,30 +19,30 @@ extension DeviceEngine {
         let key = DeviceModel.appKind(app, kind)
         var out = [Reason]()
         if !stack.widgetSuggestions {
-            out.append(Reason("STACK_TOGGLE_OFF", .documented, "G2", "Widget Suggestions are off for \(stack.id)", events: [stack.settingsSeq]))
+            out.append(Reason(.stackToggleOff, .documented, "G2", "Widget Suggestions are off for \(stack.id)", events: [stack.settingsSeq]))
         }
         if let d = state.declarations[key], !d.families.contains(stack.family) {
-            out.append(Reason("FAMILY_MISMATCH", .documented, "G2",
+            out.append(Reason(.familyMismatch, .documented, "G2",
                               "\(kind) declares \(d.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets", events: [d.seq]))
         }
         if stack.members.count + stack.suggestions.count - replacements(in: stack).count >= p.maxWidgetsPerStack {
-            out.append(Reason("STACK_FULL", .policy, "maxWidgetsPerStack", "\(stack.id) holds \(p.maxWidgetsPerStack) widgets", events: []))
+            out.append(Reason(.stackFull, .policy, "maxWidgetsPerStack", "\(stack.id) holds \(p.maxWidgetsPerStack) widgets", events: []))
         }
         let context = contextSignals(app: app, kind: kind)
         let shortcut = state.shortcutSets[app].flatMap { set in set.shortcuts.contains { $0.kind == kind } ? set : nil }
         if !stack.isWatch && !context.isEmpty && !(p.relevantIntentsOnIOS17 && isIOS17()) {
-            out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
+            out.append(Reason(.platformIgnoresSignal, .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
                               events: context.map(\.1)))
         }
         if stack.isWatch && shortcut != nil {
-            out.append(Reason("PLATFORM_IGNORES_SIGNAL", .documented, "P2", "relevant shortcuts for widgets drive Widget Suggestions on iOS and iPadOS", events: [shortcut!.seq]))
+            out.append(Reason(.platformIgnoresSignal, .documented, "P2", "relevant shortcuts for widgets drive Widget Suggestions on iOS and iPadOS", events: [shortcut!.seq]))
         }
         if candidate == nil && !clueLiveButBlocked(app: app, kind: kind, watch: stack.isWatch) {
-            out.append(Reason("NO_ACTIVE_RELEVANCE", .documented, stack.isWatch ? "W2" : "G2", "no window, clue or pattern for \(kind) is active now", events: []))
+            out.append(Reason(.noActiveRelevance, .documented, stack.isWatch ? "W2" : "G2", "no window, clue or pattern for \(kind) is active now", events: []))
         }
         if !stack.isWatch {
             if let inv = state.invalidations[key] {
-                out.append(Reason("RELEVANT_SHORTCUT_INVALIDATED", .documented, "S3",
+                out.append(Reason(.relevantShortcutInvalidated, .documented, "S3",
                                   "the relevant shortcut set at \(state.clock.clockText(inv.time)) omitted \(kind), which the earlier set had", events: [inv.bySeq, inv.previousSeq]))
             }
             if let set = shortcut, candidate == nil {
@@ -54,15 +54,15 @@ extension DeviceEngine {
                         if case .window = clue { windows.append(describe(clue)) }
                     }
                     if !windows.isEmpty {
-                        out.append(Reason("PROVIDER_WINDOW_CLOSED", .documented, "S6", "\(windows.joined(separator: ", ")) is not open at \(state.clock.clockText(state.now))", events: [set.seq]))
+                        out.append(Reason(.providerWindowClosed, .documented, "S6", "\(windows.joined(separator: ", ")) is not open at \(state.clock.clockText(state.now))", events: [set.seq]))
                     }
                     if !unsupported.isEmpty {
-                        out.append(Reason("PROVIDER_TYPE_UNSUPPORTED", .policy, "suggestionProviders",
+                        out.append(Reason(.providerTypeUnsupported, .policy, "suggestionProviders",
                                           "\(unsupported.joined(separator: ", ")) providers do not open Widget Suggestions under this policy", events: [set.seq]))
                     }
                     for clue in s.providers {
                         if case .state = clue, let missing = matches(clue, app: app).missingPermission {
-                            out.append(Reason("PERMISSION_MISSING", .documented, "G4", "\(describe(clue)) matches, but \(app) lacks \(missing)", events: [set.seq]))
+                            out.append(Reason(.permissionMissing, .documented, "G4", "\(describe(clue)) matches, but \(app) lacks \(missing)", events: [set.seq]))
                         }
                     }
                 }
@@ -74,17 +74,17 @@ extension DeviceEngine {
             out += contextReasons(app: app, kind: kind).filter { $0.code != "NO_ACTIVE_RELEVANCE" }
         }
         if let c = candidate, let g = c.group, let other = stack.suggestions.first(where: { $0.group == g && $0.widget.instance != c.widget.instance }) {
-            out.append(Reason("GROUP_SUPPRESSED", .documented, "W4", "\(other.widget.kind) of the same relevance group is shown", events: other.reasons.flatMap(\.events)))
+            out.append(Reason(.groupSuppressed, .documented, "W4", "\(other.widget.kind) of the same relevance group is shown", events: other.reasons.flatMap(\.events)))
         }
         if let holder = state.stacks.first(where: { s in s.members.contains { $0.widget.app == app && $0.widget.kind == kind } }) {
             let m = holder.members.first { $0.widget.app == app && $0.widget.kind == kind }!
-            out.append(Reason("ALREADY_IN_STACK", .documented, "G2", "\(m.widget.instance) in \(holder.id) is a \(kind) already", events: [m.addedSeq]))
+            out.append(Reason(.alreadyInStack, .documented, "G2", "\(m.widget.instance) in \(holder.id) is a \(kind) already", events: [m.addedSeq]))
         }
         if let until = stack.dismissedUntil[key], state.now < until {
-            out.append(Reason("RATE_LIMITED", .policy, "dismissCooldownHours", "the person dismissed \(kind); not suggested again before \(state.clock.clockText(until))", events: []))
+            out.append(Reason(.rateLimited, .policy, "dismissCooldownHours", "the person dismissed \(kind); not suggested again before \(state.clock.clockText(until))", events: []))
         }
         if let cap = p.suggestionCapPerWidgetPerDay, limited(.suggestion, key, cap: cap) {
-            out.append(Reason("RATE_LIMITED", .policy, "suggestionCapPerWidgetPerDay",
+            out.append(Reason(.rateLimited, .policy, "suggestionCapPerWidgetPerDay",
                               "suggested \(state.counters[.suggestion, key]) times today (local day); the cap is \(cap)", events: []))
         }
         return out

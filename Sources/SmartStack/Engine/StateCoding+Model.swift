@@ -12,11 +12,14 @@ extension Reason {
     func write(_ w: inout StateWriter) {
         w.string(code); w.byte(basis == .documented ? 0 : 1); w.string(rule); w.string(detail)
         w.array(events) { $0.uint($1) }
+        w.array(parameters) { $0.string($1) }
     }
     init(_ r: inout StateReader) throws {
         let code = try r.string(), basis: ReasonBasis = try r.byte() == 0 ? .documented : .policy
         let rule = try r.string(), detail = try r.string()
-        self.init(code, basis, rule, detail, events: try r.array { try $0.uint() })
+        let events = try r.array { try $0.uint() }
+        guard ReasonCode(rawValue: code) != nil else { throw StateReader.Malformed(offset: r.offset) }
+        self.init(code: code, basis, rule, detail, events: events, parameters: try r.array { try $0.string() })
     }
 }
 
