@@ -101,6 +101,10 @@ extension Timestamp {
         }
     }
 
+    /// The instants RFC 3339's four-digit years can write, a day inside each end so that an
+    /// offset cannot take them out.
+    static let writableRange = (daysFromCivil(0, 1, 2) * 86_400_000_000)...(daysFromCivil(9999, 12, 31) * 86_400_000_000 - 1)
+
     /// The RFC 3339 text in the timestamp's own offset (`Z` for zero), fractional
     /// seconds trimmed of trailing zeros.
     public var rfc3339: String { rfc3339(offsetMinutes: offsetMinutes) }
@@ -117,8 +121,12 @@ extension Timestamp {
     public func appendRFC3339(to out: inout [UInt8]) { appendRFC3339(to: &out, offsetMinutes: offsetMinutes) }
 
     /// Appends the RFC 3339 text of this instant at `offset` minutes from UTC.
+    /// Validation keeps every time within 1970-2200; an instant past years 0-9999 (which only
+    /// damaged storage could hold) is written at the nearest end of that range, never as text
+    /// that is not a time.
     public func appendRFC3339(to out: inout [UInt8], offsetMinutes offset: Int16) {
-        let local = microseconds + Int64(offset) * 60_000_000
+        let local = min(max(microseconds, Timestamp.writableRange.lowerBound), Timestamp.writableRange.upperBound)
+            + Int64(max(-1439, min(1439, Int(offset)))) * 60_000_000
         var days = local / 86_400_000_000
         var rem = local % 86_400_000_000
         if rem < 0 { rem += 86_400_000_000; days -= 1 }

@@ -52,7 +52,7 @@ extension Explainer {
         let isObserved = { (w: WidgetIdentity) in w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app)) }
         let named = o.instance ?? o.kind ?? "?"
         let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
-        let span = Int64((o.duration ?? 0) * 1_000_000)
+        let span = EventLimits.micros(o.duration ?? 0)
         guard span > 0 else {
             let stacks = try stacksAtInstant()
             let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { isObserved($0.widget) } }?.stack

@@ -30,10 +30,16 @@ struct ExportProjection: ParsableCommand {
         _ = try ExportProjection.duration(every)
     }
 
+    /// The longest `--every`: ten years, the longest duration the contract knows.
+    static let longestStep: Int64 = 315_576_000 * 1_000_000
+
     static func duration(_ text: String) throws -> Int64 {
         let units: [Character: Int64] = ["s": 1_000_000, "m": 60_000_000, "h": 3_600_000_000, "d": 86_400_000_000]
         guard let unit = text.last.flatMap({ units[$0] }), let n = Int64(text.dropLast()), n > 0 else {
             throw ValidationError("--every \(text): use a positive number with s, m, h or d, e.g. 15m")
+        }
+        guard n <= longestStep / unit else {
+            throw ValidationError("--every \(text): the interval must be from 1s to 3652d (ten years)")
         }
         return n * unit
     }

@@ -34,8 +34,8 @@ struct Ingest: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
-        guard batchMs >= 1 else { throw ValidationError("--batch-ms must be at least 1") }
+        guard (1...1_000_000).contains(batchSize) else { throw ValidationError("--batch-size must be from 1 to 1000000 (it is \(batchSize))") }
+        guard (1...3_600_000).contains(batchMs) else { throw ValidationError("--batch-ms must be from 1 to 3600000 (it is \(batchMs))") }
     }
 
     func run() throws {

@@ -33,8 +33,9 @@ func loadPolicy(_ file: String?) throws -> Policy {
     guard let file else { return Policy() }
     do {
         return try Policy.load(overridesAt: file)
-    } catch {
-        throw fail("--policy \(error)", code: ExitCodes.usage)
+    } catch let error as PolicyError {
+        // A file that cannot be read is an I/O error; one that is read and wrong is bad input.
+        throw fail("--policy \(error)", code: error.unreadable ? ExitCodes.ioError : ExitCodes.dataError)
     }
 }
 

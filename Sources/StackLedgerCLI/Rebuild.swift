@@ -21,7 +21,7 @@ struct Rebuild: ParsableCommand {
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256 (it is \(threads))") }
     }
 
     func run() throws {

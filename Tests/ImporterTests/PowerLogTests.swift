@@ -64,6 +64,25 @@ struct PowerLogTests {
         #expect(lines[1].contains("\"kind\":\"CalendarWidget\",\"reason\":\"suggestedWidget\",\"size\":1,\"suggestionIdentifier\":\"S-9\""))
     }
 
+    @Test("a WidgetStats row whose time on screen the contract cannot hold fails alone, named by its row")
+    func hugeTimeOnScreen() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/CurrentPowerlog.PLSQL"
+        try sqlite3Write(db, """
+            CREATE TABLE '\(Self.stats)' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp' REAL, 'bundleID' TEXT, 'kind' TEXT, 'isInStack' INTEGER, 'totalTimeSpentOnScreen' REAL, 'identifier' TEXT, 'size' INTEGER, 'location' INTEGER, 'page' INTEGER, 'suggestionIdentifier' TEXT);
+            INSERT INTO '\(Self.stats)' VALUES (1, 1795161600, 'com.apple.weather.widget', 'eather', 1, 1e15, 'W-1', 1, 0, 0, NULL);
+            INSERT INTO '\(Self.stats)' VALUES (2, 1795161700, 'com.apple.weather.widget', 'eather', 1, 64.5, 'W-1', 1, 0, 0, NULL);
+            INSERT INTO '\(Self.stats)' VALUES (3, 1000, 'com.apple.weather.widget', 'eather', 1, 3600, 'W-1', 1, 0, 0, NULL);
+            """)
+        let ledger = try s.ledger()
+        let report = try ImportRun(format: .powerlog).run(path: db, into: ledger)[0]
+        #expect(report.imported == 1 && report.failed == 2)
+        #expect(report.problems.contains { $0.hasPrefix("1: ") && $0.contains("at most 315576000 s") })
+        #expect(report.problems.contains { $0.hasPrefix("3: ") && $0.contains("before 1970") })
+        #expect(try ledger.storedEvents().map(canonical).allSatisfy { $0.contains("\"duration\":64.5") })
+    }
+
     @Test("a database without the PowerLog widget tables imports nothing and says so")
     func notPowerLog() throws {
         let s = Scratch()

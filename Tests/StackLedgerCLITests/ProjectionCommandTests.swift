@@ -98,14 +98,14 @@ struct ProjectionCommandTests {
         #expect((custom["parameters"] as? [String: Any])?["rotationCapPerWidgetPerDay"] is NSNull)
         let bad = try dir.write("bad.json", #"{"rotationCap": 3}"#)
         let r = try CLI.run(["policy", "--policy", bad])
-        #expect(r.status == 64 && r.stderr.contains("rotationCap"))
+        #expect(r.status == 65 && r.stderr.contains("rotationCap"))
         // Text that is not JSON is named by line and column.
         let broken = try dir.write("broken.json", "{\n  \"parameters\": {\n    \"scrollHoldMinutes\": 30,\n  }\n}\n")
         let syntax = try CLI.run(["policy", "--policy", broken])
-        #expect(syntax.status == 64 && syntax.stderr.contains("broken.json:4:3: not JSON"))
+        #expect(syntax.status == 65 && syntax.stderr.contains("broken.json:4:3: not JSON"))
         let cut = try dir.write("cut.json", #"{"parameters": {"scrollHoldMinutes": 30"#)
         let short = try CLI.run(["policy", "--policy", cut])
-        #expect(short.status == 64 && short.stderr.contains("cut.json:1:40: not JSON: the file ends inside an object"))
+        #expect(short.status == 65 && short.stderr.contains("cut.json:1:40: not JSON: the file ends inside an object"))
     }
 
     @Test("a store that fails its quick check is refused (74) unless --force, which marks the answer unverified")

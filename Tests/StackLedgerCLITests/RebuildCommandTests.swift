@@ -52,7 +52,7 @@ struct RebuildCommandTests {
         #expect(missing.status == 74 && missing.stderr.contains("no store at"))
         #expect(!FileManager.default.fileExists(atPath: dir.store))
         let policy = try CLI.run(["rebuild", "--store", dir.store, "--policy", dir.file("none.json")])
-        #expect(policy.status == 64 && policy.stderr.contains("--policy"))
+        #expect(policy.status == 74 && policy.stderr.contains("--policy"))
         #expect(try CLI.run(["rebuild", "--store", dir.store, "--threads", "0"]).status == 64)
     }
 }

@@ -60,16 +60,25 @@ public struct EventDecoder {
             source = try EventDecoder.provenance(try f.object(s))
         }
         let body = try type.decodeBody(&f)
+        var span: Double?
         switch body {
         case .widgetViewed(let e), .widgetTapped(let e):
             if e.instance == nil && (app == nil || e.kind == nil) {
                 throw f.error("instance", "\(typeName) names its widget by instance, or by app and kind")
             }
+            span = e.duration
         case .stackObserved(let o):
             if o.instance == nil && (app == nil || o.kind == nil) {
                 throw f.error("instance", "stack.observed names its widget by instance, or by app and kind")
             }
+            span = o.duration
+        case .appForeground(let a):
+            span = a.duration
         default: break
+        }
+        // An observation covers the `duration` before its `time`.
+        if let span, !EventLimits.startFits(time, minus: span) {
+            throw f.error("duration", "the time minus the duration lies before 1970; the span must start within 1970-2200")
         }
         let extras = try f.extras()
         return Event(time: time, device: device, app: app, id: id, source: source, body: body, extras: extras)

@@ -260,11 +260,14 @@ struct ObjectFields {
         return try numberValue(t)
     }
 
-    /// A duration in seconds: a finite number >= 0.
+    /// A duration in seconds: a finite number from 0 to `Duration.maximumSeconds` (10 years).
     mutating func optionalDuration(_ name: StaticString) throws(FieldError) -> Double? {
         guard let t = take(name) else { return nil }
         let d = try numberValue(t)
-        guard d >= 0 else { throw error(name, "must not be negative (got \(d))", at: t) }
+        guard d >= 0 else { throw error(name, "must not be negative (got \(CanonicalWriter.text(of: .number(d))))", at: t) }
+        guard d <= EventLimits.maximumDurationSeconds else {
+            throw error(name, "must be at most 315576000 s (10 years) (got \(CanonicalWriter.text(of: .number(d))))", at: t)
+        }
         return d
     }
 

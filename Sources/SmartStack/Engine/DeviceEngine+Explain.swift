@@ -171,7 +171,7 @@ extension DeviceEngine {
             return Reason(.noActiveRelevance, .documented, score == 0 ? "R5" : "R1", "the \(at) entry scored \(format(score)), which is not relevant\(then)", events: [entry.seq])
         }
         if entry.duration > 0 {
-            let end = entry.date + Int64(entry.duration * 1_000_000)
+            let end = entry.date + EventLimits.micros(entry.duration)
             if end <= state.now {
                 return Reason(.noActiveRelevance, .documented, "R7",
                               "the \(at) entry's \(format(entry.duration)) s window closed at \(state.clock.clockText(end))\(then)", events: [entry.seq])

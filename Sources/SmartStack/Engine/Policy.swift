@@ -54,7 +54,7 @@ public struct Policy: Sendable, Hashable {
     /// - Throws: `PolicyError` naming the file and the parameter.
     public static func load(overridesAt path: String) throws -> Policy {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PolicyError("cannot read the policy file \(path); check the path")
+            throw PolicyError("cannot read the policy file \(path); check the path", unreadable: true)
         }
         if let problem = Policy.syntaxProblem(in: Array(data)) {
             throw PolicyError("\(path):\(problem.line):\(problem.column): not JSON: \(problem.message); fix the file, or start from `stackledger policy --json`")
@@ -72,6 +72,11 @@ public struct Policy: Sendable, Hashable {
         let known = Set(PolicyParameters.CodingKeys.allCases.map(\.rawValue))
         for key in dict.keys.sorted() where !known.contains(key) {
             throw PolicyError("\(path): unknown policy parameter \"\(key)\"; `stackledger policy` lists them")
+        }
+        do throws(PolicyError) {
+            for key in dict.keys.sorted() { try PolicyParameters.checkRange(key, dict[key]!) }
+        } catch {
+            throw PolicyError("\(path): \(error.message)")
         }
         // Merge onto the defaults, so a file may name only what it changes.
         let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(PolicyParameters())) as! [String: Any]
@@ -119,7 +124,12 @@ extension Policy {
 public struct PolicyError: Error, CustomStringConvertible, Sendable {
     /// What is wrong and what to do.
     public var message: String
+    /// Whether the file could not be read at all (rather than read and found wrong).
+    public var unreadable = false
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, unreadable: Bool = false) {
+        self.message = message
+        self.unreadable = unreadable
+    }
     public var description: String { message }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every undocumented choice of `smartstack-1`, with its default.
 ///
 /// Each parameter is named in the reasons that rest on it (`"basis": "policy"`,
@@ -107,26 +109,53 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
         try c.encode(reloadBudgetPerDay, forKey: .reloadBudgetPerDay)
     }
 
+    /// The range of each numeric parameter (docs/queries.md, "Policy parameters"): what the
+    /// engine can represent and a person could mean. `whole`: an integer; `nullable`: null
+    /// lifts the limit.
+    public static let ranges: [(name: String, range: ClosedRange<Double>, whole: Bool, nullable: Bool)] = [
+        ("maxWidgetsPerStack", 1...1_000, true, false),
+        ("maxSuggestionsPerStack", 0...1_000, true, false),
+        ("maxRelevanceCardsPerStack", 0...1_000, true, false),
+        ("normalizationWindowDays", 1...3_660, true, false),
+        ("rotationCapPerWidgetPerDay", 0...100_000, true, true),
+        ("suggestionCapPerWidgetPerDay", 0...100_000, true, true),
+        ("usagePatternMinimum", 1...1_000_000, true, false),
+        ("usagePatternWindowDays", 1...3_660, true, false),
+        ("relevantShortcutRank", 0...10, false, false),
+        ("usagePatternRank", 0...10, false, false),
+        ("contextRank", 0...10, false, false),
+        ("dateKindRankAdjustment", 0...1, false, false),
+        ("dateClueLeadMinutes", 0...527_040, true, false),
+        ("dateClueLagMinutes", 0...527_040, true, false),
+        ("dismissCooldownHours", 0...87_840, true, false),
+        ("scrollHoldMinutes", 0...527_040, true, false),
+        ("reloadBudgetPerDay", 1...Double(ReloadState.kept), true, false),
+    ]
+
+    /// Checks a parameter's JSON value against its range before it is decoded, so that a
+    /// value out of range is named with its range rather than failing as a type.
+    static func checkRange(_ name: String, _ value: Any) throws(PolicyError) {
+        guard let (_, range, whole, nullable) = ranges.first(where: { $0.name == name }) else { return }
+        let expected = (whole ? "a whole number" : "a number") + " from \(format(range.lowerBound)) to \(format(range.upperBound))" + (nullable ? ", or null" : "")
+        if value is NSNull {
+            guard nullable else { throw PolicyError("parameter \"\(name)\" must be \(expected) (it is null)") }
+            return
+        }
+        guard let n = value as? NSNumber, !String(describing: type(of: n)).contains("Boolean") else {
+            throw PolicyError("parameter \"\(name)\" must be \(expected)")
+        }
+        let d = n.doubleValue
+        guard d.isFinite, range.contains(d), !whole || d == d.rounded() else {
+            throw PolicyError("parameter \"\(name)\" must be \(expected) (it is \(n))")
+        }
+    }
+
+    static func format(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+
     /// Checks ranges and enumerations.
     func validate() throws(PolicyError) {
-        func positive(_ v: Int, _ name: String) throws(PolicyError) {
-            guard v > 0 else { throw PolicyError("parameter \"\(name)\" must be at least 1 (it is \(v))") }
-        }
-        try positive(maxWidgetsPerStack, "maxWidgetsPerStack")
-        try positive(normalizationWindowDays, "normalizationWindowDays")
-        try positive(usagePatternMinimum, "usagePatternMinimum")
-        try positive(usagePatternWindowDays, "usagePatternWindowDays")
-        try positive(reloadBudgetPerDay, "reloadBudgetPerDay")
-        guard reloadBudgetPerDay <= ReloadState.kept else {
-            throw PolicyError("parameter \"reloadBudgetPerDay\" must be at most \(ReloadState.kept) (it is \(reloadBudgetPerDay))")
-        }
-        for (v, name) in [(maxSuggestionsPerStack, "maxSuggestionsPerStack"), (maxRelevanceCardsPerStack, "maxRelevanceCardsPerStack"),
-                          (dateClueLeadMinutes, "dateClueLeadMinutes"), (dateClueLagMinutes, "dateClueLagMinutes"),
-                          (dismissCooldownHours, "dismissCooldownHours"), (scrollHoldMinutes, "scrollHoldMinutes"),
-                          (rotationCapPerWidgetPerDay ?? 0, "rotationCapPerWidgetPerDay"),
-                          (suggestionCapPerWidgetPerDay ?? 0, "suggestionCapPerWidgetPerDay")] where v < 0 {
-            throw PolicyError("parameter \"\(name)\" must not be negative (it is \(v))")
-        }
+        let values = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(self)) as? [String: Any]
+        for (name, value) in values ?? [:] { try Self.checkRange(name, value) }
         let providers: Set = ["date", "empty", "dailyRoutine", "location"]
         for p in suggestionProviders where !providers.contains(p) {
             throw PolicyError("parameter \"suggestionProviders\" names \"\(p)\"; use date, empty, dailyRoutine or location")

@@ -194,7 +194,7 @@ struct TimelineBook: Codable, Hashable {
         for e in fresh where e.score != nil {
             if e.date >= now { wakeups.append(e.date) }
             if e.duration > 0 {
-                let end = e.date + Int64(e.duration * 1_000_000)
+                let end = e.date + EventLimits.micros(e.duration)
                 if end >= now { wakeups.append(end) }
             }
         }
@@ -243,7 +243,7 @@ struct TimelineBook: Codable, Hashable {
         guard let entry = governing, let score = entry.score else { return (nil, until) }
         var end: Int64? = nil
         if entry.duration > 0 {
-            let e = entry.date + Int64(entry.duration * 1_000_000)
+            let e = entry.date + EventLimits.micros(entry.duration)
             if e > at { until = Swift.min(until, e) }
             end = e
         }

@@ -11,7 +11,7 @@ protocol Shape: Hashable, Sendable {
     init(binary: inout BinaryIn) throws(ByteReader.Error)
 }
 
-import Ledger
+public import Ledger
 
 extension Shape {
     /// Decodes the object at `token`.
@@ -79,4 +79,27 @@ enum ContractLimits {
     static let setMembers = 1_000
     static let intentParameters = 64
     static let lineBytes = 8 << 20
+}
+
+/// The contract's limits on durations and on the times computed from them (docs/events.md,
+/// validity rules): every instant the engine can derive from a valid event is a time the
+/// contract allows, so no answer needs a time it cannot write.
+public enum EventLimits {
+    /// The longest `duration`: 315,576,000 s (ten Julian years).
+    public static let maximumDurationSeconds: Double = 315_576_000
+
+    /// A valid duration in whole microseconds (a stored value past the limit is taken at it).
+    public static func micros(_ seconds: Double) -> Int64 {
+        Int64(min(max(seconds, 0), maximumDurationSeconds) * 1_000_000)
+    }
+
+    /// Whether `start + seconds` stays before the end of year 2200.
+    public static func endFits(_ start: Timestamp, plus seconds: Double) -> Bool {
+        start.microseconds + micros(seconds) < Timestamp.limit.microseconds
+    }
+
+    /// Whether `end - seconds` stays at or after 1970.
+    public static func startFits(_ end: Timestamp, minus seconds: Double) -> Bool {
+        end.microseconds - micros(seconds) >= 0
+    }
 }

@@ -18,6 +18,9 @@ public struct TimelineEntry: Shape {
     init(fields f: inout ObjectFields) throws(FieldError) {
         date = try f.time("date")
         relevance = try f.nullableShape("relevance")
+        if let r = relevance, !EventLimits.endFits(date, plus: r.duration) {
+            throw f.error("relevance", "the entry's date plus its duration lies after 2200; the window must end within 1970-2200")
+        }
         extras = try f.extras()
     }
 

@@ -1,0 +1,111 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+/// Values that a valid-looking event, option or policy file can carry and that the engine
+/// cannot represent: each is refused before anything is stored or answered, naming the field.
+@Suite("Hostile values", .timeLimit(.minutes(2)))
+struct HostileValueTests {
+    static let stack = [
+        #"{"type":"stack.created","time":"2026-05-04T05:00:00Z","stack":"s1","platform":"iOS","family":"systemSmall"}"#,
+        #"{"type":"stack.widgetAdded","time":"2026-05-04T05:00:00Z","stack":"s1","widget":{"instance":"w1","app":"a","kind":"K","family":"systemSmall","configuration":null}}"#,
+    ]
+
+    static func timeline(_ relevance: String, date: String = "2026-05-04T08:00:00Z") -> String {
+        #"{"type":"widget.timeline","time":"2026-05-04T07:00:00Z","app":"a","kind":"K","entries":[{"date":"\#(date)","relevance":\#(relevance)}]}"#
+    }
+
+    /// Ingests the base stack, then `line`: the second run must be refused whole (65) with
+    /// `field` named, and the store must answer as before.
+    func refused(_ line: String, field: String, message: String) throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("base.ndjson", Self.stack.joined(separator: "\n") + "\n")]).status == 0)
+        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        let bad = try dir.write("bad.ndjson", Self.stack[0].replacingOccurrences(of: "05:00:00Z", with: "05:30:00Z") + "\n" + line + "\n")
+        let r = try CLI.run(["ingest", "--store", dir.store, bad])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("bad.ndjson:2") && r.stderr.contains(field) && r.stderr.contains(message), "\(r.stderr)")
+        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
+        let state = try CLI.run(["state", "--store", dir.store, "--at", "2026-05-05T00:00:00Z", "--json"])
+        #expect(state.status == 0, "\(state.stderr)")
+    }
+
+    @Test("a relevance duration of 1e19 s, or 9e12 s, is refused and names the limit")
+    func hugeDurations() throws {
+        try refused(Self.timeline(#"{"score":500,"duration":1e19}"#), field: "duration", message: "at most 315576000 s")
+        try refused(Self.timeline(#"{"score":500,"duration":9000000000000}"#), field: "duration", message: "at most 315576000 s")
+        try refused(Self.timeline(#"{"score":500,"duration":260000000000}"#), field: "duration", message: "at most 315576000 s")
+    }
+
+    @Test("an entry whose date plus duration passes 2200 is refused")
+    func windowPast2200() throws {
+        try refused(Self.timeline(#"{"score":5,"duration":315576000}"#, date: "2199-06-01T00:00:00Z"), field: "relevance", message: "after 2200")
+    }
+
+    @Test("an observation whose time minus its duration is before 1970 is refused; 1e308 s is refused")
+    func observationBefore1970() throws {
+        try refused(#"{"type":"stack.observed","time":"1970-01-01T00:01:00Z","instance":"w1","onScreen":true,"duration":3600}"#,
+                    field: "duration", message: "before 1970")
+        try refused(#"{"type":"stack.observed","time":"2026-05-04T09:00:00Z","instance":"w1","onScreen":true,"duration":1e308}"#,
+                    field: "duration", message: "at most 315576000 s")
+        try refused(#"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","duration":1e15}"#, field: "duration", message: "at most")
+    }
+
+    @Test("the longest valid window is answered with times it can write")
+    func longestWindowAnswers() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let lines = Self.stack + [Self.timeline(#"{"score":5,"duration":315576000}"#)]
+        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")]).status == 0)
+        for at in ["2026-05-04T09:00:00Z", "2030-01-01T00:00:00Z", "2199-12-31T23:59:59Z"] {
+            let r = try CLI.run(["state", "--store", dir.store, "--at", at, "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            // Every time in the answer is one RFC 3339 can write: the window ends 2036-05-03T20:00:00Z.
+            let untils = r.stdout.components(separatedBy: #""until":""#).dropFirst().map { String($0.prefix(20)) }
+            #expect(untils.allSatisfy { $0 == "2036-05-03T20:00:00Z" }, "\(untils)")
+            if at.hasPrefix("2026") { #expect(untils.count == 1) }
+        }
+        #expect(try CLI.run(["rebuild", "--store", dir.store]).status == 0)
+        #expect(try CLI.run(["replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2036-06-01T00:00:00Z"]).status == 0)
+    }
+
+    @Test("--every past ten years, or one that overflows, is a usage error naming its range")
+    func everyOutOfRange() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("in.ndjson", Self.stack.joined(separator: "\n") + "\n")]).status == 0)
+        for every in ["9223372036855s", "3653d", "99999999999999999999m"] {
+            let r = try CLI.run(["export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z",
+                                 "--every", every, "--format", "csv"])
+            #expect(r.status == 64, "\(every): \(r.stderr)")
+            #expect(r.stderr.contains("--every"))
+        }
+        let ok = try CLI.run(["export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z",
+                              "--every", "3652d", "--format", "csv"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "0"]).status == 64)
+        #expect(try CLI.run(["rebuild", "--store", dir.store, "--threads", "100000"]).status == 64)
+    }
+
+    @Test("a policy parameter out of its range exits 65 naming the parameter and its range")
+    func policyOutOfRange() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let cases: [(String, String)] = [
+            (#"{"normalizationWindowDays":1e15}"#, #""normalizationWindowDays" must be a whole number from 1 to 3660"#),
+            (#"{"usagePatternWindowDays":100000000000}"#, #""usagePatternWindowDays" must be a whole number from 1 to 3660"#),
+            (#"{"scrollHoldMinutes":1e300}"#, #""scrollHoldMinutes" must be a whole number from 0 to 527040"#),
+            (#"{"scrollHoldMinutes":1.5}"#, #""scrollHoldMinutes" must be a whole number"#),
+            (#"{"contextRank":true}"#, #""contextRank" must be a number from 0 to 10"#),
+            (#"{"maxWidgetsPerStack":null}"#, #""maxWidgetsPerStack" must be a whole number from 1 to 1000 (it is null)"#),
+        ]
+        for (text, message) in cases {
+            let r = try CLI.run(["policy", "--policy", try dir.write("p.json", text)])
+            #expect(r.status == 65, "\(text): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(text): \(r.stderr)")
+        }
+        #expect(try CLI.run(["policy", "--policy", try dir.write("p.json", #"{"rotationCapPerWidgetPerDay":null,"contextRank":0.5}"#)]).status == 0)
+        #expect(try CLI.run(["policy", "--policy", dir.file("missing.json")]).status == 74)
+    }
+}
