@@ -14,7 +14,7 @@ enum ExitCodes {
 
 /// Prints one line to standard error, prefixed with the command name.
 func printError(_ message: String) {
-    var line = "stackledger: " + message + "\n"
+    var line = "stackledger: " + message.oneLine + "\n"
     line.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
 }
 

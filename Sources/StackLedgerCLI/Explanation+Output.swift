@@ -76,7 +76,7 @@ extension Explainer.Explanation {
         let when = State.clock(at)
         if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force.\n" }
         if let top = stack.top {
-            out += "At \(when) on \(stack.stack) (\(stack.platform)), \(top.widget.kind) (\(top.widget.instance)) is on top"
+            out += "At \(when) on \(stack.stack.shown) (\(stack.platform.shown)), \(top.widget.kind.shown) (\(top.widget.instance.shown)) is on top"
             out += top.suggested ? ", placed there by the system.\n" : ".\n"
             if let d = stack.decision {
                 out += "  \(Why.sentence(for: d)) at \(State.clock(d.time)):\n"
@@ -89,18 +89,18 @@ extension Explainer.Explanation {
                 for r in kept { out += "    " + Why.line(r) + "\n" }
             }
         } else {
-            out += "At \(when) \(stack.stack) is empty.\n"
+            out += "At \(when) \(stack.stack.shown) is empty.\n"
         }
         if let v = verdict {
             let state = v.onTop ? "is on top" : v.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
-            out += "\n\(v.query) \(state):\n"
+            out += "\n\(v.query.shown) \(state):\n"
             for r in v.reasons { out += "    " + Why.line(r) + "\n" }
         }
         let others = candidates.filter { $0.widget.instance != stack.top?.widget.instance }
         if !others.isEmpty {
             out += "\nOther candidates:\n"
             for c in others {
-                var head = "  \(c.widget.kind) (\(c.widget.instance))"
+                var head = "  \(c.widget.kind.shown) (\(c.widget.instance.shown))"
                 if let s = c.score { head += ", score \(State.number(s))" }
                 if let n = c.normalized { head += ", normalised \(State.number(n.roundedForDisplay))" }
                 head += c.eligible ? ", eligible" : ", not eligible"
@@ -109,7 +109,7 @@ extension Explainer.Explanation {
             }
         }
         for o in observed {
-            out += "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail) — \(o.agrees ? "agrees" : "DISAGREES").\n"
+            out += "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
         }
         let cited = citedSeqs
         if !cited.isEmpty {
@@ -130,10 +130,10 @@ extension Explainer.Explanation {
 extension Why {
     static func sentence(for d: Decision) -> String {
         switch d.action {
-        case .rotate: return "Smart Rotate rotated to it" + (d.from.map { " from \($0.kind)" } ?? "")
+        case .rotate: return "Smart Rotate rotated to it" + (d.from.map { " from \($0.kind.shown)" } ?? "")
         case .scroll: return "The person scrolled to it"
-        case .suggest: return "The system placed it as a suggestion" + (d.from.map { " above \($0.kind)" } ?? "")
-        case .unsuggest: return "It came back on top when the suggestion \(d.widget.kind) was removed"
+        case .suggest: return "The system placed it as a suggestion" + (d.from.map { " above \($0.kind.shown)" } ?? "")
+        case .unsuggest: return "It came back on top when the suggestion \(d.widget.kind.shown) was removed"
         case .keep: return "It was kept"
         }
     }
@@ -144,7 +144,7 @@ extension Why {
     }
 
     static func line(_ r: Reason) -> String {
-        var s = "\(r.code) [\(basis(r))] \(r.detail)"
+        var s = "\(r.code) [\(basis(r))] \(r.detail.shown)"
         if !r.events.isEmpty { s += " (events " + r.events.map(String.init).joined(separator: ", ") + ")" }
         return s
     }

@@ -59,7 +59,7 @@ struct Import: ParsableCommand {
         let done = ProgressCounter()
         options.onFile = { report in
             let n = done.next()
-            if terminal { printProgress("imported \(n) file\(n == 1 ? "" : "s"), last \(report.path)") }
+            if terminal { printProgress("imported \(n) file\(n == 1 ? "" : "s"), last \(report.path.shown)") }
         }
         let run = ImportRun(format: ImportRun.Format(rawValue: format)!, options: options)
         // Resolve the files before opening the store, so a bad path leaves no store behind.
@@ -84,7 +84,7 @@ struct Import: ParsableCommand {
             printText(reports)
         }
         let failedFiles = reports.filter { $0.error != nil }
-        for r in failedFiles { printError("\(r.path): \(r.error!)") }
+        for r in failedFiles { printError("\(r.path.shown): \(r.error!.shown)") }
         if !failedFiles.isEmpty { throw ExitCode(ExitCodes.dataError) }
     }
 
@@ -93,9 +93,9 @@ struct Import: ParsableCommand {
         out.write("file\tstream\tcontainer\tread\timported\tduplicates\tdeleted\tempty\tskipped\tfailed\n")
         var totals = ImportFileReport(path: "total")
         for r in reports {
-            out.write([r.path, r.stream ?? "-", r.container ?? "-", "\(r.recordsRead)", r.error == nil ? "\(r.imported)" : "error",
+            out.write([r.path.shown, r.stream.shownOrDash, r.container.shownOrDash, "\(r.recordsRead)", r.error == nil ? "\(r.imported)" : "error",
                        "\(r.duplicates)", "\(r.deleted)", "\(r.empty)", "\(r.skipped)", "\(r.failed)"].joined(separator: "\t") + "\n")
-            for p in r.problems.prefix(10) { out.write("  \(p)\n") }
+            for p in r.problems.prefix(10) { out.write("  \(p.shown)\n") }
             if r.problems.count > 10 { out.write("  ... \(r.problems.count - 10) more\n") }
             totals.recordsRead += r.recordsRead; totals.imported += r.imported; totals.duplicates += r.duplicates
             totals.deleted += r.deleted; totals.empty += r.empty; totals.skipped += r.skipped; totals.failed += r.failed

@@ -79,13 +79,14 @@ struct Log: ParsableCommand {
         body.envelope = Envelope(type: env.type, time: env.time)
         var w = CanonicalWriter()
         event.body.writeFieldsForDisplay(&w)
-        var line = "\(view.seq)\t\(local.text(device: env.device, time: env.time))\t\(env.device)\t\(env.type)"
-        line += "\t\(env.app ?? "-")\t\(w.text)"
-        if let id = env.id { line += "\tid=\(id)" }
+        // Stored strings are escaped: none can forge a line or a column, or reach the terminal.
+        var line = "\(view.seq)\t\(local.text(device: env.device, time: env.time))\t\(env.device.shown)\t\(env.type.shown)"
+        line += "\t\(env.app.shownOrDash)\t\(w.text)"
+        if let id = env.id { line += "\tid=\(id.shown)" }
         if let s = env.source {
-            line += "\tsource=\(s.path ?? "?")"
-            if let st = s.stream { line += " stream=\(st)" }
-            if let l = s.locatorJSON { line += " at=\(l)" }
+            line += "\tsource=\(s.path.map(\.shown) ?? "?")"
+            if let st = s.stream { line += " stream=\(st.shown)" }
+            if let l = s.locatorJSON { line += " at=\(l.shown)" }
         }
         return line + "\n"
     }

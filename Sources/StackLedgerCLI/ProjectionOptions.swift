@@ -69,7 +69,7 @@ struct QuerySession {
         let devices = try withLedgerErrors { try projector.devices() }
         if let d = options.device {
             guard devices.contains(d) else {
-                throw fail("--device \(d): the store has no events of that device; it holds: \(devices.joined(separator: ", "))", code: ExitCodes.usage)
+                throw fail("--device \(d.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))", code: ExitCodes.usage)
             }
             device = d
         } else if devices.count == 1 {
@@ -77,7 +77,7 @@ struct QuerySession {
         } else if devices.isEmpty {
             throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
         } else {
-            throw fail("the store holds several devices; pass --device with one of: \(devices.joined(separator: ", "))", code: ExitCodes.usage)
+            throw fail("the store holds several devices; pass --device with one of: \(devices.map(\.shown).joined(separator: ", "))", code: ExitCodes.usage)
         }
     }
 }

@@ -78,7 +78,7 @@ struct Replay: ParsableCommand {
                 w.bytes.append(0x0A)
                 out.write(w.bytes)
             } else {
-                out.write("\(LocalTime.display(o.time))  \(o.stack ?? "-")  event \(o.event): \(o.detail)\n")
+                out.write("\(LocalTime.display(o.time))  \(o.stack.shownOrDash)  event \(o.event): \(o.detail.shown)\n")
             }
         }
         if !options.json {
@@ -88,11 +88,11 @@ struct Replay: ParsableCommand {
     }
 
     static func text(_ d: Decision) -> String {
-        var line = "\(LocalTime.display(d.time))  \(d.stack)  \(d.action.rawValue) \(d.widget.kind) (\(d.widget.instance))"
-        if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind)" }
+        var line = "\(LocalTime.display(d.time))  \(d.stack.shown)  \(d.action.rawValue) \(d.widget.kind.shown) (\(d.widget.instance.shown))"
+        if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind.shown)" }
         line += "\n"
         for r in d.reasons {
-            line += "    \(r.code) [\(Why.basis(r))] \(r.detail)"
+            line += "    \(r.code) [\(Why.basis(r))] \(r.detail.shown)"
             if !r.events.isEmpty { line += "; events " + r.events.map(String.init).joined(separator: ", ") }
             line += "\n"
         }

@@ -24,7 +24,7 @@ struct State: ParsableCommand {
         if let stack {
             snapshot.stacks = snapshot.stacks.filter { $0.stack == stack }
             guard !snapshot.stacks.isEmpty else {
-                throw fail("--stack \(stack): no such stack on \(session.device) at \(at)", code: ExitCodes.usage)
+                throw fail("--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.shown)", code: ExitCodes.usage)
             }
         }
         var out = StandardOutput()
@@ -52,15 +52,15 @@ struct State: ParsableCommand {
     }
 
     static func text(_ s: DeviceSnapshot, verified: Bool, policy: Policy) -> String {
-        var out = "\(s.device) at \(LocalTime.display(s.at))  (policy \(Policy.name) v\(Policy.version) \(policy.digest))\n"
+        var out = "\(s.device.shown) at \(LocalTime.display(s.at))  (policy \(Policy.name) v\(Policy.version) \(policy.digest))\n"
         if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force\n" }
         if s.stacks.isEmpty { out += "  no stacks\n" }
         for stack in s.stacks {
             let toggles = "Smart Rotate \(stack.smartRotate ? "on" : "off"), Widget Suggestions \(stack.widgetSuggestions ? "on" : "off")"
-            out += "\(stack.stack) (\(stack.platform); \(toggles))\n"
-            out += "  top: " + (stack.top.map { "\($0.widget.instance) \($0.widget.kind)" + ($0.suggested ? " (suggested)" : "") } ?? "none (empty stack)") + "\n"
+            out += "\(stack.stack.shown) (\(stack.platform.shown); \(toggles))\n"
+            out += "  top: " + (stack.top.map { "\($0.widget.instance.shown) \($0.widget.kind.shown)" + ($0.suggested ? " (suggested)" : "") } ?? "none (empty stack)") + "\n"
             for g in stack.widgets {
-                var line = "  \(g.position) \(g.widget.instance)  \(g.widget.kind)  \(g.widget.app)"
+                var line = "  \(g.position) \(g.widget.instance.shown)  \(g.widget.kind.shown)  \(g.widget.app.shown)"
                 if g.suggested { line += "  suggested" }
                 if g.pinned { line += "  pinned" }
                 if let r = g.relevance {
@@ -72,7 +72,7 @@ struct State: ParsableCommand {
                 out += line + "\n"
             }
             if let d = stack.decision {
-                out += "  put on top by: \(d.action.rawValue) at \(clock(d.time))" + (d.reasons.first.map { ", \($0.code): \($0.detail)" } ?? "") + "\n"
+                out += "  put on top by: \(d.action.rawValue) at \(clock(d.time))" + (d.reasons.first.map { ", \($0.code): \($0.detail.shown)" } ?? "") + "\n"
             }
         }
         return out

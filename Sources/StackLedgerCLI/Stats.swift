@@ -38,7 +38,7 @@ struct Stats: ParsableCommand {
             return
         }
         print("events: \(s.events) in \(s.batches) commits")
-        print("devices: " + (s.countsByDevice.isEmpty ? "none" : s.countsByDevice.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")))
+        print("devices: " + (s.countsByDevice.isEmpty ? "none" : s.countsByDevice.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value))" }.joined(separator: ", ")))
         if let f = s.firstTime, let l = s.lastTime { print("time span: \(f.rfc3339) to \(l.rfc3339)") }
         print("by type:")
         for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }

@@ -34,7 +34,7 @@ struct Why: ParsableCommand {
             try Explainer(projector: session.projector, device: session.device).explain(stack: stack, at: t, widget: widget, query: query)
         }
         guard let explanation else {
-            throw fail("--stack \(stack): no such stack on \(session.device) at \(at); `stackledger state --at \(at)` lists the stacks", code: ExitCodes.usage)
+            throw fail("--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.shown); `stackledger state --at \(at)` lists the stacks", code: ExitCodes.usage)
         }
         var out = StandardOutput()
         if options.json {

@@ -109,3 +109,41 @@ struct HostileValueTests {
         #expect(try CLI.run(["policy", "--policy", dir.file("missing.json")]).status == 74)
     }
 }
+
+@Suite("Forged text", .timeLimit(.minutes(2)))
+struct ForgedTextTests {
+    static let forged = #"com.x\n99\t2026-05-04T09:00:00Z\tFORGED\u001b[31m"#
+
+    @Test("a stored string with a newline, tabs and an escape sequence prints escaped in every text answer")
+    func storedStringsAreEscaped() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let lines = [
+            #"{"type":"stack.created","time":"2026-05-04T05:00:00Z","stack":"s\u001b[2J1","platform":"iOS","family":"systemSmall"}"#,
+            #"{"type":"stack.widgetAdded","time":"2026-05-04T05:00:00Z","stack":"s\u001b[2J1","widget":{"instance":"w\n1","app":"\#(Self.forged)","kind":"K\tX","family":"systemSmall","configuration":null}}"#,
+            #"{"type":"widget.timeline","time":"2026-05-04T07:00:00Z","app":"\#(Self.forged)","kind":"K\tX","entries":[{"date":"2026-05-04T08:00:00Z","relevance":{"score":5,"duration":600}}]}"#,
+        ]
+        let input = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        #expect(try CLI.run(["ingest", "--store", dir.store, input]).status == 0)
+        let answers = [
+            try CLI.run(["log", "--store", dir.store]),
+            try CLI.run(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z"]),
+            try CLI.run(["why", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--stack", "s\u{1B}[2J1", "--widget", "K\tX"]),
+            try CLI.run(["replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z"]),
+            try CLI.run(["stats", "--store", dir.store]),
+        ]
+        for r in answers {
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}"), "\(r.stdout)")
+            #expect(!r.stdout.split(separator: "\n").contains { $0.hasPrefix("99\t") || $0.hasPrefix("1\t") && $0.contains("FORGED") && !$0.contains("\\n") })
+        }
+        let log = answers[0].stdout.split(separator: "\n")
+        #expect(log.count == 3)
+        #expect(log[1].contains(#"com.x\n99\t2026-05-04T09:00:00Z\tFORGED\u001b[31m"#))
+        #expect(log.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == log[0].split(separator: "\t", omittingEmptySubsequences: false).count })
+        #expect(answers[1].stdout.contains(#"w\n1  K\tX"#))
+        // An error that quotes a stored name keeps to one line.
+        let err = try CLI.run(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--device", "x\ny"])
+        #expect(err.status == 64 && err.stderr.split(separator: "\n").count == 1 && err.stderr.contains(#"x\ny"#))
+    }
+}
