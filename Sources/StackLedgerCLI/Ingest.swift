@@ -39,18 +39,21 @@ struct Ingest: ParsableCommand {
     }
 
     func run() throws {
+        // Every input that is not a regular file (standard input, a pipe, a FIFO, a device)
+        // is copied once into a private file first, so that the run is validated whole before
+        // anything is stored, and no input is opened twice.
+        var spools: InputSpools?
+        defer { spools?.remove() }
         var inputs = [Ingestor.Input]()
-        var spool: String?
-        defer { if let spool { unlink(spool) } }
         for file in files.isEmpty ? ["-"] : files {
-            if file == "-" {
-                if spool == nil { spool = try spoolStandardInput() }
-                inputs.append(.init(path: spool!, displayName: "-"))
-            } else {
+            if file != "-", isRegularFile(file) {
                 guard access(file, R_OK) == 0 else {
                     throw fail("cannot read \(file): \(String(cString: strerror(errno)))", code: ExitCodes.ioError)
                 }
                 inputs.append(.init(path: file, displayName: file))
+            } else {
+                if spools == nil { spools = try InputSpools() }
+                inputs.append(.init(path: try spools!.spool(file), displayName: file))
             }
         }
         let ledger = try openLedger(storeOptions, readOnly: false)
@@ -101,31 +104,6 @@ struct Ingest: ParsableCommand {
             print(line)
         }
         if summary.rejected > 0 { throw ExitCode(ExitCodes.dataError) }
-    }
-
-    /// Copies standard input to a temporary file so that it can be validated first.
-    private func spoolStandardInput() throws -> String {
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(dir)/stackledger-stdin-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw fail("cannot create a spool file in \(dir): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
-        defer { close(fd) }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { unlink(path); throw fail("cannot read standard input: \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
-            if n == 0 { break }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, n - written) }
-                if w < 0 && errno == EINTR { continue }
-                if w <= 0 { unlink(path); throw fail("cannot spool standard input to \(path): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
-                written += w
-            }
-        }
-        return path
     }
 }
 

@@ -54,8 +54,8 @@ public struct Ingestor: Sendable {
     /// - Throws: `IngestRejected` (exit 65) when a line is invalid and `skipInvalid` is
     ///   off; `LedgerError` when storing fails (what was committed stays committed).
     public func run(_ inputs: [Input]) throws -> IngestSummary {
-        let spoolDirectory = try Ingestor.makeSpoolDirectory()
-        defer { try? FileManager.default.removeItem(atPath: spoolDirectory) }
+        let spoolDirectory = try TemporaryFiles.makeDirectory("spool")
+        defer { TemporaryFiles.remove(spoolDirectory) }
         let bulk = try BulkPreparation(ledger: ledger)
         let parts = try validateAndPrepare(inputs, bulk: bulk, spoolDirectory: spoolDirectory)
         var validation = Validation()
@@ -105,15 +105,6 @@ public struct Ingestor: Sendable {
         static func < (a: SeenID, b: SeenID) -> Bool {
             (a.idHash, a.input, a.line) < (b.idHash, b.input, b.line)
         }
-    }
-
-    static func makeSpoolDirectory() throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(base)/stackledger-spool-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw LedgerError(.storage, "cannot create a spool directory in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
-        }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Finds ids given twice in the input with different content; the later line is invalid.

@@ -21,15 +21,17 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
-        try run(executable: executable, arguments, stdin: stdin, environment: environment)
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 300) throws -> Result {
+        try run(executable: executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
     /// Runs any program with `arguments`, feeding it `stdin`, and collects its exit status
     /// and output.
     @discardableResult
+    /// A child still running after `timeout` seconds is killed (SIGKILL), so that a hang
+    /// fails its test instead of stopping the suite.
     static func run(executable path: String, _ arguments: [String], stdin: String? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+                    environment: [String: String] = [:], timeout: Double = 300) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -42,6 +44,10 @@ enum CLI {
         let input = Pipe()
         process.standardInput = input
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
         // Both streams are drained at once, and the input written beside them: a child that
         // fills one pipe while the other is read would otherwise wait forever.
         let errReader = PipeDrain(err.fileHandleForReading)

@@ -1,0 +1,89 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+/// Inputs that are not regular files go through the same all-or-nothing path as a file.
+@Suite("Inputs that are not regular files", .timeLimit(.minutes(2)))
+struct InputPathTests {
+    /// 3,000 events with ids, then the first id again with other content.
+    static func conflicting() -> String {
+        var lines = (0..<3000).map { k in
+            #"{"type":"app.foreground","time":"2026-05-04T09:\#(String(format: "%02d", k / 60 % 60)):\#(String(format: "%02d", k % 60))Z","app":"com.a","id":"e\#(k)"}"#
+        }
+        lines.append(#"{"type":"app.foreground","time":"2026-05-04T10:00:00Z","app":"com.b","id":"e0"}"#)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func expectNothingStored(_ dir: WorkDirectory, _ r: CLI.Result) throws {
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("nothing was stored"), "\(r.stderr)")
+        #expect(!r.stderr.contains("committed through"))
+        let stats = try CLI.run(["stats", "--store", dir.store, "--json"])
+        #expect(stats.status == 74 || stats.stdout.contains(#""events":0"#), "\(stats.stdout)")
+    }
+
+    @Test("a pipe named as /dev/stdin or by process substitution is rejected whole when a later line repeats an id")
+    func pipeIsAllOrNothing() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let f = try dir.write("f.ndjson", Self.conflicting())
+        let small = ["--batch-size", "100"]
+        try expectNothingStored(dir, try CLI.run(executable: "/bin/sh", ["-c", "cat '\(f)' | '\(CLI.executable)' ingest --store '\(dir.store)' \(small.joined(separator: " ")) /dev/stdin"]))
+        try expectNothingStored(dir, try CLI.run(executable: "/bin/bash", ["-c", "'\(CLI.executable)' ingest --store '\(dir.store)' \(small.joined(separator: " ")) <(cat '\(f)')"]))
+        let line = try CLI.run(["ingest", "--store", dir.store, "-"] + small, stdin: Self.conflicting())
+        try expectNothingStored(dir, line)
+        #expect(line.stderr.contains("-:3001"), "\(line.stderr)")
+    }
+
+    @Test("a named FIFO is read once: a repeated id is rejected instead of waiting for a second writer")
+    func fifoReadOnce() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let fifo = dir.file("in.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let f = try dir.write("f.ndjson", Self.conflicting())
+        let r = try CLI.run(executable: "/bin/sh", ["-c", "cat '\(f)' > '\(fifo)' & exec '\(CLI.executable)' ingest --store '\(dir.store)' '\(fifo)'"])
+        try expectNothingStored(dir, r)
+        #expect(r.stderr.contains("in.fifo:3001"), "\(r.stderr)")
+    }
+
+    @Test("an endless input without line breaks stops at the line limit")
+    func endlessLine() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let r = try CLI.run(["ingest", "--store", dir.store, "/dev/zero"])
+        #expect(r.status == 65 && r.stderr.contains("/dev/zero:1: the line is longer than 8 MiB"), "\(r.stderr)")
+    }
+
+    @Test("SIGTERM during ingest leaves no temporary files, and a killed run's files go with the next run")
+    func signalsCleanUp() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let tmp = dir.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let fifo = dir.file("in.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLI.executable)
+        p.arguments = ["ingest", "--store", dir.store, fifo]
+        p.environment = ["TMPDIR": tmp]
+        try p.run()
+        // Hold the FIFO open so that ingest waits inside its input copy.
+        let writer = FileHandle(forWritingAtPath: fifo)!
+        writer.write(Data(#"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"com.a"}"#.utf8 + [0x0A]))
+        var waited = 0
+        while (try FileManager.default.contentsOfDirectory(atPath: tmp)).isEmpty && waited < 200 { usleep(50_000); waited += 1 }
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+        p.terminate()
+        p.waitUntilExit()
+        try writer.close()
+        #expect(p.terminationStatus == 128 + SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+        // A directory left by a process that no longer runs is removed by the next run.
+        let stale = tmp + "/stackledger-spool-999999999-abcdef"
+        try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+        let r = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: "", environment: ["TMPDIR": tmp])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+    }
+}
