@@ -29,6 +29,9 @@ final class GroupCommitter: Sendable {
 
     private let state = Mutex(State())
 
+    /// How many requests wait for the next commit.
+    var waiting: Int { state.withLock { $0.queue.count } }
+
     /// Queues `request`; runs `commit` on batches of queued requests if no other thread
     /// is doing so; returns when `request` is complete.
     func submit(_ request: Request, commit: ([Request]) -> Void) -> Result<AppendReceipt, LedgerError> {

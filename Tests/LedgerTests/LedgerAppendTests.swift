@@ -1,5 +1,6 @@
 import Foundation
-import Ledger
+@testable import Ledger
+import Synchronization
 import LMDBKit
 import SmartStack
 import StackLedgerTesting
@@ -103,12 +104,35 @@ struct LedgerAppendTests {
         defer { store.cleanup() }
         let ledger = try store.ledger()
         let batches = try (0..<32).map { try randomEvents(40, seed: UInt64(1000 + $0)).map { e -> Event in var e = e; e.envelope.id = nil; return e } }
-        DispatchQueue.concurrentPerform(iterations: batches.count) { i in
-            _ = try? ledger.append(batches[i])
+        // The first commit waits, holding the write lock, until the 31 other appends queue
+        // behind it: they must then share one commit.
+        let taken = Mutex(false)
+        let inside = DispatchSemaphore(value: 0)
+        let failures = Mutex<[String]>([])
+        let committer = ledger.committer
+        WriteHooks.whileInsideWrite({
+            // Only the first transaction waits.
+            guard taken.withLock({ t in defer { t = true }; return !t }) else { return }
+            inside.signal()
+            var waited = 0
+            while committer.waiting < 31 && waited < 30_000 { usleep(1_000); waited += 1 }
+        }) {
+            let leader = Thread {
+                do { _ = try ledger.append(batches[0]) } catch { failures.withLock { $0.append("0: \(error)") } }
+            }
+            leader.start()
+            inside.wait()
+            // One thread each: a pool as wide as the cores would queue only a few at a time.
+            let others = (1..<batches.count).map { i in
+                Thread { do { _ = try ledger.append(batches[i]) } catch { failures.withLock { $0.append("\(i): \(error)") } } }
+            }
+            for t in others { t.start() }
+            while !leader.isFinished || others.contains(where: { !$0.isFinished }) { usleep(1_000) }
         }
+        #expect(failures.withLock { $0 }.isEmpty)
         let stats = try ledger.statistics()
         #expect(stats.events == 32 * 40)
-        #expect(stats.batches <= 32)
+        #expect(stats.batches == 2, "the leader's commit, and one shared by the 31 appends that queued behind it")
         #expect(try ledger.verify().isIntact)
     }
 

@@ -15,11 +15,11 @@ struct CrashTests {
 
     /// Starts an ingest whose spool lives beside its store, so that a killed run's spool
     /// goes when the test's directory does.
-    func startIngest(store: String, input: String) throws -> Run {
+    func startIngest(store: String, input: String, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["TMPDIR": URL(fileURLWithPath: store).deletingLastPathComponent().path]) { $1 }
+            ["TMPDIR": URL(fileURLWithPath: store).deletingLastPathComponent().path]) { $1 }.merging(environment) { $1 }
         process.arguments = ["ingest", "--store", store, "--batch-size", "\(CrashTests.batchSize)", "--batch-ms", "600000", input]
         let err = Pipe()
         process.standardError = err
@@ -99,6 +99,20 @@ struct CrashTests {
         defer { dir.cleanup() }
         let input = try dir.write("w.ndjson", workload(6000, seed: 9))
         #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("first.ndjson", #"{"type":"system.developerMode","time":"2026-03-02T07:00:00Z","enabled":true}"# + "\n")]).status == 0)
+        // A writer stopped inside its fourth transaction, holding the lock: readers see the
+        // three batches it committed, no more and no less.
+        let held = dir.file("held")
+        let paused = try startIngest(store: dir.store, input: input, environment: ["STACKLEDGER_TEST_HOLD_WRITE_LOCK": held, "STACKLEDGER_TEST_HOLD_AFTER_COMMITS": "3"])
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: held) && paused.process.isRunning && waited < 1200 { usleep(50_000); waited += 1 }
+        #expect(FileManager.default.fileExists(atPath: held))
+        for _ in 0..<3 {
+            let stats = try CLI.run(["stats", "--store", dir.store, "--json"])
+            #expect(stats.stdout.contains(#""events":\#(1 + 3 * CrashTests.batchSize),"#), "\(stats.stdout)")
+            #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+        }
+        kill(paused.process.processIdentifier, SIGKILL)
+        paused.process.waitUntilExit()
         let writer = try startIngest(store: dir.store, input: input)
         var observations = 0
         while writer.process.isRunning && observations < 40 {
