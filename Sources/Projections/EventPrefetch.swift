@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import SmartStack
+import Synchronization
 
 /// Reads and decodes one device's records on a thread of its own, a few batches ahead of
 /// the fold that applies them, so that a long lone fold (the refold after a late event,
@@ -31,13 +32,21 @@ final class EventPrefetch: @unchecked Sendable {
     private let queue = DispatchQueue(label: "stackledger.prefetch")
     private let batches = HandOff<Batch>(capacity: EventPrefetch.ahead)
     private var finished = false
+    /// Batches the reading thread has read so far.
+    private let read = ReadCount()
+    /// Batches the reading thread read before it ended (all of them once `stop()` returns).
+    var batchesRead: Int { read.count.withLock { $0 } }
+
+    private final class ReadCount: Sendable {
+        let count = Mutex(0)
+    }
 
     /// Starts reading `device`'s records after `position` up to `limit` (event time,
     /// inclusive), decoding those with a sequence number within `ceiling` that
     /// `without` does not name.
     init(ledger: Ledger, device: String, after position: (time: Int64, seq: UInt64)?, through limit: Int64,
          ceiling: UInt64, without: Set<UInt64>, batchSize: Int = EventPrefetch.batchSize) {
-        queue.async { [batches] in
+        queue.async { [batches, read] in
             defer { batches.finish() }
             var position = position
             do {
@@ -54,6 +63,7 @@ final class EventPrefetch: @unchecked Sendable {
                             return items.count < batchSize
                         }
                     }
+                    read.count.withLock { $0 += 1 }
                     if let last = items.last { position = (last.time, last.seq) }
                     let done = items.count < batchSize
                     items.withUnsafeMutableBufferPointer { $0.reverse() }

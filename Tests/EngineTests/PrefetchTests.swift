@@ -71,6 +71,13 @@ struct PrefetchTests {
             // hand-off must be left as it was made.
             Thread.sleep(forTimeInterval: 0.3)
             prefetch.stop()
+            // Stopped early: the reader ended having read no more than the slots ahead
+            // (and the one it was filling), not the device's 125 batches; nothing more comes.
+            let read = prefetch.batchesRead
+            #expect(read >= 1 && read <= 1 + EventPrefetch.ahead + 1, "read \(read) batches")
+            #expect(try prefetch.next() == nil)
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(prefetch.batchesRead == read)
         }
     }
 

@@ -138,6 +138,18 @@ struct ProjectionTests {
             return out
         }
         #expect(try checkpointTimes().contains { $0 > mid })
+        func keysAfterMid(_ device: String) throws -> [[UInt8]: [UInt8]] {
+            var out = [[UInt8]: [UInt8]]()
+            try ledger.read { r in
+                try r.derivedEntries(prefix: CheckpointKey.devicePrefix(device)) { k, v in
+                    let key = Array(k)
+                    if let p = CheckpointKey.position(key), p.time > mid { out[key] = Array(v) }
+                }
+            }
+            return out
+        }
+        let (before0, before1) = (try keysAfterMid("device-0"), try keysAfterMid("device-1"))
+        #expect(!before0.isEmpty && !before1.isEmpty)
         // A scroll dated in the middle of the log, recorded now.
         var decoder = EventDecoder()
         let late = try decoder.decode(#"{"type":"stack.scrolled","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","instance":"w-0-2"}"#)
@@ -145,7 +157,14 @@ struct ProjectionTests {
         let fresh = Projector(ledger: ledger, policy: Policy())
         fresh.checkpointInterval = 40
         let answer = try rendering(fresh, at: last, from: mid - 1)
-        // device-0's checkpoints after the late event are gone (device-1's stay).
+        // device-0's checkpoints after the late event that it changes are rewritten or gone
+        // (one whose state the late event leaves as it was may stay); device-1's are as they
+        // were; and every checkpoint left holds the state a fold of the log gives there.
+        let after0 = try keysAfterMid("device-0"), after1 = try keysAfterMid("device-1")
+        #expect(before0.contains { key, value in after0[key] != value })
+        #expect(before1.allSatisfy { key, value in after1[key] == value })
+        let check = try fresh.checkCheckpoints()
+        #expect(check.checked >= after0.count + after1.count && check.problems.isEmpty, "\(check.problems)")
         let scratch = Projector(ledger: ledger, policy: Policy())
         scratch.useCheckpoints = false
         #expect(answer == (try rendering(scratch, at: last, from: mid - 1)))

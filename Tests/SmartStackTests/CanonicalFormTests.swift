@@ -54,13 +54,22 @@ struct CanonicalFormTests {
         }
     }
 
-    @Test("every scenario in the repository decodes")
+    @Test("every scenario in the repository decodes, and its canonical form decodes to the same event and text")
     func scenarios() throws {
+        var lines = 0
         for name in ["cards-day", "calendar-suggestion", "watch-workout"] {
             let text = try String(contentsOfFile: Fixtures.path("scenarios/\(name).ndjson"), encoding: .utf8)
             var decoder = EventDecoder()
-            for line in text.split(separator: "\n") { _ = try decoder.decode(String(line)) }
+            for line in text.split(separator: "\n") {
+                let event = try decoder.decode(String(line))
+                let canonical = event.canonicalJSON
+                let again = try decoder.decode(canonical)
+                #expect(again == event, "\(name): \(line)")
+                #expect(again.canonicalJSON == canonical)
+                lines += 1
+            }
         }
+        #expect(lines == 17)
     }
 }
 
