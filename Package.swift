@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "ImporterTests",
             dependencies: [
-                "Importers", "SmartStack", "Ledger", "StackLedgerTesting",
+                "Importers", "SmartStack", "Ledger", "StackLedgerTesting", "FuzzOracles",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -170,15 +170,20 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// What each fuzz target checks of one input: run by libFuzzer (tools/fuzz) and, on the
+// corpus kept under Tests/Fuzz, by the tests.
+package.targets.append(.target(name: "FuzzOracles", dependencies: ["Ledger", "SmartStack", "Projections", "Importers"], swiftSettings: strictSettings))
+
 // libFuzzer targets, built only by tools/fuzz (STACKLEDGER_FUZZ=1 swift build -Xswiftc
 // -sanitize=fuzzer ...): libFuzzer supplies their `main`.
 if Context.environment["STACKLEDGER_FUZZ"] == "1" {
     let fuzzTargets: [(String, [Target.Dependency])] = [
-        ("FuzzNDJSON", ["SmartStack"]),
-        ("FuzzRecord", ["Ledger", "SmartStack"]),
-        ("FuzzSEGB", ["Importers"]),
-        ("FuzzPlist", ["Importers"]),
-        ("FuzzProtobuf", ["Importers"]),
+        ("FuzzNDJSON", ["FuzzOracles"]),
+        ("FuzzRecord", ["FuzzOracles"]),
+        ("FuzzSEGB", ["FuzzOracles"]),
+        ("FuzzPlist", ["FuzzOracles"]),
+        ("FuzzProtobuf", ["FuzzOracles"]),
+        ("FuzzEngine", ["FuzzOracles"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", swiftSettings: strictSettings))
     for (name, dependencies) in fuzzTargets {
