@@ -20,7 +20,28 @@ public struct StackLedgerCommand: ParsableCommand {
 
     /// Parses the process's arguments and runs the command, exiting with its code.
     public static func runFromCommandLine() {
-        main()
+        main(joiningListedNumbers(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `--without 3 5 8 ...` given as one argument, `--without 3,5,8`: the argument parser
+    /// takes a long list of values in time that grows with its square, this in linear time.
+    static func joiningListedNumbers(_ arguments: [String]) -> [String] {
+        var out = [String]()
+        out.reserveCapacity(arguments.count)
+        var k = 0
+        while k < arguments.count {
+            out.append(arguments[k])
+            if arguments[k] == "--without" {
+                var listed = [String]()
+                while k + 1 < arguments.count, !arguments[k + 1].hasPrefix("-") {
+                    listed.append(arguments[k + 1])
+                    k += 1
+                }
+                if !listed.isEmpty { out.append(listed.joined(separator: ",")) }
+            }
+            k += 1
+        }
+        return out
     }
 }
 

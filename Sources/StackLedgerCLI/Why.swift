@@ -17,18 +17,42 @@ struct Why: ParsableCommand {
     @Option(help: "The instant (RFC 3339).") var at: String
     @Option(help: "The stack.") var stack: String
     @Option(help: "A widget instance id or kind: why it is or is not on top or suggested.") var widget: String?
-    @Option(parsing: .upToNextOption, help: "Replay as if these stored events (sequence numbers) had never been recorded.") var without: [UInt64] = []
+    @Option(parsing: .upToNextOption, help: "Replay as if these stored events (sequence numbers, listed or joined with commas) had never been recorded.") var without: [String] = []
     @Option(name: .customLong("with"), help: ArgumentHelp("Replay as if the events in this NDJSON file had also been recorded (nothing is stored).", valueName: "file")) var withFile: String?
     @OptionGroup var options: ProjectionOptions
 
-    func validate() throws { _ = try parseTime(at, option: "--at") }
+    func validate() throws {
+        _ = try parseTime(at, option: "--at")
+        _ = try withoutSeqs()
+    }
+
+    /// The sequence numbers `--without` names.
+    func withoutSeqs() throws -> Set<UInt64> {
+        var out = Set<UInt64>()
+        for item in without {
+            for text in item.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let seq = UInt64(text), seq > 0 else {
+                    throw ValidationError("--without \(String(text).shown): name stored events by their sequence numbers (1 or more), as `stackledger log` prints them")
+                }
+                out.insert(seq)
+            }
+        }
+        return out
+    }
 
     func run() throws {
         let t = try parseTime(at, option: "--at")
-        let extra = try withFile.map(Why.readEvents) ?? []
+        let lines = try withFile.map(Why.readEvents) ?? []
         let session = try QuerySession(store: storeOptions, options: options)
+        let extra = try withFile.map { try Why.checkAgainstStore(lines, path: $0, ledger: session.ledger, device: session.device) } ?? []
         var query = try options.query()
-        query.without = Set(without)
+        query.without = try withoutSeqs()
+        if let last = query.without.max() {
+            let stored = try withLedgerErrors { try session.ledger.read { try $0.lastSeq() } } ?? 0
+            guard last <= stored else {
+                throw fail("--without \(last): the store holds no event with that sequence number (its last is \(stored))", code: ExitCodes.usage)
+            }
+        }
         query.with = extra
         let explanation = try withLedgerErrors {
             try Explainer(projector: session.projector, device: session.device).explain(stack: stack, at: t, widget: widget, query: query)
@@ -48,22 +72,66 @@ struct Why: ParsableCommand {
         out.flush()
     }
 
-    /// Reads and validates `--with` events, failing with the file, line and field.
-    static func readEvents(_ path: String) throws -> [Event] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// Reads and validates `--with` events, failing with the file, line and field. The file
+    /// is read once, from start to end: a pipe, a FIFO or `/dev/null` will do.
+    static func readEvents(_ path: String) throws -> [(line: Int, event: Event)] {
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
             throw fail("--with \(path): cannot read the file; check the path", code: ExitCodes.ioError)
         }
         var decoder = EventDecoder()
-        var events = [Event]()
+        var events = [(line: Int, event: Event)]()
         for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
             if text.allSatisfy(\.isWhitespace) { continue }
             do {
-                events.append(try decoder.decode(text))
+                events.append((n + 1, try decoder.decode(text)))
             } catch {
                 throw fail("\(path):\(n + 1): \(error); fix the line (nothing was stored)", code: ExitCodes.dataError)
             }
         }
         return events
+    }
+
+    /// What two events with one id must share: everything but `source` (events.md).
+    static func contentText(_ event: Event) -> String {
+        var e = event
+        e.envelope.source = nil
+        return e.canonicalJSON
+    }
+
+    /// The `--with` events as `ingest` would take them: each of the device asked about; an id
+    /// given twice in the file or already stored must name the same content (then the later
+    /// one is left out, as ingest skips a duplicate), else the line is refused (65).
+    static func checkAgainstStore(_ lines: [(line: Int, event: Event)], path: String, ledger: Ledger, device: String) throws -> [Event] {
+        var seen = [String: (line: Int, text: String)]()
+        var out = [Event]()
+        for (line, event) in lines {
+            guard event.envelope.device == device else {
+                throw fail("\(path):\(line): the event is of device \(event.envelope.device.shown), not \(device.shown); a what-if replays one device (nothing was stored)", code: ExitCodes.dataError)
+            }
+            guard let id = event.envelope.id else { out.append(event); continue }
+            let text = Why.contentText(event)
+            if let earlier = seen[id] {
+                guard earlier.text == text else {
+                    throw fail("\(path):\(line): id \(id.shown) is given at line \(earlier.line) with other content; give the event another id (nothing was stored)", code: ExitCodes.dataError)
+                }
+                continue
+            }
+            seen[id] = (line, text)
+            let stored = try withLedgerErrors {
+                try ledger.read { r -> (UInt64, String)? in
+                    guard let seq = try r.seq(forEventID: id) else { return nil }
+                    return try r.withRecord(seq) { (seq, Why.contentText(try Event(record: $0))) }
+                }
+            }
+            if let (seq, storedText) = stored {
+                guard storedText == text else {
+                    throw fail("\(path):\(line): id \(id.shown) is stored as sequence number \(seq) with other content; give the event another id (nothing was stored)", code: ExitCodes.dataError)
+                }
+                continue
+            }
+            out.append(event)
+        }
+        return out
     }
 }

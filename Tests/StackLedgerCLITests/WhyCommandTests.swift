@@ -56,6 +56,40 @@ struct WhyCommandTests {
         #expect(r.status == 65 && r.stderr.contains("bad.ndjson:1"))
     }
 
+    @Test("--with is checked as ingest checks; --without names stored events only, and a long list parses at once", .timeLimit(.minutes(2)))
+    func whatIfInputIsChecked() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let stored = #"{"type":"widget.timeline","time":"2026-03-02T09:00:00Z","app":"com.example.weather","kind":"WeatherWidget","id":"t1","entries":[{"date":"2026-03-02T09:00:00Z","relevance":{"score":10,"duration":3600}}]}"#
+        let text = try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8) + stored + "\n"
+        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("in.ndjson", text)]).status == 0)
+        let base = ["why", "--store", dir.store, "--at", "2026-03-02T09:20:00Z", "--stack", "home-1", "--json"]
+        let other = stored.replacingOccurrences(of: #""score":10"#, with: #""score":11"#)
+        let cases: [(String, String)] = [
+            (stored.replacingOccurrences(of: #""type""#, with: #""device":"phone-2","type""#), "not default"),
+            (stored.replacingOccurrences(of: #""t1""#, with: #""t2""#) + "\n" + other.replacingOccurrences(of: #""t1""#, with: #""t2""#), "given at line 1 with other content"),
+            (other, "stored as sequence number 7 with other content"),
+        ]
+        for (lines, message) in cases {
+            let r = try CLI.run(base + ["--with", try dir.write("w.ndjson", lines + "\n")])
+            #expect(r.status == 65 && r.stderr.contains(message), "\(r.stderr)")
+        }
+        // The same id and content as a stored event is that event: not counted twice.
+        let same = try json(try CLI.run(base + ["--with", try dir.write("same.ndjson", stored + "\n")]))
+        let plain = try json(try CLI.run(base))
+        #expect((same["decision"] as? [String: Any])?["reasons"] as? NSArray == (plain["decision"] as? [String: Any])?["reasons"] as? NSArray)
+        // Read through a pipe, and from /dev/null.
+        #expect(try CLI.run(executable: "/bin/bash", ["-c", "'\(CLI.executable)' why --store '\(dir.store)' --at 2026-03-02T09:20:00Z --stack home-1 --with <(cat '\(dir.file("same.ndjson"))')"]).status == 0)
+        #expect(try CLI.run(base + ["--with", "/dev/null"]).status == 0)
+        // --without: stored sequence numbers only; a long list is parsed at once.
+        #expect(try CLI.run(base + ["--without", "0"]).status == 64)
+        let missing = try CLI.run(base + ["--without", "999"])
+        #expect(missing.status == 64 && missing.stderr.contains("no event with that sequence number"))
+        let long = try CLI.run(base + ["--without"] + (0..<40_000).map { _ in "7" } + ["6"], timeout: 60)
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(try CLI.run(base + ["--without", "6,7"]).status == 0)
+    }
+
     @Test("the scenarios' stated reasons: RELEVANT_SHORTCUT_INVALIDATED, PLATFORM_IGNORES_SIGNAL, PERMISSION_MISSING, UNKNOWN_WIDGET")
     func scenarioReasons() throws {
         let dir = WorkDirectory()
