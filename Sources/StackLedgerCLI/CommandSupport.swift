@@ -35,6 +35,9 @@ func ledgerExitCode(for error: LedgerError) -> Int32 {
 /// Fails with exit 74 unless a store exists at the options' path (queries never create one).
 func requireStore(_ options: StoreOptions) throws {
     guard access(options.path + "/data.mdb", F_OK) == 0 else {
+        if errno == EACCES {
+            throw fail("cannot read the store at \(options.path): permission denied; run as a user who may read it", code: ExitCodes.ioError)
+        }
         throw fail("no store at \(options.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
     }
 }

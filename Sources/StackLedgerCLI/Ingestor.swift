@@ -157,7 +157,7 @@ public struct Ingestor: Sendable {
             at += n
         }
         var decoder = EventDecoder()
-        line.withUnsafeBytes { result = try? decoder.decode(line: $0) }
+        line.withUnsafeBytes { result = try? decoder.decode(line: LineReader.withoutMark($0, at: offset)) }
         return result
     }
 

@@ -53,7 +53,7 @@ struct LineReader: Sendable {
                     lineNumber += 1
                     if skipping {
                         skipping = false
-                    } else if !(try body(lineNumber, fileOffset + start, UnsafeRawBufferPointer(rebasing: raw[start..<end]))) {
+                    } else if !(try body(lineNumber, fileOffset + start, LineReader.withoutMark(UnsafeRawBufferPointer(rebasing: raw[start..<end]), at: fileOffset + start))) {
                         stop = true
                         return
                     }
@@ -66,7 +66,7 @@ struct LineReader: Sendable {
                 if start < filled && !skipping && fileOffset + start < range.upperBound {
                     lineNumber += 1
                     _ = try buffer.withUnsafeBytes { raw in
-                        try body(lineNumber, fileOffset + start, UnsafeRawBufferPointer(rebasing: raw[start..<filled]))
+                        try body(lineNumber, fileOffset + start, LineReader.withoutMark(UnsafeRawBufferPointer(rebasing: raw[start..<filled]), at: fileOffset + start))
                     }
                 }
                 return
@@ -102,6 +102,13 @@ struct LineReader: Sendable {
 }
 
 extension LineReader {
+    /// The line without a UTF-8 byte order mark when it is the file's first: editors on
+    /// some systems begin a text file with one (docs/events.md).
+    static func withoutMark(_ line: UnsafeRawBufferPointer, at offset: Int) -> UnsafeRawBufferPointer {
+        guard offset == 0, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF else { return line }
+        return UnsafeRawBufferPointer(rebasing: line[3...])
+    }
+
     /// Splits a file into `parts` ranges that start at line starts, with the number of
     /// lines before each, for reading in parallel.
     ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Ledger
+import Projections
 import SmartStack
 
 struct Log: ParsableCommand {
@@ -17,8 +18,9 @@ struct Log: ParsableCommand {
     @Flag(help: "Print NDJSON.") var json = false
 
     func validate() throws {
-        if let from { _ = try parseTime(from, option: "--from") }
-        if let to { _ = try parseTime(to, option: "--to") }
+        let a = try from.map { try parseTime($0, option: "--from") }
+        let b = try to.map { try parseTime($0, option: "--to") }
+        if let a, let b, a.microseconds > b.microseconds { throw ValidationError("--from \(a.rfc3339) is after --to \(b.rfc3339)") }
         if let type, EventType(rawValue: type) == nil {
             throw ValidationError("--type \(type) is not an event type; use one of: \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -26,6 +28,13 @@ struct Log: ParsableCommand {
 
     func run() throws {
         let ledger = try openLedger(storeOptions, readOnly: true)
+        if let device {
+            // A device the store does not hold is a usage error, as for every query.
+            let devices = try withLedgerErrors { try Projector(ledger: ledger, policy: Policy()).devices() }
+            guard devices.contains(device) else {
+                throw fail("--device \(device.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))", code: ExitCodes.usage)
+            }
+        }
         let fromMicros = try from.map { try parseTime($0, option: "--from").microseconds } ?? Int64.min
         let toMicros = try to.map { try parseTime($0, option: "--to").microseconds } ?? Int64.max
         var out = StandardOutput()

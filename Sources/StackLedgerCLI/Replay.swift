@@ -30,7 +30,15 @@ struct Replay: ParsableCommand {
         var decisions = try withLedgerErrors {
             try session.projector.decisions(device: session.device, from: a.microseconds, to: b.microseconds, query: try options.query())
         }
-        if let stack { decisions = decisions.filter { $0.stack == stack } }
+        if let stack {
+            // A stack the device never had up to --to is a usage error, as for `state` and `why`.
+            var engine = try withLedgerErrors { try session.projector.engine(device: session.device, at: b.microseconds, query: try options.query()) }
+            let known = engine.snapshot(at: b).stacks.map(\.stack)
+            guard known.contains(stack) || decisions.contains(where: { $0.stack == stack }) else {
+                throw fail("--stack \(stack.shown): no such stack on \(session.device.shown) up to \(to.shown); `stackledger state --at \(to)` lists the stacks", code: ExitCodes.usage)
+            }
+            decisions = decisions.filter { $0.stack == stack }
+        }
         // Ordered by (time, device, stack), the engine's order within that.
         decisions = decisions.enumerated().sorted { x, y in
             let l = x.element, r = y.element

@@ -147,3 +147,55 @@ struct ForgedTextTests {
         #expect(err.status == 64 && err.stderr.split(separator: "\n").count == 1 && err.stderr.contains(#"x\ny"#))
     }
 }
+
+@Suite("Small contract edges", .timeLimit(.minutes(2)))
+struct ContractEdgeTests {
+    @Test("a leading byte order mark is ignored; -00:00 is written as Z; a leap second is refused")
+    func textEdges() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let bom = try dir.write("bom.ndjson", "\u{FEFF}" + #"{"type":"app.foreground","time":"2026-05-04T09:00:00-00:00","app":"a"}"# + "\n")
+        let r = try CLI.run(["ingest", "--store", dir.store, bom])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a"}"# + "\n")
+        let leap = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: #"{"type":"app.foreground","time":"2016-12-31T23:59:60Z","app":"a"}"# + "\n")
+        #expect(leap.status == 65 && leap.stderr.contains("-:1"), "\(leap.stderr)")
+    }
+
+    @Test("a source that is not the importers' shape is refused, naming the member")
+    func sourceShape() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let hex = String(repeating: "ab", count: 32)
+        let cases: [(String, String)] = [
+            (#"{}"#, "artifact"),
+            (#"{"artifact":"xyz","path":"p","stream":"s","locator":1}"#, "64 lowercase hex digits"),
+            (#"{"artifact":"\#(hex)","stream":"s","locator":1}"#, "path"),
+            (#"{"artifact":"\#(hex)","path":"p","locator":1}"#, "stream"),
+            (#"{"artifact":"\#(hex)","path":"p","stream":"s"}"#, "locator"),
+        ]
+        for (source, field) in cases {
+            let r = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","source":\#(source)}"# + "\n")
+            #expect(r.status == 65 && r.stderr.contains(field), "\(source): \(r.stderr)")
+        }
+        let ok = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","source":{"artifact":"\#(hex)","path":"p","stream":"s","locator":"7"}}"# + "\n")
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    @Test("one rule for exit codes: what the store does not hold, or an interval backwards, is a usage error")
+    func exitCodes() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        let s = ["--store", dir.store]
+        #expect(try CLI.run(["log"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
+        #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
+        #expect(try CLI.run(["log"] + s + ["--device", "nosuch"]).status == 64)
+        #expect(try CLI.run(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--device", "nosuch"]).status == 64)
+        #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--stack", "nosuch"]).status == 64)
+        #expect(try CLI.run(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--stack", "nosuch"]).status == 64)
+        // Filters that match nothing answer with nothing.
+        #expect(try CLI.run(["log"] + s + ["--type", "stack.scrolled"]).status == 0)
+        #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-02T06:00:02Z", "--to", "2026-03-02T06:00:03Z", "--stack", "home-1"]).status == 0)
+    }
+}

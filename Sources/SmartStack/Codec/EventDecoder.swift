@@ -87,10 +87,18 @@ public struct EventDecoder {
     static func provenance(_ o: ObjectFields) throws(FieldError) -> Provenance {
         var f = o
         var p = Provenance()
+        // The shape importers write (events.md): all four, the artifact a SHA-256 in hex.
         p.artifact = try f.optionalString("artifact")
+        guard let artifact = p.artifact else { throw f.error("artifact", "source needs artifact, path, stream and locator; artifact is missing") }
+        guard artifact.utf8.count == 64, artifact.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw f.error("artifact", "must be the file's SHA-256 as 64 lowercase hex digits")
+        }
         p.path = try f.optionalString("path")
+        guard p.path.map({ !$0.isEmpty }) ?? false else { throw f.error("path", "source needs a non-empty path (the file's path inside the extraction)") }
         p.stream = try f.optionalString("stream")
-        if let t = f.take("locator") {
+        guard p.stream.map({ !$0.isEmpty }) ?? false else { throw f.error("stream", "source needs a non-empty stream (the Biome stream, knowledgeC stream or table)") }
+        guard let t = f.take("locator") else { throw f.error("locator", "source needs a locator (the record's offset or row id)") }
+        do {
             guard let v = f.r.value(t), v.isScalar, v != .null else {
                 throw f.error("locator", "must be a record offset (number) or row id (string)", at: t)
             }
