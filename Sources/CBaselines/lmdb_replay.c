@@ -22,8 +22,10 @@ int cb_lmdb_replay(const char *path, const cb_put *puts, size_t count,
     if ((rc = mdb_txn_commit(txn))) goto done;
     size_t next = 0;
     for (size_t b = 0; b < batches; b++) {
+        size_t first = next;
+    retry:
         if ((rc = mdb_txn_begin(env, NULL, 0, &txn))) goto done;
-        for (; next < batch_ends[b]; next++) {
+        for (next = first; next < batch_ends[b]; next++) {
             const cb_put *p = &puts[next];
             MDB_val k = {p->key_length, (void *)p->key};
             MDB_val v = {p->value_length, (void *)p->value};
@@ -34,9 +36,18 @@ int cb_lmdb_replay(const char *path, const cb_put *puts, size_t count,
                 rc = mdb_put(txn, dbi[p->database], &k, &v, MDB_APPENDDUP);
                 if (rc == MDB_KEYEXIST) rc = mdb_put(txn, dbi[p->database], &k, &v, 0);
             }
+            if (rc == MDB_MAP_FULL) break;
             if (rc) { mdb_txn_abort(txn); goto done; }
         }
-        if ((rc = mdb_txn_commit(txn))) goto done;
+        if (rc == 0) rc = mdb_txn_commit(txn); else mdb_txn_abort(txn);
+        if (rc == MDB_MAP_FULL) {
+            /* The store's own policy: double the map and write the batch again. */
+            MDB_envinfo info;
+            mdb_env_info(env, &info);
+            if ((rc = mdb_env_set_mapsize(env, info.me_mapsize * 2))) goto done;
+            goto retry;
+        }
+        if (rc) goto done;
     }
 done:
     mdb_env_close(env);
@@ -74,5 +85,33 @@ long cb_lmdb_scan(const char *path, const char *database, unsigned long long *by
     if (txn) mdb_txn_abort(txn);
     mdb_env_close(env);
     if (bytes) *bytes = total;
+    return rc ? -1 : count;
+}
+
+long cb_lmdb_distinct_keys(const char *path, const char *database) {
+    MDB_env *env = NULL;
+    MDB_txn *txn = NULL;
+    MDB_dbi dbi;
+    MDB_cursor *cursor = NULL;
+    MDB_val key, value;
+    long count = 0;
+    int rc = mdb_env_create(&env);
+    if (rc) return -1;
+    mdb_env_set_maxdbs(env, 16);
+    mdb_env_set_mapsize(env, 1ULL << 40);
+    rc = mdb_env_open(env, path, MDB_RDONLY | MDB_NOTLS, 0600);
+    if (rc == 0) rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+    if (rc == 0) rc = mdb_dbi_open(txn, database, 0, &dbi);
+    if (rc == 0) rc = mdb_cursor_open(txn, dbi, &cursor);
+    if (rc == 0) {
+        int op = MDB_FIRST;
+        while (mdb_cursor_get(cursor, &key, &value, op) == 0) {
+            count++;
+            op = MDB_NEXT_NODUP;
+        }
+        mdb_cursor_close(cursor);
+    }
+    if (txn) mdb_txn_abort(txn);
+    mdb_env_close(env);
     return rc ? -1 : count;
 }

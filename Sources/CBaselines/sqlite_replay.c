@@ -9,11 +9,6 @@ static uint64_t be64(const void *p) {
     return v;
 }
 
-static uint32_t be32(const void *p) {
-    const unsigned char *b = p;
-    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
                      const size_t *batch_ends, size_t batches) {
     sqlite3 *db;
@@ -22,8 +17,8 @@ int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
     const char *setup =
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
         "CREATE TABLE log(seq INTEGER PRIMARY KEY, record BLOB NOT NULL);"
-        "CREATE TABLE device_time(device INTEGER, time INTEGER, seq INTEGER, PRIMARY KEY(device, time, seq)) WITHOUT ROWID;"
-        "CREATE TABLE keys(key INTEGER, seq INTEGER, PRIMARY KEY(key, seq)) WITHOUT ROWID;"
+        "CREATE TABLE device_time(device BLOB, time INTEGER, seq INTEGER, PRIMARY KEY(device, time, seq)) WITHOUT ROWID;"
+        "CREATE TABLE keys(key BLOB, seq INTEGER, PRIMARY KEY(key, seq)) WITHOUT ROWID;"
         "CREATE TABLE ids(id BLOB PRIMARY KEY, seq INTEGER) WITHOUT ROWID;";
     if ((rc = sqlite3_exec(db, setup, 0, 0, 0))) goto done;
     sqlite3_stmt *st[4];
@@ -48,12 +43,13 @@ int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
                 sqlite3_bind_blob(s, 2, p->value, (int)p->value_length, SQLITE_STATIC);
                 break;
             case 1:
-                sqlite3_bind_int64(s, 1, be32(p->key));
+                sqlite3_bind_blob(s, 1, p->key, (int)p->key_length, SQLITE_STATIC);
                 sqlite3_bind_int64(s, 2, (sqlite3_int64)be64(p->value));
                 sqlite3_bind_int64(s, 3, (sqlite3_int64)be64((const char *)p->value + 8));
                 break;
             case 2:
-                sqlite3_bind_int64(s, 1, be32(p->key));
+                /* The whole key (namespace byte and string id), as the ledger's index holds it. */
+                sqlite3_bind_blob(s, 1, p->key, (int)p->key_length, SQLITE_STATIC);
                 sqlite3_bind_int64(s, 2, (sqlite3_int64)be64(p->value));
                 break;
             default:
@@ -72,4 +68,18 @@ int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
 done:
     sqlite3_close(db);
     return rc;
+}
+
+long cb_sqlite_distinct(const char *path, const char *sql) {
+    sqlite3 *db;
+    long n = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, 0) == SQLITE_OK) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, 0) == SQLITE_OK) {
+            if (sqlite3_step(st) == SQLITE_ROW) n = (long)sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+        }
+    }
+    sqlite3_close(db);
+    return n;
 }

@@ -14,7 +14,8 @@ typedef struct {
 } cb_put;
 
 /* Replays `puts` into a new LMDB environment at `path` with plain mdb_put calls, one
-   durable transaction per batch (`batch_ends[i]` is the index after batch i). The log is
+   durable transaction per batch (`batch_ends[i]` is the index after batch i), starting
+   from a map of `map_size` bytes and doubling it when full, as the store does. The log is
    appended with MDB_APPEND, index values with MDB_APPENDDUP (falling back to a plain put
    when out of order), ids with MDB_NOOVERWRITE: the same calls the store makes.
    Returns 0 or an LMDB error code. */
@@ -29,5 +30,11 @@ int cb_sqlite_replay(const char *path, const cb_put *puts, size_t count,
                      const size_t *batch_ends, size_t batches);
 
 long cb_lmdb_scan(const char *path, const char *database, unsigned long long *bytes);
+
+/* The number of distinct keys of a DUPSORT database (each key once, however many values). */
+long cb_lmdb_distinct_keys(const char *path, const char *database);
+
+/* The first column of the first row of `sql` (a count) on the SQLite file, or -1. */
+long cb_sqlite_distinct(const char *path, const char *sql);
 
 #endif
