@@ -16,6 +16,8 @@ public struct LedgerStatistics: Sendable {
     public var usedBytes = 0
     /// Pages the databases' B-trees occupy, times the page size.
     public var treeBytes = 0
+    /// Bytes of the pages of derived data (engine checkpoints): rebuilt from the log at will.
+    public var derivedBytes = 0
     /// Commits (batches).
     public var batches = 0
     /// The chain head.
@@ -52,6 +54,7 @@ extension Ledger {
                 pages += try reader.txn.statistics(db).pages
             }
             stats.treeBytes = pages * info.pageSize
+            stats.derivedBytes = try dbs.derived.map { try reader.txn.statistics($0).pages * info.pageSize } ?? 0
             stats.batches = try reader.txn.statistics(dbs.batches).entries
             stats.head = try reader.chainHead()
             return stats

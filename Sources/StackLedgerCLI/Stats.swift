@@ -27,6 +27,9 @@ struct Stats: ParsableCommand {
             w.key("batches"); w.integer(s.batches)
             w.key("fileBytes"); w.integer(s.fileBytes)
             w.key("usedBytes"); w.integer(s.usedBytes)
+            // The log's pages (records, indices, strings, batches, ids) and the checkpoints' apart.
+            w.key("logBytes"); w.integer(s.treeBytes)
+            w.key("checkpointBytes"); w.integer(s.derivedBytes)
             w.key("bytesPerEvent"); w.number((s.bytesPerEvent * 10).rounded() / 10)
             w.key("head")
             if let h = s.head {
@@ -42,7 +45,7 @@ struct Stats: ParsableCommand {
         if let f = s.firstTime, let l = s.lastTime { print("time span: \(f.rfc3339) to \(l.rfc3339)") }
         print("by type:")
         for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }
-        print("bytes on disk: \(s.fileBytes) (data file); \(s.usedBytes) in used pages")
+        print("bytes on disk: \(s.fileBytes) (data file); \(s.usedBytes) in used pages: \(s.treeBytes) of the log, \(s.derivedBytes) of checkpoints")
         print("bytes per event: \(String(format1: s.bytesPerEvent))")
         if let h = s.head { print("chain head: seq \(h.lastSeq) sha256:\(h.hashHex)") }
     }

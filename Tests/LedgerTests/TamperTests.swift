@@ -36,6 +36,46 @@ struct TamperTests {
         #expect(try Ledger(path: store.path).quickCheck() == nil)
     }
 
+    /// Changes the key index's entries for its first key: `edit` gets that key's values.
+    func editKeyIndex(_ store: TemporaryStore, _ edit: (Transaction, Database, [UInt8], [[UInt8]]) throws -> Void) throws {
+        let tamper = try Tamper(store.path)
+        try tamper.env.write { txn in
+            let db = try txn.openDatabase("index.keys", flags: [.duplicateSort, .duplicateFixed])
+            let cursor = try txn.cursor(db)
+            let first = try #require(try cursor.first())
+            let key = Array(first.key)
+            var values = [Array(first.value)]
+            while let next = try cursor.nextDuplicate() { values.append(Array(next.value)) }
+            try edit(txn, db, key, values)
+        }
+    }
+
+    @Test("a key index entry missing, extra, or pointing at another record is caught by verify, and not by the quick check")
+    func keyIndexDamage() throws {
+        for damage in ["missing", "extra", "elsewhere"] {
+            let store = try makeStore()
+            defer { store.cleanup() }
+            try editKeyIndex(store) { txn, db, key, values in
+                let value = values[values.count / 2]
+                let other = values.contains(Tamper.key(1)) ? Tamper.key(120) : Tamper.key(1)
+                switch damage {
+                case "missing":
+                    _ = try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.delete(db, key: k, value: v) } }
+                case "extra":
+                    _ = try txn.put(db, key: key, value: Tamper.key(9_999))
+                default:
+                    _ = try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.delete(db, key: k, value: v) } }
+                    _ = try txn.put(db, key: key, value: other)
+                }
+            }
+            let report = try verify(store)
+            #expect(!report.isIntact, "\(damage)")
+            #expect(report.firstBadSeq != nil || !report.problems.isEmpty, "\(damage)")
+            // The quick check covers the chain over the newest records, not the indices.
+            #expect(try Ledger(path: store.path).quickCheck() == nil, "\(damage)")
+        }
+    }
+
     @Test("a flipped byte fails the record's CRC at its sequence number")
     func flippedByte() throws {
         let store = try makeStore()
