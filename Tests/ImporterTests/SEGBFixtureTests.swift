@@ -49,6 +49,15 @@ struct SEGBFixtureTests {
         #expect(f.records.suffix(4).allSatisfy { Array(bytes[$0.payload]) == [0x08, 0x01] })
     }
 
+    @Test("a v2 file with zeros appended after its trailer is an error, not an empty file")
+    func bytesAppended() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(Self.trueTone))))
+        for extra in [112, 1024, 32 * 1024] {
+            #expect(throws: SEGBError.self, "\(extra) bytes appended") { try SEGBFile(bytes: bytes + [UInt8](repeating: 0, count: extra)) }
+        }
+        #expect(try SEGBFile(bytes: bytes).records.count == 7)
+    }
+
     @Test("importing the real files yields one context event per written record, with provenance")
     func importReal() throws {
         let s = Scratch()

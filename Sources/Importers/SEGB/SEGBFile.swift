@@ -112,6 +112,11 @@ public struct SEGBFile: Sendable {
             }
             entries.append(e)
         }
+        // Zeroed slots happen, but a trailer of nothing else is not where the header says:
+        // bytes were appended after it, or the file was still being written.
+        if count > 0 && entries.isEmpty {
+            throw SEGBError(offset: b.count - 16 * count, message: "SEGB v2 header declares \(count) entries, but the \(16 * count) bytes at the end of the file are all zero: the trailer is not at the end (bytes appended, or a file still being written)")
+        }
         entries.sort { ($0.end, $0.index) < ($1.end, $1.index) }
         var records = [SEGBRecord]()
         var start = 32
