@@ -49,6 +49,7 @@ extension Ingestor {
     ) throws -> PartOutcome {
         let name = inputs[index].displayName
         var outcome = PartOutcome(spool: spool, input: index, inputPath: inputs[index].path)
+        outcome.validation.keepsRejectedLines = options.skipInvalid
         var seen = SeenIDRuns(pathPrefix: spool)
         guard let file = FileHandle(forWritingAtPath: spool) ?? {
             _ = FileManager.default.createFile(atPath: spool, contents: nil, attributes: [.posixPermissions: 0o600])

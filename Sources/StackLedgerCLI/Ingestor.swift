@@ -59,6 +59,7 @@ public struct Ingestor: Sendable {
         let bulk = try BulkPreparation(ledger: ledger)
         let parts = try validateAndPrepare(inputs, bulk: bulk, spoolDirectory: spoolDirectory)
         var validation = Validation()
+        validation.keepsRejectedLines = options.skipInvalid
         for part in parts {
             validation.problemCount += part.validation.problemCount
             validation.problems += part.validation.problems.prefix(max(0, 1000 - validation.problems.count))
@@ -86,13 +87,15 @@ public struct Ingestor: Sendable {
     struct Validation: Sendable {
         var problems: [IngestProblem] = []
         var problemCount = 0
-        /// (input index << 40 | line) of every rejected line.
+        /// (input index << 40 | line) of every rejected line, kept only with `--skip-invalid`,
+        /// which stores around them: a rejected run needs the count and the first 1,000.
         var rejectedLines = Set<Int64>()
+        var keepsRejectedLines = true
 
         mutating func reject(_ p: IngestProblem, input: Int) {
             problemCount += 1
             if problems.count < 1000 { problems.append(p) }
-            rejectedLines.insert(Int64(input) << 40 | Int64(p.line))
+            if keepsRejectedLines { rejectedLines.insert(Int64(input) << 40 | Int64(p.line)) }
         }
     }
 
