@@ -34,10 +34,15 @@ struct PowerLogTests {
         #expect(events.map(\.envelope.time.microseconds).max() == Int64((last * 1e6).rounded()))
         let inStack = Int(try sqlite3(path, "SELECT COUNT(*) FROM \(Self.stats) WHERE isInStack = 1"))!
         #expect(events.filter { canonical($0).contains("\"inStack\":true") }.count == inStack)
-        let weather = try #require(events.first { $0.envelope.source?.locatorJSON == "109" })
+        // The Weather row, found and read by the sqlite3 shell, not by the importer.
+        let row = try sqlite3(path, "SELECT ID || '|' || bundleID || '|' || kind || '|' || printf('%.17g', totalTimeSpentOnScreen) || '|' || identifier || '|' || isInStack FROM \(Self.stats) WHERE bundleID LIKE '%weather%' ORDER BY ID LIMIT 1")
+        let cells = row.split(separator: "|").map(String.init)
+        #expect(cells.count == 6)
+        let weather = try #require(events.first { $0.envelope.source?.locatorJSON == cells[0] })
         let text = canonical(weather)
-        #expect(weather.envelope.app == "com.apple.weather.widget")
-        #expect(text.contains("\"kind\":\"eather\",\"onScreen\":true,\"duration\":64.96149104166666,\"inStack\":true,\"widgetIdentifier\":\"F31E834E-D601-44B4-8665-010AB688D28A\""))
+        #expect(weather.envelope.app == cells[1])
+        let seconds = try #require(Double(cells[3]))
+        #expect(text.contains("\"kind\":\"\(cells[2])\",\"onScreen\":true,\"duration\":\(CanonicalWriter.text(of: .number(seconds))),\"inStack\":\(cells[5] == "1"),\"widgetIdentifier\":\"\(cells[4])\""), "\(text)")
         #expect(weather.envelope.source?.path == "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
         #expect(weather.envelope.source?.stream == Self.stats)
     }
