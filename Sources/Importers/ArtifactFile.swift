@@ -15,21 +15,25 @@ struct ArtifactFile {
     /// Reads `path` whole.
     /// - Throws: `ImportError` when the file cannot be read or exceeds `maximumBytes`.
     init(path: String) throws(ImportError) {
-        let size: Int
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        } catch {
-            throw ImportError(path: path, message: "cannot be read: \(error.localizedDescription)")
-        }
-        guard size <= Self.maximumBytes else {
-            throw ImportError(path: path, message: "is \(size) bytes; the limit for one artifact file is \(Self.maximumBytes) bytes (1 GiB)")
-        }
-        let fd = open(path, O_RDONLY)
+        // Opened without waiting (a FIFO has no writer to wait for), then looked at through
+        // the open file itself: a link is followed to what it names, and only a regular
+        // file is read, its size the file's own.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             throw ImportError(path: path, message: "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions")
         }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            throw ImportError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ImportError(path: path, message: "is not a regular file (a FIFO, a device or a socket); only regular files are read")
+        }
+        let size = Int(st.st_size)
+        guard size <= Self.maximumBytes else {
+            throw ImportError(path: path, message: "is \(size) bytes; the limit for one artifact file is \(Self.maximumBytes) bytes (1 GiB)")
+        }
         var failure: Int32 = 0
         bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             while count < size {
@@ -39,6 +43,11 @@ struct ArtifactFile {
                 count += n
             }
         }
+        // One more byte means the file grew while it was read.
+        var extra: UInt8 = 0
+        if failure == 0 && bytes.count == size && read(fd, &extra, 1) > 0 {
+            throw ImportError(path: path, message: "changed while it was being read (it grew past \(size) bytes); import it when nothing writes to it")
+        }
         guard failure == 0, bytes.count == size else {
             throw ImportError(path: path, message: failure != 0 ? "cannot be read: \(String(cString: strerror(failure)))" : "shrank while it was being read (\(bytes.count) of \(size) bytes)")
         }
@@ -47,6 +56,18 @@ struct ArtifactFile {
 
     /// The SHA-256 of a file, streamed (for databases, whose bytes are read by SQLite).
     static func sha256(path: String) throws(ImportError) -> String {
+        // Only a regular file (a link followed), and no more than the limit: a device such
+        // as /dev/zero never ends.
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw ImportError(path: path, message: "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ImportError(path: path, message: "is not a regular file (a FIFO, a device or a socket); only regular files are read")
+        }
+        guard Int(st.st_size) <= maximumBytes * 64 else {
+            throw ImportError(path: path, message: "is \(st.st_size) bytes; the limit for one database is \(maximumBytes * 64) bytes (64 GiB)")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ImportError(path: path, message: "cannot be opened for reading; check the path and its permissions")
         }

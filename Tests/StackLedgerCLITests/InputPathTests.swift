@@ -87,3 +87,26 @@ struct InputPathTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
     }
 }
+
+@Suite("Artifacts that are not regular files", .timeLimit(.minutes(2)))
+struct ArtifactPathTests {
+    @Test("a FIFO or a device given to an importer is refused at once; a link to a valid file is read through")
+    func nonRegularArtifacts() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let fifo = dir.file("CurrentPowerlog.PLSQL")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let cases: [[String]] = [
+            ["import", "knowledgec", "/dev/zero"], ["import", "powerlog", "/dev/zero"], ["import", "powerlog", fifo],
+            ["import", "segb", fifo, "--stream", "App.InFocus"],
+        ]
+        for c in cases {
+            let r = try CLI.run(c + ["--store", dir.store], timeout: 30)
+            #expect(r.status == 65 && r.stderr.contains("is not a regular file"), "\(c): \(r.stderr)")
+        }
+        let link = dir.file("link.segb")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixtures.path("data/biome/Device.Display.TrueTone.v2.segb"))
+        let r = try CLI.run(["import", "segb", link, "--store", dir.store, "--stream", "Device.Display.TrueTone", "--json"])
+        #expect(r.status == 0 && r.stdout.contains(#""imported":4"#), "\(r.stdout)\(r.stderr)")
+    }
+}
