@@ -20,6 +20,26 @@ extension Ledger {
     public func quickCheck(records: Int = 1000) throws -> VerifyReport.Problem? {
         try read { reader in try Verifier(reader: reader).quick(records: records) }
     }
+
+    /// The sequence numbers the quick check recomputes the chain over: the whole batches
+    /// that hold the newest `records` records; nil for an empty store.
+    public func quickCheckScope(records: Int = 1000) throws -> ClosedRange<UInt64>? {
+        try read { reader in
+            let c = try reader.txn.cursor(reader.dbs.batches)
+            var covered = 0
+            var newest: UInt64?
+            var oldest: UInt64?
+            var e = try c.last()
+            while let entry = e, covered < records, let h = BatchHeader.decode(entry.value) {
+                newest = newest ?? h.lastSeq
+                oldest = h.firstSeq
+                covered += Int(h.count)
+                e = try c.previous()
+            }
+            guard let oldest, let newest else { return nil }
+            return oldest...newest
+        }
+    }
 }
 
 struct Verifier {

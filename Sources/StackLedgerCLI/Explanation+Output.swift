@@ -19,6 +19,7 @@ extension Explainer.Explanation {
         w.key("at"); w.time(at)
         w.key("stack"); w.string(stack.stack)
         w.key("verified"); w.bool(verified)
+        try writeCheck(&w, ledger: ledger)
         ProjectionJSON.writeHeader(&w, policy: policy, tool: tool)
         w.key("top"); ProjectionJSON.write(&w, stack.top?.widget) { w in w.key("suggested"); w.bool(stack.top?.suggested ?? false) }
         w.key("decision"); if let d = stack.decision { ProjectionJSON.write(&w, d) } else { w.null() }

@@ -34,6 +34,7 @@ struct State: ParsableCommand {
             w.key("at"); w.time(local)
             w.key("device"); w.string(session.device)
             w.key("verified"); w.bool(session.verified)
+            try writeCheck(&w, ledger: session.ledger)
             if !session.verified {
                 w.key("unreadable"); w.beginArray(); for s in session.projector.damagedRecords { w.integer(Int(s)) }; w.endArray()
             }

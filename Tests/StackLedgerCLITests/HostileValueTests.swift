@@ -199,3 +199,16 @@ struct ContractEdgeTests {
         #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-02T06:00:02Z", "--to", "2026-03-02T06:00:03Z", "--stack", "home-1"]).status == 0)
     }
 }
+
+@Suite("What an answer says it checked")
+struct CheckScopeTests {
+    @Test("state and why name the quick check and the sequence numbers it covered")
+    func checkScope() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let input = try dir.write("w.ndjson", workload(3000))
+        #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "500", input]).status == 0)
+        let state = try CLI.run(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-03-02T12:00:00Z", "--json"])
+        #expect(state.stdout.contains(#""verified":true,"check":{"kind":"quick","fromSeq":2001,"toSeq":3000}"#), "\(state.stdout.prefix(300))")
+    }
+}
