@@ -34,10 +34,10 @@ struct State: ParsableCommand {
             w.key("at"); w.time(local)
             w.key("device"); w.string(session.device)
             w.key("verified"); w.bool(session.verified)
-            try writeCheck(&w, ledger: session.ledger)
             if !session.verified {
                 w.key("unreadable"); w.beginArray(); for s in session.projector.damagedRecords { w.integer(Int(s)) }; w.endArray()
             }
+            try writeCheck(&w, ledger: session.ledger)
             ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
             w.key("stacks"); ProjectionJSON.writeStacks(&w, snapshot.stacks)
             w.endObject()
