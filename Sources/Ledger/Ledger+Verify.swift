@@ -21,6 +21,15 @@ extension Ledger {
         try read { reader in try Verifier(reader: reader).quick(records: records) }
     }
 
+    /// The chain head as it stood when sequence number `seq` was the newest: the hash of the
+    /// batch that ends at `seq`; nil when no batch ends there.
+    public func chainHead(endingAt seq: UInt64) throws -> ChainHead? {
+        try read { reader in
+            guard let h = try reader.batch(containing: seq), h.lastSeq == seq else { return nil }
+            return ChainHead(header: h)
+        }
+    }
+
     /// The sequence numbers the quick check recomputes the chain over: the whole batches
     /// that hold the newest `records` records; nil for an empty store.
     public func quickCheckScope(records: Int = 1000) throws -> ClosedRange<UInt64>? {

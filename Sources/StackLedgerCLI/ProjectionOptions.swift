@@ -11,6 +11,7 @@ struct ProjectionOptions: ParsableArguments {
     @Option(name: .customLong("known-at"), help: "What the device knew at this time: only events dated at or before it count.") var knownAt: String?
     @Option(name: .customLong("as-recorded-at"), help: "What this store held at this time: only the log recorded by then counts.") var asRecordedAt: String?
     @Flag(help: "Answer even if the store fails its quick check (the answer says it is unverified).") var force = false
+    @Option(name: .customLong("expect-head"), help: ArgumentHelp("Refuse a store whose chain does not hold this recorded head (\"seq N sha256:H\", as verify prints it).", valueName: "head")) var expectHead: String?
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
@@ -54,6 +55,9 @@ struct QuerySession {
         let ledger: Ledger
         if let writable = try? Ledger(path: store.path) { ledger = writable } else { ledger = try openLedger(store, readOnly: true) }
         self.ledger = ledger
+        if let expected = options.expectHead, let wrong = try expectedHeadProblem(expected, ledger: ledger) {
+            throw fail("--expect-head: \(wrong)", code: ExitCodes.ioError)
+        }
         let problem = try withLedgerErrors { try ledger.quickCheck() }
         if let problem, !options.force {
             throw fail("the store fails its quick check (\(problem)); run `stackledger verify`, or pass --force to answer anyway", code: ExitCodes.ioError)
@@ -91,4 +95,22 @@ func writeCheck(_ w: inout CanonicalWriter, ledger: Ledger) throws {
     w.key("fromSeq"); if let s = scope { w.integer(Int(s.lowerBound)) } else { w.null() }
     w.key("toSeq"); if let s = scope { w.integer(Int(s.upperBound)) } else { w.null() }
     w.endObject()
+}
+
+/// Checks a chain head an examiner recorded earlier (`seq N sha256:H`, as `verify` prints
+/// it): the store's chain must hold a batch ending at N with hash H. A store rolled back
+/// to an older copy, or rewritten, fails; nil when it holds, else the problem.
+func expectedHeadProblem(_ text: String, ledger: Ledger) throws -> String? {
+    let parts = text.split(separator: " ")
+    guard parts.count == 3, parts[0] == "seq", let seq = UInt64(parts[1]), parts[2].hasPrefix("sha256:") else {
+        throw ValidationError("--expect-head \(text.shown): give the head as verify prints it, e.g. \"seq 120 sha256:9f...\"")
+    }
+    let hash = String(parts[2].dropFirst("sha256:".count))
+    guard let head = try withLedgerErrors({ try ledger.chainHead(endingAt: seq) }) else {
+        return "the store's chain has no batch ending at seq \(seq): it is not the store whose head was recorded (rolled back, or another store)"
+    }
+    guard head.hashHex == hash.lowercased() else {
+        return "the store's chain at seq \(seq) has sha256:\(head.hashHex), not the recorded sha256:\(hash): the log up to there was changed"
+    }
+    return nil
 }

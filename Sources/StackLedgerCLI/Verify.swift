@@ -10,6 +10,7 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Flag(help: "Print the report as JSON.") var json = false
+    @Option(name: .customLong("expect-head"), help: ArgumentHelp("Also require the chain to hold this recorded head (\"seq N sha256:H\", as verify prints it): catches a store rolled back to an older copy.", valueName: "head")) var expectHead: String?
 
     func run() throws {
         let ledger: Ledger
@@ -43,6 +44,7 @@ struct Verify: ParsableCommand {
                 problems.append("the checkpoints cannot be read: \(error)")
             }
         }
+        if let expectHead, let wrong = try expectedHeadProblem(expectHead, ledger: ledger) { problems.append(wrong) }
         let ok = r.isIntact && problems.isEmpty
         report(ok: ok, head: r.head ?? r.computedHead, problems: problems,
                firstBad: r.firstBadSeq, counts: (r.records, r.batches, r.strings, r.indexEntries), checkpoints: checkpoints)

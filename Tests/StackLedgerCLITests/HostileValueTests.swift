@@ -212,3 +212,36 @@ struct CheckScopeTests {
         #expect(state.stdout.contains(#""verified":true,"check":{"kind":"quick","fromSeq":2001,"toSeq":3000}"#), "\(state.stdout.prefix(300))")
     }
 }
+
+@Suite("A recorded chain head")
+struct ExpectedHeadTests {
+    func head(_ verify: CLI.Result) -> String? {
+        verify.stdout.split(separator: "\n").first { $0.hasPrefix("chain head: ") }.map { String($0.dropFirst("chain head: ".count)) }
+    }
+
+    @Test("a store rolled back to an older copy passes verify, and fails it with --expect-head; queries refuse it (74)")
+    func rollback() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        let old = dir.file("old")
+        try FileManager.default.copyItem(atPath: dir.store, toPath: old)
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status == 0)
+        let recorded = try #require(head(try CLI.run(["verify", "--store", dir.store])))
+        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", recorded]).status == 0)
+        // The newer store holds the older head too: it is a prefix of its chain.
+        let older = try #require(head(try CLI.run(["verify", "--store", old])))
+        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", older]).status == 0)
+        // Rolled back: the older copy put in place of the newer one.
+        try FileManager.default.removeItem(atPath: dir.store + "/data.mdb")
+        try FileManager.default.copyItem(atPath: old + "/data.mdb", toPath: dir.store + "/data.mdb")
+        #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+        let caught = try CLI.run(["verify", "--store", dir.store, "--expect-head", recorded])
+        #expect(caught.status == 1 && caught.stdout.contains("no batch ending at"), "\(caught.stdout)")
+        let query = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--expect-head", recorded])
+        #expect(query.status == 74 && query.stderr.contains("--expect-head"), "\(query.stderr)")
+        let wrongHash = older.replacingOccurrences(of: "sha256:", with: "sha256:0")
+        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", String(wrongHash.dropLast())]).status == 1)
+        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", "garbage"]).status == 64)
+    }
+}
