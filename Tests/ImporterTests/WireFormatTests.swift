@@ -65,6 +65,33 @@ struct WireFormatTests {
         #expect(p["endDate"]?.cocoaTime == 200)
     }
 
+    @Test("the keyed archives the tests write are read the same way by Python's plistlib")
+    func keyedArchiveByPlistlib() throws {
+        let bytes = KeyedArchiveWriter.archive(.object("INRelevantShortcut", [
+            ("widgetKind", .string("CalendarWidget")),
+            ("shortcutRole", .int(1)),
+            ("title", .string("Café ☕")),
+            ("relevanceProviders", .array([.object("INDateRelevanceProvider", [("startDate", .date(100)), ("endDate", .date(200))])])),
+        ]))
+        let path = NSTemporaryDirectory() + "stackledger-archive-\(UUID().uuidString).plist"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // An independent reader resolves the archive's UIDs and prints what it finds.
+        let script = """
+        import plistlib, sys
+        p = plistlib.load(open(sys.argv[1], "rb"))
+        o = p["$objects"]
+        def r(x): return o[x.data] if isinstance(x, plistlib.UID) else x
+        root = r(p["$top"]["root"])
+        cls = r(root["$class"])["$classname"]
+        prov = r(r(root["relevanceProviders"])["NS.objects"][0])
+        print(p["$archiver"], cls, r(root["widgetKind"]), root["shortcutRole"], r(root["title"]),
+              r(prov["$class"])["$classname"], r(prov["startDate"])["NS.time"], r(prov["endDate"])["NS.time"], sep="|")
+        """
+        let out = try IndependentReader.python(script, path)
+        #expect(out == "NSKeyedArchiver|INRelevantShortcut|CalendarWidget|1|Café ☕|INDateRelevanceProvider|100.0|200.0", "\(out)")
+    }
+
     @Test("a binary plist with a reference cycle or bad trailer is an error, not a hang")
     func plistErrors() throws {
         // A one-element array whose element is itself.
@@ -107,5 +134,20 @@ struct FuzzRegressionTests {
                 try RecordView.decodeUnchecked(raw, strings: ["default", "widget.timeline", "com.example.cards", "CardWidget", "w1", "home-1", "stack.created", "iOS", "systemSmall", "context.changed"]) { view in _ = try Event(record: view) }
             }
         }
+    }
+}
+
+/// Runs Python 3 on a script, for readers independent of the project's.
+enum IndependentReader {
+    static func python(_ script: String, _ arguments: String...) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", script] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
