@@ -110,3 +110,55 @@ struct ArtifactPathTests {
         #expect(r.status == 0 && r.stdout.contains(#""imported":4"#), "\(r.stdout)\(r.stderr)")
     }
 }
+
+@Suite("Two ingests at once", .timeLimit(.minutes(3)))
+struct ConcurrentIngestTests {
+    /// `count` events with ids `prefix-k`, and, last, id `shared` with `content`.
+    static func input(_ prefix: String, count: Int, shared content: String) -> String {
+        var lines = (0..<count).map { k in
+            #"{"type":"app.foreground","time":"2026-05-04T\#(String(format: "%02d", 8 + k / 3600)):\#(String(format: "%02d", k / 60 % 60)):\#(String(format: "%02d", k % 60))Z","app":"com.\#(prefix)","id":"\#(prefix)-\#(k)"}"#
+        }
+        lines.append(#"{"type":"app.foreground","time":"2026-05-04T20:00:00Z","app":"com.\#(content)","id":"shared"}"#)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("inputs that share one id with other content: one run stores whole; the other stores only the batches it reported committed")
+    func sharedIDWithOtherContent() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let a = try dir.write("a.ndjson", Self.input("a", count: 20_000, shared: "a"))
+        let b = try dir.write("b.ndjson", Self.input("b", count: 20_000, shared: "b"))
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        func start(_ path: String, _ err: Pipe) throws -> Process {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: CLI.executable)
+            p.arguments = ["ingest", "--store", dir.store, "--batch-size", "1000", path]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = err
+            try p.run()
+            return p
+        }
+        let (ea, eb) = (Pipe(), Pipe())
+        let (pa, pb) = (try start(a, ea), try start(b, eb))
+        let (ta, tb) = (PipeDrain(ea.fileHandleForReading), PipeDrain(eb.fileHandleForReading))
+        pa.waitUntilExit(); pb.waitUntilExit()
+        let errors = [String(decoding: ta.wait(), as: UTF8.self), String(decoding: tb.wait(), as: UTF8.self)]
+        let statuses = [pa.terminationStatus, pb.terminationStatus]
+        #expect(statuses.sorted() == [0, 65], "\(statuses) \(errors)")
+        guard let loser = statuses.firstIndex(of: 65) else { return }
+        let prefix = loser == 0 ? "a" : "b"
+        // What the loser stored is exactly the batches it reported: committed through seq N.
+        let reported = errors[loser].split(separator: "\n").compactMap { line -> Int? in
+            guard let r = line.range(of: "committed through seq ") else { return nil }
+            return Int(line[r.upperBound...])
+        }
+        let log = try CLI.run(["log", "--store", dir.store, "--json", "--app", "com.\(prefix)"]).stdout.split(separator: "\n")
+        let seqs = log.compactMap { line -> Int? in
+            guard let r = line.range(of: #""seq":"#), let end = line[r.upperBound...].firstIndex(of: ",") else { return nil }
+            return Int(line[r.upperBound..<end])
+        }
+        #expect(seqs.allSatisfy { s in reported.contains { $0 >= s } }, "stored \(seqs.count) events of the loser; it reported \(reported)")
+        #expect(seqs.count % 1000 == 0)
+        #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+    }
+}
