@@ -54,10 +54,10 @@ done:
     return rc;
 }
 
-/* Walks every record of the named database with a read cursor, as the simplest reader
-   of the same store would; returns the record count (negative on error), and the sum
-   of the value bytes in *bytes. */
-long cb_lmdb_scan(const char *path, const char *database, unsigned long long *bytes) {
+/* Walks the named database with a read cursor, moving with `next` (MDB_NEXT: every record;
+   MDB_NEXT_NODUP: each key once); returns the count (negative on error), and the sum of
+   the value bytes in *bytes when given. */
+static long walk(const char *path, const char *database, MDB_cursor_op next, unsigned long long *bytes) {
     MDB_env *env = NULL;
     MDB_txn *txn = NULL;
     MDB_dbi dbi;
@@ -74,11 +74,11 @@ long cb_lmdb_scan(const char *path, const char *database, unsigned long long *by
     if (rc == 0) rc = mdb_dbi_open(txn, database, 0, &dbi);
     if (rc == 0) rc = mdb_cursor_open(txn, dbi, &cursor);
     if (rc == 0) {
-        int op = MDB_FIRST;
+        MDB_cursor_op op = MDB_FIRST;
         while (mdb_cursor_get(cursor, &key, &value, op) == 0) {
             total += value.mv_size + ((const unsigned char *)value.mv_data)[0];
             count++;
-            op = MDB_NEXT;
+            op = next;
         }
         mdb_cursor_close(cursor);
     }
@@ -88,30 +88,13 @@ long cb_lmdb_scan(const char *path, const char *database, unsigned long long *by
     return rc ? -1 : count;
 }
 
+/* Walks every record of the named database, as the simplest reader of the same store
+   would; returns the record count (negative on error), and the sum of the value bytes in
+   *bytes. */
+long cb_lmdb_scan(const char *path, const char *database, unsigned long long *bytes) {
+    return walk(path, database, MDB_NEXT, bytes);
+}
+
 long cb_lmdb_distinct_keys(const char *path, const char *database) {
-    MDB_env *env = NULL;
-    MDB_txn *txn = NULL;
-    MDB_dbi dbi;
-    MDB_cursor *cursor = NULL;
-    MDB_val key, value;
-    long count = 0;
-    int rc = mdb_env_create(&env);
-    if (rc) return -1;
-    mdb_env_set_maxdbs(env, 16);
-    mdb_env_set_mapsize(env, 1ULL << 40);
-    rc = mdb_env_open(env, path, MDB_RDONLY | MDB_NOTLS, 0600);
-    if (rc == 0) rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
-    if (rc == 0) rc = mdb_dbi_open(txn, database, 0, &dbi);
-    if (rc == 0) rc = mdb_cursor_open(txn, dbi, &cursor);
-    if (rc == 0) {
-        int op = MDB_FIRST;
-        while (mdb_cursor_get(cursor, &key, &value, op) == 0) {
-            count++;
-            op = MDB_NEXT_NODUP;
-        }
-        mdb_cursor_close(cursor);
-    }
-    if (txn) mdb_txn_abort(txn);
-    mdb_env_close(env);
-    return rc ? -1 : count;
+    return walk(path, database, MDB_NEXT_NODUP, NULL);
 }

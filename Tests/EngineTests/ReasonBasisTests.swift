@@ -16,9 +16,10 @@ struct ReasonBasisTests {
         var parameters: Set<String>
     }
 
-    static let table: [Row] = {
-        let text = (try? String(contentsOfFile: Fixtures.repositoryRoot + "/docs/queries.md", encoding: .utf8)) ?? ""
-        guard let start = text.range(of: "### Each code and situation with its basis") else { return [] }
+    /// The table, read from docs/queries.md; an unreadable file or a missing table fails the test.
+    static func table() throws -> [Row] {
+        let text = try String(contentsOfFile: Fixtures.repositoryRoot + "/docs/queries.md", encoding: .utf8)
+        let start = try #require(text.range(of: "### Each code and situation with its basis"))
         var rows = [Row]()
         for line in text[start.upperBound...].split(separator: "\n").drop(while: { !$0.hasPrefix("|") }) {
             guard line.hasPrefix("|") else { break }
@@ -29,10 +30,10 @@ struct ReasonBasisTests {
             rows.append(Row(code: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), bases: cells[3], rules: ids, parameters: ticked(cells[4])))
         }
         return rows
-    }()
+    }
 
     /// Whether the table has a row for `r`: its code, its basis, its rule and every parameter.
-    static func documented(_ r: Reason) -> Bool {
+    static func documented(_ r: Reason, in table: [Row]) -> Bool {
         table.contains { row in
             guard row.code == r.code, row.bases.contains(r.basis.rawValue) else { return false }
             return r.basis == .documented ? row.rules.contains(r.rule) && r.parameters.isEmpty
@@ -41,13 +42,15 @@ struct ReasonBasisTests {
     }
 
     @Test("the codes the engine can emit are the codes docs/queries.md documents")
-    func codesMatchTheDocs() {
-        #expect(!Self.table.isEmpty)
-        #expect(Set(Self.table.map(\.code)) == Set(ReasonCode.allCases.map(\.rawValue)))
+    func codesMatchTheDocs() throws {
+        let table = try Self.table()
+        #expect(!table.isEmpty)
+        #expect(Set(table.map(\.code)) == Set(ReasonCode.allCases.map(\.rawValue)))
     }
 
     @Test("every reason of every decision, candidate and verdict over the scenarios and a workload has a row in the table")
     func everyReasonHasItsRow() throws {
+        let table = try Self.table()
         var logs = [[String]]()
         for name in ["calendar-suggestion", "cards-day", "watch-workout"] {
             let text = try String(contentsOfFile: Fixtures.path("scenarios/\(name).ndjson"), encoding: .utf8)
@@ -76,7 +79,7 @@ struct ReasonBasisTests {
                     for w in stack.widgets { reasons += engine.verdict(stack: stack.stack, widget: w.widget.kind)?.reasons ?? [] }
                 }
             }
-            for r in reasons { #expect(Self.documented(r), "no row in docs/queries.md for \(r.code) \(r.basis) \(r.rule) \(r.parameters)") }
+            for r in reasons { #expect(Self.documented(r, in: table), "no row in docs/queries.md for \(r.code) \(r.basis) \(r.rule) \(r.parameters)") }
             seen += reasons.count
         }
         #expect(seen > 100)

@@ -145,7 +145,7 @@ struct ConcurrentIngestTests {
         let errors = [String(decoding: ta.wait(), as: UTF8.self), String(decoding: tb.wait(), as: UTF8.self)]
         let statuses = [pa.terminationStatus, pb.terminationStatus]
         #expect(statuses.sorted() == [0, 65], "\(statuses) \(errors)")
-        guard let loser = statuses.firstIndex(of: 65) else { return }
+        let loser = try #require(statuses.firstIndex(of: 65))
         let prefix = loser == 0 ? "a" : "b"
         // What the loser stored is exactly the batches it reported: committed through seq N.
         let reported = errors[loser].split(separator: "\n").compactMap { line -> Int? in
