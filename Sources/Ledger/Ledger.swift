@@ -216,7 +216,7 @@ public final class Ledger: Sendable {
         while let e = entry {
             let id = UInt32(bigEndian: e.key.loadUnaligned(as: UInt32.self))
             if id == next, let s = StringRecord.decode(e.value, id: id) {
-                _ = snap.append(PermanentString.make(s))
+                _ = snap.append(s)
             } else if tolerant {
                 damaged = true
                 while UInt32(snap.strings.count) < id { _ = snap.append("\u{FFFD}missing string \(snap.strings.count)") }

@@ -18,7 +18,7 @@ struct StringSnapshot: Sendable {
     /// Gives every string its own storage, so that threads decoding at once do not
     /// share (and contend for) the same reference counts.
     mutating func makePrivateCopies() {
-        strings = strings.map { PermanentString.isFree($0) ? $0 : String(decoding: Array($0.utf8), as: UTF8.self) }
+        strings = strings.map { $0.utf8.count <= 15 ? $0 : String(decoding: Array($0.utf8), as: UTF8.self) }
     }
 
     mutating func append(_ s: String) -> UInt32 {

@@ -53,9 +53,9 @@ final class EventPrefetch: @unchecked Sendable {
                 while true {
                     var items = [Item]()
                     items.reserveCapacity(batchSize)
-                    // The store's strings are shared with the fold: permanent ones cost
-                    // no reference counting on either thread.
-                    try ledger.read(privateStrings: !PermanentString.isSupported) { reader in
+                    // The reader's strings are copies of its own, so the two threads do
+                    // not contend for the same reference counts.
+                    try ledger.read(privateStrings: true) { reader in
                         try reader.forEachRecord(device: device, after: position, throughMicros: limit, identities: false) { view in
                             let included = view.seq <= ceiling && !without.contains(view.seq)
                             items.append(Item(time: view.envelope.time.microseconds, seq: view.seq,

@@ -27,7 +27,9 @@ struct Results {
     var ratios: [(String, Double?)] {
         [("append / plain C LMDB loop of the log and index puts alone, same map growth (target >= 0.70)", ratio("append pre-built", "append same log")),
          ("append / SQLite (target >= 2)", ratio("append pre-built", "store same records")),
-         ("ingest / JSONDecoder decode (target >= 2)", ratio("ingest NDJSON", "decode (Foundation")),
+         ("NDJSON decode / JSONDecoder decode, one core each", ratio("decode (StackLedger", "decode (Foundation JSONDecoder, typed Decodable model), one core")),
+         ("ingest (both cores) / JSONDecoder decode, one core", ratio("ingest NDJSON", "decode (Foundation JSONDecoder, typed Decodable model), one core")),
+         ("ingest / JSONDecoder decode, both cores each (target >= 2)", ratio("ingest NDJSON", "decode (Foundation JSONDecoder, typed Decodable model), both cores")),
          ("bytes per event / NDJSON bytes per event (target <= 1)", bytesPerEvent / (Double(ndjsonBytes) / Double(events)))]
     }
 

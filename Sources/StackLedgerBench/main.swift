@@ -19,7 +19,6 @@ struct Bench: ParsableCommand {
     @Option(help: "Repetitions of each measurement (the median is reported).") var repeats = 3
     @Option(help: "Events per commit.") var batchSize = 4096
     @Option(help: "Directory for the stores (default: a new one under $TMPDIR).") var workDirectory: String?
-    @Option(help: "Events decoded by JSONDecoder (it is slow; the rate is what counts).") var foundationSample = 200_000
     @Flag(help: "Print the results as JSON.") var json = false
     @Option(help: "Run only the measurements whose names contain this text (the decode always runs).") var only: String?
 
@@ -38,9 +37,12 @@ struct Bench: ParsableCommand {
         // Decode with our parser, and with Foundation's JSONDecoder.
         var prebuilt = [Event]()
         results.add("decode (StackLedger NDJSON parser)", lines.count, measure { prebuilt = try decodeAll(data, lines) })
-        let sample = Array(lines.prefix(foundationSample))
         if wanted("Foundation") {
-            results.add("decode (Foundation JSONDecoder, Decodable model)", sample.count, measure { try foundationDecode(data, sample) })
+            // The same lines as ingest, on one core, then on two (two decoders, two halves).
+            results.add("decode (Foundation JSONDecoder, typed Decodable model), one core", lines.count,
+                        measure { try foundationDecode(data, lines, threads: 1) })
+            results.add("decode (Foundation JSONDecoder, typed Decodable model), both cores", lines.count,
+                        measure { try foundationDecode(data, lines, threads: 2) })
         }
 
         // The library's pipelined append and its two baselines, measured in alternating
@@ -165,9 +167,21 @@ struct Bench: ParsableCommand {
         return out
     }
 
-    func foundationDecode(_ data: Data, _ lines: [Range<Int>]) throws {
-        let decoder = JSONDecoder()
-        for r in lines { _ = try decoder.decode(FoundationEvent.self, from: data[r]) }
+    /// Decodes `lines` with `JSONDecoder`, split into `threads` contiguous parts decoded at once.
+    func foundationDecode(_ data: Data, _ lines: [Range<Int>], threads: Int) throws {
+        let failure = Mutex<(any Error)?>(nil)
+        let part = (lines.count + threads - 1) / threads
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            let decoder = JSONDecoder()
+            do {
+                for r in lines[min(t * part, lines.count)..<min((t + 1) * part, lines.count)] {
+                    _ = try decoder.decode(FoundationEvent.self, from: data[r])
+                }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw BenchFailure("JSONDecoder failed on the workload: \(error)") }
     }
 
     func batchBoundaries(_ ops: [WriteOperation], batchSize: Int) -> [Int] {

@@ -1,14 +1,14 @@
 import Testing
 @testable import Ledger
 
-@Suite("String hashing and permanent strings")
+@Suite("String hashing")
 struct StringHashTests {
     /// Texts on both sides of the inline limit (15 bytes), ASCII and not.
     static let texts: [String] = (0..<40).flatMap { i in
         ["k\(i)", "com.example.app\(i)", "com.example.application.number-\(i)", "é\(i)", "widget-é-\(i)-long-enough-to-allocate"]
     }
 
-    @Test("a string hashes the same whatever its storage: inline, allocated or permanent")
+    @Test("a string hashes the same whatever its storage: inline, allocated or bridged from bytes")
     func hashDependsOnTextOnly() {
         for text in Self.texts {
             var grown = String()
@@ -18,7 +18,7 @@ struct StringHashTests {
             let expected = bytes.withUnsafeBytes { StringHash.of($0) }
             #expect(StringHash.of(text) == expected)
             #expect(StringHash.of(grown) == expected)
-            #expect(StringHash.of(PermanentString.make(text)) == expected)
+            #expect(StringHash.of(String(decoding: bytes, as: UTF8.self)) == expected)
         }
     }
 
@@ -26,22 +26,5 @@ struct StringHashTests {
     func distinctTextsDistinctHashes() {
         let hashes = Set(Self.texts.map(StringHash.of))
         #expect(hashes.count == Self.texts.count)
-    }
-
-    @Test("a permanent string reads, compares and hashes as its text, and needs no reference counting")
-    func permanentStringIsItsText() throws {
-        try #require(PermanentString.isSupported)
-        for text in Self.texts {
-            let copy = String(decoding: Array(text.utf8), as: UTF8.self)
-            let permanent = PermanentString.make(copy)
-            #expect(permanent == text)
-            #expect(permanent.utf8.count == text.utf8.count)
-            #expect(Array(permanent.utf8) == Array(text.utf8))
-            #expect(permanent.hashValue == text.hashValue)
-            #expect(permanent + "!" == text + "!")
-            #expect(PermanentString.isFree(permanent))
-            // Long texts get storage of their own; short ones stay inline.
-            #expect(PermanentString.isFree(copy) == (text.utf8.count <= 15))
-        }
     }
 }
