@@ -24,13 +24,35 @@ struct Results {
 
     func rate(_ prefix: String) -> Double? { rows.first { $0.name.hasPrefix(prefix) }?.rate }
 
-    var ratios: [(String, Double?)] {
-        [("append / plain C LMDB loop of the log and index puts alone, same map growth (target >= 0.70)", ratio("append pre-built", "append same log")),
-         ("append / SQLite (target >= 2)", ratio("append pre-built", "store same records")),
-         ("NDJSON decode / JSONDecoder decode, one core each", ratio("decode (StackLedger", "decode (Foundation JSONDecoder, typed Decodable model), one core")),
-         ("ingest (both cores) / JSONDecoder decode, one core", ratio("ingest NDJSON", "decode (Foundation JSONDecoder, typed Decodable model), one core")),
-         ("ingest / JSONDecoder decode, both cores each (target >= 2)", ratio("ingest NDJSON", "decode (Foundation JSONDecoder, typed Decodable model), both cores")),
-         ("bytes per event / NDJSON bytes per event (target <= 1)", bytesPerEvent / (Double(ndjsonBytes) / Double(events)))]
+    /// A ratio between two rows, and its target where it has one.
+    struct Ratio {
+        enum Target { case atLeast(Double), atMost(Double) }
+        var name: String
+        var value: Double?
+        var target: Target?
+
+        var verdict: String {
+            guard let value, let target else { return "" }
+            switch target {
+            case .atLeast(let t): return value >= t ? " (target >= \(t.formatted2): met)" : " (target >= \(t.formatted2): NOT MET)"
+            case .atMost(let t): return value <= t ? " (target <= \(t.formatted2): met)" : " (target <= \(t.formatted2): NOT MET)"
+            }
+        }
+    }
+
+    var ratios: [Ratio] {
+        let oneCore = "decode (Foundation JSONDecoder, typed Decodable model), one core"
+        let bothCores = "decode (Foundation JSONDecoder, typed Decodable model), both cores"
+        return [
+            Ratio(name: "append / plain C LMDB loop of the log and index puts alone, same map growth",
+                  value: ratio("append pre-built", "append same log"), target: .atLeast(0.7)),
+            Ratio(name: "append / SQLite", value: ratio("append pre-built", "store same records"), target: .atLeast(2)),
+            Ratio(name: "NDJSON decode / JSONDecoder decode, one core each", value: ratio("decode (StackLedger", oneCore)),
+            Ratio(name: "ingest (both cores) / JSONDecoder decode on one core", value: ratio("ingest NDJSON", oneCore)),
+            Ratio(name: "ingest / JSONDecoder decode, both cores each", value: ratio("ingest NDJSON", bothCores), target: .atLeast(2)),
+            Ratio(name: "bytes per event / NDJSON bytes per event",
+                  value: bytesPerEvent / (Double(ndjsonBytes) / Double(events)), target: .atMost(1)),
+        ]
     }
 
     func ratio(_ a: String, _ b: String) -> Double? {
@@ -42,7 +64,7 @@ struct Results {
         if json {
             var members = rows.map { #"{"name":"\#($0.name)","events":\#($0.items),"medianSeconds":\#($0.median),"eventsPerSecond":\#(Int($0.rate))}"# }
             members = ["[" + members.joined(separator: ",") + "]"]
-            let ratioText = ratios.map { #""\#($0.0)":\#($0.1.map { String(format: "%.3f", $0) } ?? "null")"# }.joined(separator: ",")
+            let ratioText = ratios.compactMap { r in r.value.map { #""\#(r.name)":\#(String(format: "%.3f", $0))"# } }.joined(separator: ",")
             Swift.print(#"{"events":\#(events),"ndjsonBytes":\#(ndjsonBytes),"bytesPerEvent":\#(String(format: "%.1f", bytesPerEvent)),"rows":\#(members[0]),"ratios":{\#(ratioText)}}"#)
             return
         }
@@ -53,6 +75,16 @@ struct Results {
         Swift.print("")
         Swift.print("bytes on disk per event: \(String(format: "%.1f", bytesPerEvent))")
         // A ratio whose measurements were not asked for (--only) prints no line.
-        for (name, value) in ratios { if let value { Swift.print("\(name): \(String(format: "%.2f", value))") } }
+        for r in ratios { if let value = r.value { Swift.print("\(r.name): \(String(format: "%.2f", value))\(r.verdict)") } }
+    }
+}
+
+extension Double {
+    /// The value with at most two decimals, trailing zeros dropped (0.7, 2).
+    fileprivate var formatted2: String {
+        var text = String(format: "%.2f", self)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
