@@ -92,6 +92,81 @@ struct WireFormatTests {
         #expect(out == "NSKeyedArchiver|INRelevantShortcut|CalendarWidget|1|Café ☕|INDateRelevanceProvider|100.0|200.0", "\(out)")
     }
 
+    @Test("the protobuf payloads the tests write are read the same way by protoc --decode_raw")
+    func protobufByProtoc() throws {
+        func hex(_ d: Double) -> String { "0x" + String(d.bitPattern, radix: 16).leftPadded(to: 16) }
+        let transcript = BiomePayloads.transcript(app: "com.example.music", intentClass: "INPlayMediaIntent",
+                                                  unixTime: 1_700_000_000.25, parameters: [("mediaItems", "Blue in Green ☕")])
+        #expect(try IndependentReader.protocDecodeRaw(transcript) == """
+        1: "com.example.music"
+        4: \(hex(1_700_000_000.25))
+        5 {
+          1: "INPlayMediaIntent"
+          7 {
+            1: "mediaItems"
+            2 {
+              3 {
+                1 {
+                  1: "Blue in Green \\342\\230\\225"
+                }
+              }
+            }
+          }
+        }
+        """)
+        let visit = BiomePayloads.visit(latitude: 48.8566, longitude: 2.3522, accuracy: 35, arrival: 700_000_000, departure: 700_003_600, place: "Zoo")
+        #expect(try IndependentReader.protocDecodeRaw(visit) == """
+        1: \(hex(700_000_000))
+        3 {
+          1: \(hex(48.8566))
+          2: \(hex(2.3522))
+          3: \(hex(35))
+        }
+        4: \(hex(700_000_000))
+        5: \(hex(700_003_600))
+        8 {
+          5 {
+            2: "Zoo"
+          }
+        }
+        """)
+        let focus = BiomePayloads.inFocus(app: "com.example.cards", start: 700_000_123.5, foreground: true)
+        #expect(try IndependentReader.protocDecodeRaw(focus) == """
+        3: 1
+        4: \(hex(700_000_123.5))
+        6: "com.example.cards"
+        """)
+        // And the project's reader finds the same values at the same field numbers.
+        let m = try ProtobufMessage(transcript[...])
+        #expect(m.string(1) == "com.example.music")
+        #expect(m.double(4) == 1_700_000_000.25)
+        #expect(m.message(path: [5, 7, 2, 3, 1])?.string(1) == "Blue in Green ☕")
+    }
+
+    @Test("an App.RelevantShortcuts archive is read the same way by Python's plistlib")
+    func relevantShortcutArchiveByPlistlib() throws {
+        let bytes = BiomePayloads.relevantShortcutArchive(widgetKind: "CalendarWidget", role: 0, intentClass: "INSendMessageIntent",
+                                                          providers: [.region(latitude: 48.85, longitude: 2.35, radius: 200), .dailyRoutine(3)])
+        let path = NSTemporaryDirectory() + "stackledger-shortcut-\(UUID().uuidString).plist"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let script = """
+        import plistlib, sys
+        p = plistlib.load(open(sys.argv[1], "rb"))
+        o = p["$objects"]
+        def r(x): return o[x.data] if isinstance(x, plistlib.UID) else x
+        root = r(p["$top"]["root"])
+        intent = r(r(root["shortcut"])["intent"])
+        ps = [r(x) for x in r(root["relevanceProviders"])["NS.objects"]]
+        region = r(ps[0]["region"])
+        print(r(root["widgetKind"]), root["shortcutRole"], r(intent["$class"])["$classname"], r(intent["intentClassName"]),
+              r(ps[0]["$class"])["$classname"], region["kCLRegionCodingKeyCenterLatitude"], region["kCLRegionCodingKeyRadius"],
+              r(ps[1]["$class"])["$classname"], ps[1]["situation"], sep="|")
+        """
+        let out = try IndependentReader.python(script, path)
+        #expect(out == "CalendarWidget|0|INSendMessageIntent|INSendMessageIntent|INLocationRelevanceProvider|48.85|200.0|INDailyRoutineRelevanceProvider|3", "\(out)")
+    }
+
     @Test("a binary plist with a reference cycle or bad trailer is an error, not a hang")
     func plistErrors() throws {
         // A one-element array whose element is itself.
@@ -137,8 +212,27 @@ struct FuzzRegressionTests {
     }
 }
 
-/// Runs Python 3 on a script, for readers independent of the project's.
+/// Readers independent of the project's: Python 3's standard library and `protoc`.
 enum IndependentReader {
+    /// What `protoc --decode_raw` (Debian's protobuf-compiler) prints for `bytes`.
+    static func protocDecodeRaw(_ bytes: [UInt8]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/protoc")
+        p.arguments = ["--decode_raw"]
+        let input = Pipe(), out = Pipe()
+        p.standardInput = input
+        p.standardOutput = out
+        try p.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
+        try input.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw ReaderFailed(tool: "protoc --decode_raw", status: p.terminationStatus) }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct ReaderFailed: Error { var tool: String; var status: Int32 }
+
     static func python(_ script: String, _ arguments: String...) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -150,4 +244,9 @@ enum IndependentReader {
         p.waitUntilExit()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+extension String {
+    /// The text with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
