@@ -3,6 +3,9 @@
 public struct ImportFileReport: Sendable, Equatable {
     /// The file's path inside the extraction (`source.path`).
     public var path: String
+    /// Where a link on the path leads, relative to the root, when the file was read
+    /// through one.
+    public var link: String?
     /// The Biome stream, or the knowledgeC streams / PowerLog tables read.
     public var stream: String?
     /// SHA-256 of the file.

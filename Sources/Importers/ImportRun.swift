@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 public import Ledger
 import SmartStack
@@ -43,48 +46,64 @@ public struct ImportRun: Sendable {
         self.options = options
     }
 
-    /// The files `path` denotes, sorted, and the root their `source.path` is relative to.
-    /// - Throws: `ImportError` when `path` does not exist or lies outside `--root`.
-    public func files(at path: String) throws(ImportError) -> (files: [String], root: String) {
-        var isDirectory: ObjCBool = false
+    /// What an import of a path reads: its files in order, the root their `source.path`
+    /// is relative to, and the entries of a tree it does not read.
+    public struct Listing: Sendable {
+        /// The files to read, sorted by path.
+        public var files: [ArtifactEntry]
+        /// The extraction root.
+        public var root: String
+        /// Entries of the tree not read (not regular files, links outside the root or
+        /// round a loop), with the reason.
+        public var passedOver: [PassedOver]
+    }
+
+    /// The files `path` denotes, by the rule of `ArtifactTree`, and the root.
+    /// - Throws: `ImportError` when `path` does not exist, lies outside `--root`, or is a
+    ///   link that leads outside it.
+    public func files(at path: String) throws(ImportError) -> Listing {
         let absolute = Self.absolute(path)
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw ImportError(path: path, message: "does not exist")
+        var st = stat()
+        guard stat(absolute, &st) == 0 else {
+            throw ImportError(path: path, message: lstat(absolute, &st) == 0 ? "is a link that leads nowhere" : "does not exist")
         }
-        var files = [String]()
-        if isDirectory.boolValue {
-            guard let walker = FileManager.default.enumerator(atPath: absolute) else {
-                throw ImportError(path: path, message: "cannot be listed")
-            }
-            while let relative = walker.nextObject() as? String {
-                let full = absolute + "/" + relative
-                var dir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue else { continue }
-                let name = relative.split(separator: "/").last.map(String.init) ?? relative
-                if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { continue }
-                if format == .segb && relative.split(separator: "/").contains(where: { $0.lowercased() == "tombstone" }) { continue }
-                files.append(full)
-            }
-            files.sort()
-        } else {
-            files = [absolute]
-        }
-        let root = options.root.map(Self.absolute) ?? (isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent)
+        let isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
+        let root = options.root.map(Self.absolute) ?? (isDirectory ? absolute : (absolute as NSString).deletingLastPathComponent)
         guard absolute == root || absolute.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw ImportError(path: path, message: "is not inside the extraction root \(options.root ?? root); give --root a directory that contains it", isUsage: true)
         }
-        return (files, root)
+        let format = format
+        var tree = ArtifactTree(root: root) { relative in
+            let parts = relative.split(separator: "/")
+            let name = parts.last.map(String.init) ?? relative
+            if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { return false }
+            return !(format == .segb && parts.contains { $0.lowercased() == "tombstone" })
+        }
+        guard let real = ArtifactTree.resolved(absolute), tree.isInsideRoot(real) || absolute == root else {
+            throw ImportError(path: path, message: "leads through a link outside the extraction root \(options.root ?? root); give --root a directory that contains it", isUsage: true)
+        }
+        if isDirectory {
+            tree.walk(directory: absolute, real: absolute)
+            return Listing(files: tree.entries.sorted { $0.path < $1.path }, root: root, passedOver: tree.passedOver)
+        }
+        // A lone file is read whatever its name; what is not a regular file is refused as it is read.
+        return Listing(files: [ArtifactEntry(path: absolute, readPath: real, link: real == absolute ? nil : tree.relativeToRoot(real))],
+                       root: root, passedOver: [])
     }
 
     /// Reads one file (no storing).
-    public func read(file: String, root: String) -> ArtifactImport {
-        let relative = file == root ? (file as NSString).lastPathComponent : String(file.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
+    public func read(file: ArtifactEntry, root: String) -> ArtifactImport {
+        let seen = file.path
+        let relative = seen == root ? (seen as NSString).lastPathComponent : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
         let context = ArtifactContext(sha256: "", path: relative, device: options.device)
+        var result: ArtifactImport
         switch format {
-        case .segb: return SEGBImporter.read(path: file, context: context, stream: options.stream)
-        case .knowledgec: return KnowledgeCImporter.read(path: file, context: context)
-        case .powerlog: return PowerLogImporter.read(path: file, context: context)
+        case .segb: result = SEGBImporter.read(path: file.readPath, context: context, stream: options.stream, seenPath: file.path)
+        case .knowledgec: result = KnowledgeCImporter.read(path: file.readPath, context: context)
+        case .powerlog: result = PowerLogImporter.read(path: file.readPath, context: context)
         }
+        result.report.link = file.link
+        return result
     }
 
     /// Imports every file `path` denotes into `ledger`.
@@ -95,12 +114,12 @@ public struct ImportRun: Sendable {
     /// - Throws: `ImportError` for a bad path; `LedgerError` when the store fails (files
     ///   whose reports were delivered stay stored).
     public func run(path: String, into ledger: Ledger) throws -> [ImportFileReport] {
-        let (files, root) = try files(at: path)
-        return try run(files: files, root: root, into: ledger)
+        let listing = try files(at: path)
+        return try run(files: listing.files, root: listing.root, into: ledger)
     }
 
     /// Imports `files` (as `files(at:)` lists them, with their root) into `ledger`.
-    public func run(files: [String], root: String, into ledger: Ledger) throws -> [ImportFileReport] {
+    public func run(files: [ArtifactEntry], root: String, into ledger: Ledger) throws -> [ImportFileReport] {
         // Readers decode files ahead of the appends, in parallel; `slots` bounds how many
         // decoded files wait in memory.
         let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
@@ -149,8 +168,18 @@ public struct ImportRun: Sendable {
         return reports
     }
 
+    /// `path` made absolute and lexically tidied (`.`, `..` and repeated slashes), links
+    /// left as they are: the path as the extraction shows it.
     static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (full as NSString).standardizingPath
+        var parts = [Substring]()
+        for part in full.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }

@@ -63,7 +63,7 @@ struct Import: ParsableCommand {
         }
         let run = ImportRun(format: ImportRun.Format(rawValue: format)!, options: options)
         // Resolve the files before opening the store, so a bad path leaves no store behind.
-        let listing: (files: [String], root: String)
+        let listing: ImportRun.Listing
         do {
             listing = try run.files(at: path)
         } catch {
@@ -79,22 +79,23 @@ struct Import: ParsableCommand {
         }
         if terminal { printProgress("") }
         if json {
-            printJSON(reports)
+            printJSON(reports, passedOver: listing.passedOver)
         } else {
-            printText(reports)
+            printText(reports, passedOver: listing.passedOver)
         }
         let failedFiles = reports.filter { $0.error != nil }
         for r in failedFiles { printError("\(r.path.shown): \(r.error!.shown)") }
         if !failedFiles.isEmpty { throw ExitCode(ExitCodes.dataError) }
     }
 
-    private func printText(_ reports: [ImportFileReport]) {
+    private func printText(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
         var out = StandardOutput()
         out.write("file\tstream\tcontainer\tread\timported\tduplicates\tdeleted\tempty\tskipped\tfailed\n")
         var totals = ImportFileReport(path: "total")
         for r in reports {
             out.write([r.path.shown, r.stream.shownOrDash, r.container.shownOrDash, "\(r.recordsRead)", r.error == nil ? "\(r.imported)" : "error",
                        "\(r.duplicates)", "\(r.deleted)", "\(r.empty)", "\(r.skipped)", "\(r.failed)"].joined(separator: "\t") + "\n")
+            if let link = r.link { out.write("  read through a link to \(link.shown)\n") }
             for p in r.problems.prefix(10) { out.write("  \(p.shown)\n") }
             if r.problems.count > 10 { out.write("  ... \(r.problems.count - 10) more\n") }
             totals.recordsRead += r.recordsRead; totals.imported += r.imported; totals.duplicates += r.duplicates
@@ -103,10 +104,11 @@ struct Import: ParsableCommand {
         if reports.count > 1 {
             out.write("total (\(reports.count) files)\t\t\t\(totals.recordsRead)\t\(totals.imported)\t\(totals.duplicates)\t\(totals.deleted)\t\(totals.empty)\t\(totals.skipped)\t\(totals.failed)\n")
         }
+        for p in passedOver { out.write("passed over\t\(p.path.shown)\t\(p.reason.shown)\n") }
         out.flush()
     }
 
-    private func printJSON(_ reports: [ImportFileReport]) {
+    private func printJSON(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
         var w = CanonicalWriter()
         w.beginObject()
         w.key("format"); w.string(format)
@@ -114,6 +116,7 @@ struct Import: ParsableCommand {
         for r in reports {
             w.beginObject()
             w.key("path"); w.string(r.path)
+            w.key("link"); if let l = r.link { w.string(l) } else { w.null() }
             w.key("stream"); if let s = r.stream { w.string(s) } else { w.null() }
             w.key("artifact"); if let a = r.artifact { w.string(a) } else { w.null() }
             w.key("container"); if let c = r.container { w.string(c) } else { w.null() }
@@ -126,6 +129,11 @@ struct Import: ParsableCommand {
             w.key("problems"); w.beginArray(); for p in r.problems { w.string(p) }; w.endArray()
             w.key("error"); if let e = r.error { w.string(e) } else { w.null() }
             w.endObject()
+        }
+        w.endArray()
+        w.key("passedOver"); w.beginArray()
+        for p in passedOver {
+            w.beginObject(); w.key("path"); w.string(p.path); w.key("reason"); w.string(p.reason); w.endObject()
         }
         w.endArray()
         w.key("tool"); w.string(StackLedgerCommand.toolVersion)

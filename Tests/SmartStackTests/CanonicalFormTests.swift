@@ -34,6 +34,41 @@ struct CanonicalFormTests {
         #expect(try canonical(line).contains(#"{"score":\#(output)}"#))
     }
 
+    @Test("integral numbers past 2^53 are written without a decimal point", arguments: [
+        ("9007199254740992", "9007199254740992"), ("123456789012345678901234567890", "123456789012345680000000000000"),
+        ("1e16", "1e+16"), ("-9007199254740994.0", "-9007199254740994"), ("1.5e300", "15e+299"),
+    ])
+    func largeIntegralScores(input: String, output: String) throws {
+        let line = #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":\#(input)}}]}"#
+        #expect(try canonical(line).contains(#"{"score":\#(output)}"#))
+    }
+
+    @Test("numbers in unknown fields and intent parameters keep their exact value", arguments: [
+        ("9007199254740993", "9007199254740993"), ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ("1234567890123456789012e3", "1234567890123456789012000"), ("1e400", "1e+400"), ("0.10000000000000000000001", "0.10000000000000000000001"),
+        ("-1.000000000000000000001E-9", "-1.000000000000000000001e-9"), ("1e-400", "1e-400"),
+        ("9007199254740992", "9007199254740992"), ("10.0", "10"), ("52.60", "52.6"), ("1E2", "100"), ("-0", "0"),
+    ])
+    func exactUnknownNumbers(input: String, output: String) throws {
+        let line = #"{"type":"intent.donated","time":"2026-03-02T06:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{"n":\#(input)}},"extra":[\#(input)]}"#
+        let text = try canonical(line)
+        #expect(text.contains(#""parameters":{"n":\#(output)}"#), "\(text)")
+        #expect(text.hasSuffix(#","extra":[\#(output)]}"#), "\(text)")
+        // The canonical text is a fixed point, and it decodes to an equal event.
+        #expect(try canonical(text) == text)
+    }
+
+    @Test("two numbers a Double cannot tell apart are different values")
+    func distinctBeyondDouble() throws {
+        var d = EventDecoder()
+        let a = try d.decode(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740993}"#)
+        let b = try d.decode(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740992}"#)
+        #expect(a != b)
+        #expect(a.canonicalJSON != b.canonicalJSON)
+        let same = try d.decode(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740993.000}"#)
+        #expect(a == same)
+    }
+
     @Test("strings: escapes resolved, only what must be escaped is")
     func strings() throws {
         let line = #"{"type":"stack.scrolled","time":"2026-03-02T06:00:00Z","stack":"caf\u00e9 \"q\" \/ \n","instance":"\ud83c\udf89"}"#
@@ -83,10 +118,22 @@ struct CanonicalNumberTests {
         return w.text
     }
 
-    /// What the canonical form is defined as: integers below 2^53 as integers, the rest
-    /// as Swift's shortest round-trip description.
+    /// What the canonical form is defined as: integers below 2^53 as integers; other
+    /// integral values as the shortest round-trip digits without a decimal point (in full
+    /// when they end in at most 21 zeros, else with an exponent); the rest as Swift's
+    /// shortest round-trip description.
     func reference(_ d: Double) -> String {
-        abs(d) < 9_007_199_254_740_992 && Double(Int64(d)) == d ? String(Int64(d)) : d.description
+        if abs(d) < 9_007_199_254_740_992 && Double(Int64(d)) == d { return String(Int64(d)) }
+        let description = d.description
+        guard d.isFinite, d == d.rounded(), description.contains(".") else { return description }
+        // The description's digits and the power of ten after the last one.
+        let mantissa = description.split(separator: "e").first.map(String.init) ?? description
+        let power = description.contains("e") ? Int(description.split(separator: "e")[1])! : 0
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        var digits = String(parts[0].drop { $0 == "-" }) + (parts[1] == "0" ? "" : String(parts[1]))
+        var zeros = power - (parts[1] == "0" ? 0 : parts[1].count)
+        while digits.hasSuffix("0") && digits.count > 1 { digits.removeLast(); zeros += 1 }
+        return (d < 0 ? "-" : "") + (zeros <= 21 ? digits + String(repeating: "0", count: zeros) : digits + "e+\(zeros)")
     }
 
     @Test("written numbers equal the shortest round-trip form, over decimals, near-decimals and edge values")

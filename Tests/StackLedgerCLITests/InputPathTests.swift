@@ -104,10 +104,74 @@ struct ArtifactPathTests {
             let r = try CLI.run(c + ["--store", dir.store], timeout: 30)
             #expect(r.status == 65 && r.stderr.contains("is not a regular file"), "\(c): \(r.stderr)")
         }
+        // A lone link is followed to a regular file inside the root, never outside it.
+        let fixture = Fixtures.path("data/biome/Device.Display.TrueTone.v2.segb")
+        try FileManager.default.createDirectory(atPath: dir.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixture, toPath: dir.file("real/tone.segb"))
         let link = dir.file("link.segb")
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixtures.path("data/biome/Device.Display.TrueTone.v2.segb"))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real/tone.segb")
         let r = try CLI.run(["import", "segb", link, "--store", dir.store, "--stream", "Device.Display.TrueTone", "--json"])
-        #expect(r.status == 0 && r.stdout.contains(#""imported":4"#), "\(r.stdout)\(r.stderr)")
+        #expect(r.status == 0 && r.stdout.contains(#""imported":4"#) && r.stdout.contains(#""link":"real/tone.segb""#), "\(r.stdout)\(r.stderr)")
+        let outside = dir.file("outside.segb")
+        try FileManager.default.createSymbolicLink(atPath: outside, withDestinationPath: fixture)
+        let refused = try CLI.run(["import", "segb", outside, "--store", dir.store, "--stream", "Device.Display.TrueTone"])
+        #expect(refused.status == 64 && refused.stderr.contains("outside the extraction root") && refused.stderr.contains("--root"), "\(refused.stderr)")
+    }
+
+    @Test("a tree is read by one rule: regular files, and links inside the root; the rest is listed as passed over")
+    func treeRule() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let fm = FileManager.default
+        let fixture = Fixtures.path("data/biome/Device.Display.TrueTone.v2.segb")
+        let local = dir.file("root/streams/restricted/Device.Display.TrueTone/local")
+        let power = dir.file("root/streams/restricted/Device.Power.LowPowerMode/local")
+        try fm.createDirectory(atPath: local, withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: power, withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir.file("root/elsewhere"), withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Fixtures.path("data/biome/Device.Power.LowPowerMode.v1.segb"), toPath: power + "/1")
+        try fm.copyItem(atPath: fixture, toPath: dir.file("root/elsewhere/tone"))
+        try fm.copyItem(atPath: fixture, toPath: dir.file("beside-root"))
+        #expect(mkfifo(local + "/2-fifo", 0o600) == 0)
+        try fm.createSymbolicLink(atPath: local + "/3-inside", withDestinationPath: "../../../../elsewhere/tone")
+        try fm.createSymbolicLink(atPath: local + "/4-outside", withDestinationPath: dir.file("beside-root"))
+        try fm.createSymbolicLink(atPath: local + "/5-nowhere", withDestinationPath: "missing")
+        try fm.createSymbolicLink(atPath: local + "/6-self", withDestinationPath: "6-self")
+        try fm.createSymbolicLink(atPath: local + "/7-loop", withDestinationPath: "..")
+        let r = try CLI.run(["import", "segb", dir.file("root/streams"), "--root", dir.file("root"), "--store", dir.store, "--json"], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let files = report?["files"] as? [[String: Any]] ?? []
+        #expect(files.map { $0["path"] as? String } == ["streams/restricted/Device.Display.TrueTone/local/3-inside",
+                                                       "streams/restricted/Device.Power.LowPowerMode/local/1"])
+        #expect(files.map { $0["link"] as? String } == ["elsewhere/tone", nil])
+        #expect(files.map { $0["stream"] as? String } == ["Device.Display.TrueTone", "Device.Power.LowPowerMode"])
+        #expect(files.map { ($0["imported"] as? Int ?? 0) + ($0["duplicates"] as? Int ?? 0) }.allSatisfy { $0 > 0 }, "\(files)")
+        let passed = Dictionary(uniqueKeysWithValues: (report?["passedOver"] as? [[String: Any]] ?? []).map {
+            (($0["path"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "", $0["reason"] as? String ?? "")
+        })
+        #expect(passed["2-fifo"]?.contains("not a regular file (a FIFO)") == true, "\(passed)")
+        #expect(passed["4-outside"]?.contains("outside the extraction root") == true, "\(passed)")
+        #expect(passed["5-nowhere"]?.contains("leads nowhere") == true, "\(passed)")
+        #expect(passed["6-self"]?.contains("loops") == true, "\(passed)")
+        #expect(passed["7-loop"]?.contains("a loop") == true, "\(passed)")
+        #expect(passed.count == 5, "\(passed)")
+        // The text report lists them too, escaped like every path it prints.
+        let text = try CLI.run(["import", "segb", dir.file("root/streams"), "--root", dir.file("root"), "--store", dir.store], timeout: 60)
+        #expect(text.status == 0 && text.stdout.contains("passed over\tstreams/restricted/Device.Display.TrueTone/local/2-fifo\t"), "\(text.stdout)")
+        #expect(text.stdout.contains("  read through a link to elsewhere/tone"), "\(text.stdout)")
+    }
+
+    @Test("knowledgeC and PowerLog directories pass over a FIFO instead of waiting on it")
+    func databaseDirectories() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try FileManager.default.createDirectory(atPath: dir.file("db"), withIntermediateDirectories: true)
+        #expect(mkfifo(dir.file("db/knowledgeC.db"), 0o600) == 0)
+        for format in ["knowledgec", "powerlog"] {
+            let r = try CLI.run(["import", format, dir.file("db"), "--store", dir.store, "--json"], timeout: 30)
+            #expect(r.status == 0 && r.stdout.contains(#""passedOver":[{"path":"knowledgeC.db","reason":"not a regular file (a FIFO)"#), "\(format): \(r.stdout)\(r.stderr)")
+        }
     }
 }
 

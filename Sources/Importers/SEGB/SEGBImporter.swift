@@ -8,12 +8,15 @@ public enum SEGBImporter {
     ///   - path: the file on disk.
     ///   - context: the artifact's identity (its hash is filled in here).
     ///   - stream: the stream's directory name; nil to take it from the path.
+    ///   - seenPath: where the file lies in the extraction when `path` is where a link led.
     /// - Returns: the events and the report. A file that cannot be read returns no events
     ///   and the reason in `report.error`; an unknown stream is listed and skipped.
-    public static func read(path: String, context: ArtifactContext, stream: String? = nil) -> ArtifactImport {
+    public static func read(path: String, context: ArtifactContext, stream: String? = nil, seenPath: String? = nil) -> ArtifactImport {
         var report = ImportFileReport(path: context.path)
-        let name = stream ?? BiomeStream.streamName(fromPath: path)
-            ?? BiomeStream.prefixing(fileName: String(path.split(separator: "/").last ?? ""))?.rawValue
+        // The stream is named by where the file lies in the extraction, not where a link leads.
+        let named = seenPath ?? path
+        let name = stream ?? BiomeStream.streamName(fromPath: named)
+            ?? BiomeStream.prefixing(fileName: String(named.split(separator: "/").last ?? ""))?.rawValue
         report.stream = name
         let file: ArtifactFile
         do {

@@ -334,7 +334,7 @@ struct ObjectFields {
         while k < end {
             if !isUsed(m) {
                 guard let key = r.string(k), let v = r.value(k + 1) else {
-                    throw FieldError(token: k + 1, message: "holds a value that is not valid JSON text (bad UTF-8 or a non-finite number)")
+                    throw FieldError(token: k + 1, message: "holds a string that is not valid UTF-8 or has a bad escape")
                 }
                 out.append(JSONMember(key, v))
             }

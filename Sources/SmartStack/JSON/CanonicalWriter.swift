@@ -121,7 +121,9 @@ public struct CanonicalWriter {
         switch v {
         case .null: null()
         case .bool(let b): bool(b)
-        case .number(let d): number(d)
+        case .number(let n):
+            valueStart()
+            bytes.append(contentsOf: Array(n.text.utf8))
         case .string(let s): string(s)
         case .array(let items):
             beginArray()
@@ -168,7 +170,14 @@ public struct CanonicalWriter {
         if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d {
             appendInteger(Int64(d), to: &out)
         } else if !appendShortDecimal(d, to: &out) {
-            out.append(contentsOf: Array(d.description.utf8))
+            let shortest = d.description
+            // An integral value past 2^53 is written without a decimal point, as every
+            // integral number is (9007199254740992, 12345678901234568e+13).
+            if d == d.rounded(), shortest.contains("."), let exact = ExactDecimal(Array(shortest.utf8)) {
+                out.append(contentsOf: Array(exact.canonicalText.utf8))
+            } else {
+                out.append(contentsOf: Array(shortest.utf8))
+            }
         }
     }
 

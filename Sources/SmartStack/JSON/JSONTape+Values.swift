@@ -158,8 +158,9 @@ struct TapeReader {
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .number:
+            // Kept exactly, even past a Double's range: only the text is stored.
             let d = number(i)
-            return d.isFinite ? .number(d) : nil
+            return .number(JSONNumber(literal: UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)]), nearest: d))
         case .string: return string(i).map(JSONValue.string)
         case .array:
             var items = [JSONValue]()

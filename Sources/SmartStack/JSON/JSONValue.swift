@@ -5,14 +5,17 @@ public enum JSONValue: Hashable, Sendable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A finite number.
-    case number(Double)
+    /// A number, exactly as given (see `JSONNumber`).
+    case number(JSONNumber)
     /// A string.
     case string(String)
     /// An array.
     case array([JSONValue])
     /// An object, in key order.
     case object([JSONMember])
+
+    /// The number `d` (finite), in canonical form.
+    public static func number(_ d: Double) -> JSONValue { .number(JSONNumber(d)) }
 
     /// Whether this is a scalar (null, bool, number or string).
     public var isScalar: Bool {
