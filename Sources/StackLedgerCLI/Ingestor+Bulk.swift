@@ -134,7 +134,7 @@ extension Ingestor {
     }
 
     /// Commits the spooled batches of every part, in order.
-    func commitSpool(_ parts: [PartOutcome], bulk: BulkPreparation, rejected: Set<Int64>) throws -> IngestSummary {
+    func commitSpool(_ parts: [PartOutcome], bulk: BulkPreparation, rejected: RejectedLines) throws -> IngestSummary {
         let newStrings = bulk.newStrings
         var summary = IngestSummary()
         var first = true
@@ -186,11 +186,11 @@ extension Ingestor {
     }
 
     /// The valid events of a byte range of an input (for a batch encoded again at commit).
-    static func reread(path: String, range: Range<Int>, linesBefore: Int, input: Int, rejected: Set<Int64>) throws -> [Event] {
+    static func reread(path: String, range: Range<Int>, linesBefore: Int, input: Int, rejected: RejectedLines) throws -> [Event] {
         var events = [Event]()
         var decoder = EventDecoder()
         try LineReader(path: path, range: range, linesBefore: linesBefore).forEachLine { line, _, bytes in
-            guard !isBlank(bytes), !rejected.contains(Int64(input) << 40 | Int64(line)) else { return true }
+            guard !isBlank(bytes), !rejected.contains(input: input, line: line) else { return true }
             if let e = try? decoder.decode(line: bytes) { events.append(e) }
             return true
         }

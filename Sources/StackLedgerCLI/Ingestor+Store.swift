@@ -5,7 +5,7 @@ import SmartStack
 extension Ingestor {
     /// Stores the inputs from their text, leaving out the `rejected` lines: the path for
     /// `--skip-invalid` when lines were found invalid only after the spool was written.
-    func store(_ inputs: [Input], rejected: Set<Int64>) throws -> IngestSummary {
+    func store(_ inputs: [Input], rejected: RejectedLines) throws -> IngestSummary {
         let batchSize = max(1, options.batchSize)
         let batchNanos = UInt64(max(1, options.batchMilliseconds)) * 1_000_000
         var summary = IngestSummary()
@@ -17,7 +17,7 @@ extension Ingestor {
             for (index, input) in inputs.enumerated() {
                 var keepGoing = true
                 try LineReader(path: input.path).forEachLine { line, _, bytes in
-                    if Ingestor.isBlank(bytes) || rejected.contains(Int64(index) << 40 | Int64(line)) { return true }
+                    if Ingestor.isBlank(bytes) || rejected.contains(input: index, line: line) { return true }
                     guard let event = try? decoder.decode(line: bytes) else { return true }
                     batch.append(event)
                     if batch.count >= batchSize || DispatchTime.now().uptimeNanoseconds - started >= batchNanos {

@@ -87,15 +87,15 @@ public struct Ingestor: Sendable {
     struct Validation: Sendable {
         var problems: [IngestProblem] = []
         var problemCount = 0
-        /// (input index << 40 | line) of every rejected line, kept only with `--skip-invalid`,
-        /// which stores around them: a rejected run needs the count and the first 1,000.
-        var rejectedLines = Set<Int64>()
+        /// Every rejected line, kept only with `--skip-invalid`, which stores around them:
+        /// a rejected run needs the count and the first 1,000.
+        var rejectedLines = RejectedLines()
         var keepsRejectedLines = true
 
         mutating func reject(_ p: IngestProblem, input: Int) {
             problemCount += 1
             if problems.count < 1000 { problems.append(p) }
-            if keepsRejectedLines { rejectedLines.insert(Int64(input) << 40 | Int64(p.line)) }
+            if keepsRejectedLines { rejectedLines.insert(input: input, line: p.line) }
         }
     }
 
