@@ -55,6 +55,17 @@ struct SEGBFixtureTests {
         for extra in [112, 1024, 32 * 1024] {
             #expect(throws: SEGBError.self, "\(extra) bytes appended") { try SEGBFile(bytes: bytes + [UInt8](repeating: 0, count: extra)) }
         }
+        // Short appends shift the trailer by less than its seven entries: zeros, random
+        // bytes, or a copy of the file's own last entry.
+        var rng = SplitMix64(seed: 5)
+        for extra in [1, 4, 8, 15, 16, 17, 32, 48, 96] {
+            let zeros = [UInt8](repeating: 0, count: extra)
+            let noise = (0..<extra).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let lastEntry = Array(bytes.suffix(16).prefix(extra))
+            for (name, tail) in [("zeros", zeros), ("noise", noise), ("a trailer entry", lastEntry)] {
+                #expect(throws: SEGBError.self, "\(extra) bytes of \(name) appended") { try SEGBFile(bytes: bytes + tail) }
+            }
+        }
         #expect(try SEGBFile(bytes: bytes).records.count == 7)
     }
 

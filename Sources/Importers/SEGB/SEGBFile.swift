@@ -146,6 +146,12 @@ public struct SEGBFile: Sendable {
             previousEnd = e.end
             start = (e.end + 3) & ~3
         }
+        // Past the last record the trailer lists, the data area is unused (zeros). Bytes
+        // there mean a record the trailer does not list: the trailer was read from the
+        // wrong place (bytes appended after it) or the file changed as it was copied.
+        if start < trailerStart, let stray = b[start..<trailerStart].firstIndex(where: { $0 != 0 }) {
+            throw SEGBError(offset: stray, message: "SEGB v2 data at byte \(stray) lies past the last record the trailer lists (which ends at byte \(start)): the trailer is not where the header's \(count) entries put it (bytes appended, or a file still being written)")
+        }
         var file = SEGBFile(version: .v2, created: double(b, 8), records: records)
         file.ignoredEntries = ignored
         return file
