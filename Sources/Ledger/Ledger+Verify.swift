@@ -130,9 +130,11 @@ struct Verifier {
                 stringsDigest: digests.strings.finalize(), recordsDigest: digests.records.finalize())
             if computed != header.hash {
                 let firstBad = report.problems[problemsBefore...].compactMap(\.seq).min()
-                report.report(firstBad ?? header.firstSeq, "the hash chain breaks in the batch of sequence numbers \(header.firstSeq)-\(header.lastSeq): its records or strings were changed")
+                report.report(firstBad ?? header.firstSeq, "the hash chain breaks in the batch of sequence numbers \(header.firstSeq)-\(header.lastSeq): one or more of its \(header.count) records or \(header.stringCount) string definitions were changed")
             }
-            previous = computed
+            // The next batch is checked against this one's stored hash, so that one changed
+            // batch is named once, not with every batch after it.
+            previous = computed == header.hash ? computed : header.hash
             expectedSeq = header.lastSeq + 1
             lastHeader = header
             batchEntry = try batchCursor.next()

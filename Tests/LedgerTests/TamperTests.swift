@@ -104,6 +104,21 @@ struct TamperTests {
         #expect(try Ledger(path: store.path).quickCheck() != nil)
     }
 
+    @Test("a rewritten old record is named by its batch alone: no later batch, no claim about the end")
+    func forgedRecordNamesItsBatch() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let tamper = try Tamper(store.path)
+        var rec = try tamper.record(25)
+        rec[10] ^= 0x01
+        try tamper.setRecord(25, Tamper.resealed(rec, seq: 25))
+        let report = try verify(store)
+        #expect(report.problems.count == 1, "\(report.problems)")
+        let problem = try #require(report.problems.first)
+        #expect(problem.message.contains("the hash chain breaks in the batch of sequence numbers 1-40"), "\(problem.message)")
+        #expect(!report.problems.contains { $0.message.contains("added or removed") })
+    }
+
     @Test("a record deleted through LMDB is named")
     func deletedRecord() throws {
         let store = try makeStore()
