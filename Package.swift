@@ -110,29 +110,6 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Baselines for the benchmark: a plain C loop over LMDB and one over SQLite.
-        .target(
-            name: "CBaselines",
-            dependencies: ["CLMDB"],
-            cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("sqlite3")]
-        ),
-        .executableTarget(
-            name: "StackLedgerBench",
-            dependencies: [
-                "Ledger", "SmartStack", "StackLedgerTesting", "StackLedgerCLI", "CBaselines",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "StackLedgerEngineBench",
-            dependencies: [
-                "Allocator", "Ledger", "SmartStack", "Projections", "StackLedgerTesting", "CBaselines",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: strictSettings
-        ),
         .testTarget(
             name: "LMDBKitTests",
             dependencies: ["LMDBKit"],
@@ -150,6 +127,11 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineTests",
+            dependencies: ["SmartStack", "Ledger", "StackLedgerTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ProjectionsTests",
             dependencies: ["SmartStack", "Ledger", "Projections", "StackLedgerTesting"],
             swiftSettings: strictSettings
         ),
@@ -189,4 +171,35 @@ if Context.environment["STACKLEDGER_FUZZ"] == "1" {
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], swiftSettings: strictSettings))
     }
+}
+
+// The benchmarks and their C baselines, built only by tools/bench* and tools/callgrind
+// (STACKLEDGER_BENCH=1 swift build -c release ...), so that a plain `swift build` and the
+// tests leave them out.
+if Context.environment["STACKLEDGER_BENCH"] == "1" {
+    package.targets += [
+        // Baselines for the benchmark: a plain C loop over LMDB and one over SQLite.
+        .target(
+            name: "CBaselines",
+            dependencies: ["CLMDB"],
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
+        .executableTarget(
+            name: "StackLedgerBench",
+            dependencies: [
+                "Ledger", "SmartStack", "StackLedgerTesting", "StackLedgerCLI", "CBaselines",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "StackLedgerEngineBench",
+            dependencies: [
+                "Allocator", "Ledger", "SmartStack", "Projections", "StackLedgerTesting", "CBaselines",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
 }
