@@ -33,9 +33,16 @@ let package = Package(
         ),
         // CRC-32C with the processor's instruction where it has one.
         .target(name: "CChecksum"),
+        // The record format shared by storage and domain: times, envelopes and provenance,
+        // index keys, byte readers and writers, the payload protocol, a stored record's view.
+        .target(
+            name: "RecordFormat",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Ledger",
             dependencies: [
+                "RecordFormat",
                 "LMDBKit",
                 "CChecksum",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -44,7 +51,7 @@ let package = Package(
         ),
         .target(
             name: "SmartStack",
-            dependencies: ["Ledger", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RecordFormat", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -113,6 +120,11 @@ let package = Package(
         .testTarget(
             name: "LMDBKitTests",
             dependencies: ["LMDBKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RecordFormatTests",
+            dependencies: ["RecordFormat"],
             swiftSettings: strictSettings
         ),
         .testTarget(

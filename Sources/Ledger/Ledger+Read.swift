@@ -1,32 +1,5 @@
 import LMDBKit
 
-/// One stored record as seen during a read: valid only inside the callback that got it.
-public struct RecordView {
-    /// The record's sequence number.
-    public let seq: UInt64
-    /// When the store committed it, microseconds since 1970 (the batch's time).
-    public let recordedMicros: Int64
-    /// The envelope.
-    public let envelope: Envelope
-    let header: RecordCodec.Header
-    var payload: UnsafeRawBufferPointer { header.payload }
-    var indexKeyIDs: [IndexKeyID] { header.indexKeyIDs }
-    let strings: [String]
-
-    /// A reader over the domain payload.
-    public func payloadReader() -> PayloadReader {
-        PayloadReader(bytes: ByteReader(payload), strings: strings)
-    }
-
-    /// The index keys the domain gave it.
-    public var indexKeys: [IndexKey] {
-        indexKeyIDs.map { IndexKey(namespace: $0.namespace, value: strings[Int($0.string)]) }
-    }
-
-    /// The recorded time as a UTC timestamp.
-    public var recordedAt: Timestamp { Timestamp(microseconds: recordedMicros) }
-}
-
 /// Reads a store inside one read transaction. Get one from `Ledger.read`.
 public final class LedgerReader {
     let ledger: Ledger

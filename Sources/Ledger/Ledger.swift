@@ -1,4 +1,6 @@
-public import LMDBKit
+package import LMDBKit
+// The record format is the vocabulary of the ledger's API: whoever imports the ledger sees it.
+@_exported public import RecordFormat
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +21,9 @@ public final class Ledger: Sendable {
     /// The store format this build writes and reads.
     public static let formatVersion: UInt32 = 1
 
-    /// The LMDB environment.
-    public let environment: Environment
+    /// The LMDB environment (for the package's tests and tools; the ledger's API does
+    /// not expose LMDB).
+    package let environment: Environment
     /// The store directory.
     public let path: String
     let databases: StoreDatabases
@@ -39,10 +42,16 @@ public final class Ledger: Sendable {
         /// Open for reading only (no lock on writers, nothing created).
         public var readOnly: Bool
         /// Environment options: map size, growth.
-        public var environment: Environment.Options
+        package var environment: Environment.Options
 
         /// Creates options.
-        public init(readOnly: Bool = false, environment: Environment.Options = Environment.Options()) {
+        public init(readOnly: Bool = false) {
+            self.readOnly = readOnly
+            self.environment = Environment.Options()
+        }
+
+        /// Creates options with LMDB environment options (the package's tests).
+        package init(readOnly: Bool = false, environment: Environment.Options) {
             self.readOnly = readOnly
             self.environment = environment
         }

@@ -87,26 +87,8 @@ enum RecordCodec {
         return checksum(seq: seq, body: body) == stored
     }
 
-    /// The decoded header of a record; `payload` points into the stored bytes.
-    struct Header {
-        /// The record's bytes without the CRC, and where its index keys start.
-        var body: UnsafeRawBufferPointer
-        var keysOffset: Int
-        var keyCount: Int
-        var payload: UnsafeRawBufferPointer
-
-        /// The index keys, decoded (the header only located them).
-        var indexKeyIDs: [IndexKeyID] {
-            var r = ByteReader(body, offset: keysOffset)
-            var keys = [IndexKeyID]()
-            keys.reserveCapacity(keyCount)
-            for _ in 0..<keyCount {
-                guard let ns = try? r.readByte(), let id = try? r.readVarint() else { break }
-                keys.append(IndexKeyID(namespace: ns, string: UInt32(truncatingIfNeeded: id)))
-            }
-            return keys
-        }
-    }
+    /// The decoded header of a record (`RecordHeader`).
+    typealias Header = RecordHeader
 
     /// Decodes a record's envelope and locates its payload. Does not check the CRC. With
     /// `identities` false, the envelope's `id` and `source` are skipped, not decoded (nil).
@@ -176,21 +158,5 @@ enum RecordCodec {
         _ = try r.readFixed(Int16.self)
         let device = try r.readVarint()
         return (micros, UInt32(truncatingIfNeeded: device))
-    }
-}
-
-/// An index key as stored: the namespace and the interned value's id.
-struct IndexKeyID: Equatable {
-    var namespace: UInt8
-    var string: UInt32
-
-    /// The key in `index.keys`: namespace, then the id big-endian (5 bytes).
-    var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8) {
-        (namespace, UInt8(string >> 24), UInt8(string >> 16 & 0xFF), UInt8(string >> 8 & 0xFF), UInt8(string & 0xFF))
-    }
-
-    func withKey<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        var b = bytes
-        return try withUnsafeBytes(of: &b) { try body($0) }
     }
 }

@@ -43,7 +43,7 @@ final class StringTable: Sendable {
 }
 
 /// Assigns ids within one write transaction; new strings become chained definitions.
-final class Interner {
+final class Interner: StringInterning {
     @exclusivity(unchecked) var snapshot: StringSnapshot
     let firstNewID: UInt32
     @exclusivity(unchecked) private(set) var added: [String] = []

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// Writes domain payloads: interned vocabulary, compact numbers, times relative to the
 /// event's own time.

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// Parses NDJSON lines of the event contract into validated events, reusing its
 /// buffers from line to line.

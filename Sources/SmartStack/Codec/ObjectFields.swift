@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 #if canImport(Glibc)
 import Glibc
 #endif

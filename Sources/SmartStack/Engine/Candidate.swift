@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// What makes a widget a candidate; the reasons are written from it only when a decision
 /// is made.

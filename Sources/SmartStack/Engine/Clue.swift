@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// A RelevanceKit context or a relevance provider, as the engine matches it.
 enum Clue: Codable, Hashable {

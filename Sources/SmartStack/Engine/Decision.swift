@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// A widget as decisions and states name it.
 public struct WidgetIdentity: Codable, Hashable, Sendable {

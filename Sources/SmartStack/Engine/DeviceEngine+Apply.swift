@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 extension DeviceEngine {
     /// Applies one event to the state; returns what decisions it may change.

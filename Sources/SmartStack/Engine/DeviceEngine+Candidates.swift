@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 extension DeviceEngine {
     /// The strongest signal that makes a member of a stack a Smart Rotate candidate now,

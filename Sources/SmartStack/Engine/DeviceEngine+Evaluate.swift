@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 extension DeviceEngine {
     /// Makes the decisions due at the current instant, stack by stack in creation order.

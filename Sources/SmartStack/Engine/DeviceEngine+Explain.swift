@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 extension DeviceEngine {
     /// Every candidate of a stack at the engine's instant: the widgets it shows and the

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 extension DeviceEngine {
     /// Whether one of the kind's clues matches now but lacks its permission (so the

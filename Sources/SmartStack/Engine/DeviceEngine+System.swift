@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 extension DeviceEngine {
     /// Every widget the system would place now, each with the stack it goes to: Widget

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// The Smart Stack model of one device: a deterministic discrete-event simulation.
 ///

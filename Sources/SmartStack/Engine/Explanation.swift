@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// One candidate for a stack at an instant, as `why` lists it.
 public struct CandidateExplanation: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import Ledger
+import RecordFormat
 
 /// A device's local time: its `device.info` time zone when given, else the offset of its
 /// most recent event. Days and hours of day (rate limits, usage patterns) are local.

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// One `widget.reloaded` the engine remembers for the reload budget.
 struct ReloadRecord: Codable, Hashable {

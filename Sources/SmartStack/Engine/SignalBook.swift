@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// A relevant shortcut as the engine keeps it.
 struct StoredShortcut: Codable, Hashable {

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// A small map from strings, kept sorted by key so that iterating it is deterministic
 /// and free, and found by a hash of the key: a lookup hashes the key's bytes once

@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// One widget a stack shows at an instant.
 public struct WidgetSnapshot: Codable, Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// A widget the person configured into a stack (or a kept suggestion).
 struct Member: Codable, Hashable {

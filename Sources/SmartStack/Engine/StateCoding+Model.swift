@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 // The checkpoint layout of every piece of engine state. Fields are written in
 // declaration order; a change here is a change of `DeviceEngine.engineVersion`.

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// Writes engine state for checkpoints: compact, deterministic (maps in key order),
 /// strings interned per checkpoint. A writer is used in place (`inout`): copies share

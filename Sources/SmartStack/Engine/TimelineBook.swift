@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// A widget's relevance active at an instant (rules R1-R7).
 public struct ActiveRelevance: Codable, Hashable, Sendable {

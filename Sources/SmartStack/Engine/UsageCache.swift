@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// The usage model's view of the current local hour: which donations and app uses of
 /// this hour of day are live (not deleted, within the pattern window), and the patterns

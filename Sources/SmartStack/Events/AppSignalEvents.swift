@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// `widget.timeline`: a provider delivered a timeline.
 public struct WidgetTimeline: Shape {

@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// One event of the contract: the envelope, the typed body, and any top-level fields
 /// the contract does not name (kept and exported unchanged).

@@ -322,4 +322,4 @@ public enum EventType: String, CaseIterable, Sendable {
     }
 }
 
-import Ledger
+import RecordFormat

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// An intent and its parameters: `{"intent": "FestivalAppIntent", "parameters": {...}}`.
 /// Parameter values are JSON scalars; equality is exact JSON equality.

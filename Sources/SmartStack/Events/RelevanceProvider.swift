@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// An INRelevanceProvider: exactly one of `date`, `location`, `dailyRoutine`.
 public enum RelevanceProvider: Shape {

@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// A RelevantContext clue (exactly one key), or an observed device state.
 public enum RelevantContext: Shape {

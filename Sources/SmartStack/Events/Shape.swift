@@ -11,7 +11,7 @@ protocol Shape: Hashable, Sendable {
     init(binary: inout BinaryIn) throws(ByteReader.Error)
 }
 
-public import Ledger
+public import RecordFormat
 
 extension Shape {
     /// Decodes the object at `token`.

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// `stack.created`: a Smart Stack exists.
 public struct StackCreated: Shape {

@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 
 /// `context.changed`: the person's context started or stopped matching.
 public struct ContextChanged: Shape {

@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// A timeline entry: `{"date": T, "relevance": relevance or null}`.
 public struct TimelineEntry: Shape {

@@ -1,4 +1,4 @@
-public import Ledger
+public import RecordFormat
 
 /// Writes canonical JSON: no insignificant whitespace, numbers in shortest round-trip
 /// form (integral ones without a decimal point), strings with minimal escapes.

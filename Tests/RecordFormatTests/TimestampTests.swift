@@ -1,4 +1,4 @@
-import Ledger
+import RecordFormat
 import Testing
 
 @Suite("RFC 3339 times")

@@ -25,13 +25,19 @@ public protocol LedgerPayload {
     func encodePayload(into writer: inout PayloadWriter)
 }
 
+/// What gives an interned string its id in the store being written.
+package protocol StringInterning: AnyObject {
+    /// The id of `string`, defining it if it is new.
+    func id(for string: String) -> UInt32
+}
+
 /// Writes a payload, interning the strings the domain marks as vocabulary.
 public struct PayloadWriter {
     /// The bytes written so far.
     public var bytes: ByteWriter
-    let interner: Interner
+    let interner: any StringInterning
 
-    init(bytes: ByteWriter, interner: Interner) {
+    package init(bytes: ByteWriter, interner: any StringInterning) {
         self.bytes = bytes
         self.interner = interner
     }
@@ -50,7 +56,7 @@ public struct PayloadReader {
     public var bytes: ByteReader
     let strings: [String]
 
-    init(bytes: ByteReader, strings: [String]) {
+    @usableFromInline package init(bytes: ByteReader, strings: [String]) {
         self.bytes = bytes
         self.strings = strings
     }

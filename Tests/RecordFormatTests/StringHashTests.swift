@@ -1,5 +1,5 @@
 import Testing
-@testable import Ledger
+@testable import RecordFormat
 
 @Suite("String hashing")
 struct StringHashTests {
