@@ -47,6 +47,7 @@ let package = Package(
                 "CChecksum",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .target(
