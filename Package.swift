@@ -167,7 +167,10 @@ let package = Package(
 
 // What each fuzz target checks of one input: run by libFuzzer (tools/fuzz) and, on the
 // corpus kept under Tests/Fuzz, by the tests.
-package.targets.append(.target(name: "FuzzOracles", dependencies: ["Ledger", "SmartStack", "Projections", "Importers"], swiftSettings: strictSettings))
+package.targets.append(
+    .target(
+        name: "FuzzOracles", dependencies: ["Ledger", "SmartStack", "Projections", "Importers"],
+        swiftSettings: strictSettings))
 
 // libFuzzer targets, built only by tools/fuzz (STACKLEDGER_FUZZ=1 swift build -Xswiftc
 // -sanitize=fuzzer ...): libFuzzer supplies their `main`.
@@ -182,7 +185,8 @@ if Context.environment["STACKLEDGER_FUZZ"] == "1" {
     ]
     package.targets.append(.target(name: "FuzzSupport", swiftSettings: strictSettings))
     for (name, dependencies) in fuzzTargets {
-        package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], swiftSettings: strictSettings))
+        package.targets.append(
+            .executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], swiftSettings: strictSettings))
     }
 }
 

@@ -11,7 +11,10 @@ public func fuzzPlist(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let root = archive.root
         _ = root["dateInterval"]?["NS.startDate"]?.cocoaTime
         _ = root["shortcut"]?["intent"]?.className
-        for p in root["relevanceProviders"]?.array ?? [] { _ = p["startDate"]?.cocoaTime; _ = p["region"]?["radius"]?.number }
+        for p in root["relevanceProviders"]?.array ?? [] {
+            _ = p["startDate"]?.cocoaTime
+            _ = p["region"]?["radius"]?.number
+        }
         _ = root["identifier"]?.string
     }
     return 0

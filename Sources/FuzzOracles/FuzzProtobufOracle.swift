@@ -8,7 +8,9 @@ public func fuzzProtobuf(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let m = try? ProtobufMessage(bytes[...]) else { return 0 }
     func walk(_ m: ProtobufMessage, _ depth: Int) {
         for (number, _) in m.fields {
-            _ = m.string(number); _ = m.double(number); _ = m.integer(number)
+            _ = m.string(number)
+            _ = m.double(number)
+            _ = m.integer(number)
             if depth < 40, let inner = m.message(number) { walk(inner, depth + 1) }
         }
     }

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An artifact's bytes and identity, read once.
@@ -20,7 +21,11 @@ struct ArtifactFile {
         // file is read, its size the file's own.
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
-            throw ImportError(path: path, message: "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions")
+            throw ImportError(
+                path: path,
+                message:
+                    "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions"
+            )
         }
         defer { close(fd) }
         var st = stat()
@@ -28,28 +33,42 @@ struct ArtifactFile {
             throw ImportError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw ImportError(path: path, message: "is not a regular file (a FIFO, a device or a socket); only regular files are read")
+            throw ImportError(
+                path: path, message: "is not a regular file (a FIFO, a device or a socket); only regular files are read"
+            )
         }
         let size = Int(st.st_size)
         guard size <= Self.maximumBytes else {
-            throw ImportError(path: path, message: "is \(size) bytes; the limit for one artifact file is \(Self.maximumBytes) bytes (1 GiB)")
+            throw ImportError(
+                path: path,
+                message: "is \(size) bytes; the limit for one artifact file is \(Self.maximumBytes) bytes (1 GiB)")
         }
         var failure: Int32 = 0
         bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             while count < size {
                 let n = read(fd, buffer.baseAddress! + count, size - count)
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { failure = n < 0 ? errno : 0; break }
+                if n <= 0 {
+                    failure = n < 0 ? errno : 0
+                    break
+                }
                 count += n
             }
         }
         // One more byte means the file grew while it was read.
         var extra: UInt8 = 0
         if failure == 0 && bytes.count == size && read(fd, &extra, 1) > 0 {
-            throw ImportError(path: path, message: "changed while it was being read (it grew past \(size) bytes); import it when nothing writes to it")
+            throw ImportError(
+                path: path,
+                message:
+                    "changed while it was being read (it grew past \(size) bytes); import it when nothing writes to it")
         }
         guard failure == 0, bytes.count == size else {
-            throw ImportError(path: path, message: failure != 0 ? "cannot be read: \(String(cString: strerror(failure)))" : "shrank while it was being read (\(bytes.count) of \(size) bytes)")
+            throw ImportError(
+                path: path,
+                message: failure != 0
+                    ? "cannot be read: \(String(cString: strerror(failure)))"
+                    : "shrank while it was being read (\(bytes.count) of \(size) bytes)")
         }
         sha256 = Self.hex(SHA256.hash(data: bytes))
     }
@@ -60,13 +79,21 @@ struct ArtifactFile {
         // as /dev/zero never ends.
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw ImportError(path: path, message: "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions")
+            throw ImportError(
+                path: path,
+                message:
+                    "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions"
+            )
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw ImportError(path: path, message: "is not a regular file (a FIFO, a device or a socket); only regular files are read")
+            throw ImportError(
+                path: path, message: "is not a regular file (a FIFO, a device or a socket); only regular files are read"
+            )
         }
         guard Int(st.st_size) <= maximumBytes * 64 else {
-            throw ImportError(path: path, message: "is \(st.st_size) bytes; the limit for one database is \(maximumBytes * 64) bytes (64 GiB)")
+            throw ImportError(
+                path: path,
+                message: "is \(st.st_size) bytes; the limit for one database is \(maximumBytes * 64) bytes (64 GiB)")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ImportError(path: path, message: "cannot be opened for reading; check the path and its permissions")
@@ -84,7 +111,10 @@ struct ArtifactFile {
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
-        for b in digest { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        for b in digest {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

@@ -29,7 +29,8 @@ public struct ArtifactImport: Sendable {
         report.failed += sink.rejected.count
         for (locator, reason) in sink.rejected { report.problem("\(locator.text): \(reason)") }
         if let first = events.min(by: { $0.envelope.time < $1.envelope.time }),
-           let last = events.max(by: { $0.envelope.time < $1.envelope.time }) {
+            let last = events.max(by: { $0.envelope.time < $1.envelope.time })
+        {
             report.firstTime = first.envelope.time.rfc3339
             report.lastTime = last.envelope.time.rfc3339
         }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One file an import reads: where it lies in the extraction, and the file read.
@@ -45,11 +46,13 @@ struct ArtifactTree {
     /// Walks the directory `seen` (under the root), whose real path is `real`.
     mutating func walk(directory seen: String, real: String) {
         guard let identity = FileIdentity(path: real), visited.insert(identity).inserted else {
-            passedOver.append(PassedOver(path: relative(seen), reason: "a link back to a directory already read (a loop)"))
+            passedOver.append(
+                PassedOver(path: relative(seen), reason: "a link back to a directory already read (a loop)"))
             return
         }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: real) else {
-            passedOver.append(PassedOver(path: relative(seen), reason: "a directory that cannot be listed; check its permissions"))
+            passedOver.append(
+                PassedOver(path: relative(seen), reason: "a directory that cannot be listed; check its permissions"))
             return
         }
         for name in names.sorted() {
@@ -61,7 +64,8 @@ struct ArtifactTree {
     mutating func add(seen: String, real: String) {
         var st = stat()
         guard lstat(real, &st) == 0 else {
-            passedOver.append(PassedOver(path: relative(seen), reason: "cannot be examined: \(String(cString: strerror(errno)))"))
+            passedOver.append(
+                PassedOver(path: relative(seen), reason: "cannot be examined: \(String(cString: strerror(errno)))"))
             return
         }
         switch st.st_mode & S_IFMT {
@@ -69,37 +73,55 @@ struct ArtifactTree {
             walk(directory: seen, real: real)
         case S_IFREG:
             if wanted(relative(seen)) {
-                entries.append(ArtifactEntry(path: seen, readPath: real, link: real == seen ? nil : relativeToRoot(real)))
+                entries.append(
+                    ArtifactEntry(path: seen, readPath: real, link: real == seen ? nil : relativeToRoot(real)))
             }
         case S_IFLNK:
             followLink(seen: seen, real: real)
         default:
-            passedOver.append(PassedOver(path: relative(seen), reason: "not a regular file (\(Self.kind(st.st_mode))); only regular files are read"))
+            passedOver.append(
+                PassedOver(
+                    path: relative(seen),
+                    reason: "not a regular file (\(Self.kind(st.st_mode))); only regular files are read"))
         }
     }
 
     private mutating func followLink(seen: String, real: String) {
         guard let target = Self.resolved(real) else {
-            let reason = errno == ELOOP ? "a link that loops" : "a link that leads nowhere (\(String(cString: strerror(errno))))"
+            let reason =
+                errno == ELOOP ? "a link that loops" : "a link that leads nowhere (\(String(cString: strerror(errno))))"
             passedOver.append(PassedOver(path: relative(seen), reason: reason))
             return
         }
         guard isInsideRoot(target) else {
-            passedOver.append(PassedOver(path: relative(seen), reason: "a link to \(target), outside the extraction root; give --root a directory that contains it"))
+            passedOver.append(
+                PassedOver(
+                    path: relative(seen),
+                    reason: "a link to \(target), outside the extraction root; give --root a directory that contains it"
+                ))
             return
         }
         var st = stat()
         guard stat(target, &st) == 0 else {
-            passedOver.append(PassedOver(path: relative(seen), reason: "a link that leads nowhere (\(String(cString: strerror(errno))))"))
+            passedOver.append(
+                PassedOver(
+                    path: relative(seen), reason: "a link that leads nowhere (\(String(cString: strerror(errno))))"))
             return
         }
         switch st.st_mode & S_IFMT {
         case S_IFDIR:
             walk(directory: seen, real: target)
         case S_IFREG:
-            if wanted(relative(seen)) { entries.append(ArtifactEntry(path: seen, readPath: target, link: relativeToRoot(target))) }
+            if wanted(relative(seen)) {
+                entries.append(ArtifactEntry(path: seen, readPath: target, link: relativeToRoot(target)))
+            }
         default:
-            passedOver.append(PassedOver(path: relative(seen), reason: "a link to something not a regular file (\(Self.kind(st.st_mode))); only regular files are read"))
+            passedOver.append(
+                PassedOver(
+                    path: relative(seen),
+                    reason:
+                        "a link to something not a regular file (\(Self.kind(st.st_mode))); only regular files are read"
+                ))
         }
     }
 
@@ -109,12 +131,15 @@ struct ArtifactTree {
 
     /// `seen` relative to the root.
     func relative(_ seen: String) -> String {
-        seen == root ? (seen as NSString).lastPathComponent : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
+        seen == root
+            ? (seen as NSString).lastPathComponent
+            : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
     }
 
     /// A resolved path relative to the resolved root.
     func relativeToRoot(_ realPath: String) -> String {
-        realPath == realRoot ? "." : String(realPath.dropFirst(realRoot.hasSuffix("/") ? realRoot.count : realRoot.count + 1))
+        realPath == realRoot
+            ? "." : String(realPath.dropFirst(realRoot.hasSuffix("/") ? realRoot.count : realRoot.count + 1))
     }
 
     /// The path with every link resolved; nil (with `errno` set) when that fails.

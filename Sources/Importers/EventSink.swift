@@ -32,22 +32,41 @@ public struct EventSink {
     ///   - fields: writes the type's fields (keys and values) in contract order.
     /// - Returns: whether the event was valid; an invalid one is listed in `rejected`.
     @discardableResult
-    public mutating func yield(_ type: String, time: Timestamp, app: String? = nil, stream: String, locator: Locator,
-                               fields: (inout CanonicalWriter) -> Void) -> Bool {
+    public mutating func yield(
+        _ type: String, time: Timestamp, app: String? = nil, stream: String, locator: Locator,
+        fields: (inout CanonicalWriter) -> Void
+    ) -> Bool {
         accounted.insert(locator.position)
         writer.bytes.removeAll(keepingCapacity: true)
         writer.beginObject()
-        writer.key("type"); writer.string(type)
-        writer.key("time"); writer.time(time)
-        if context.device != Envelope.defaultDevice { writer.key("device"); writer.string(context.device) }
-        if let app { writer.key("app"); writer.string(app) }
-        writer.key("id"); writer.string(context.eventID(stream: stream, locator: locator))
-        writer.key("source"); writer.beginObject()
-        writer.key("artifact"); writer.string(context.sha256)
-        writer.key("path"); writer.string(context.path)
-        writer.key("stream"); writer.string(stream)
+        writer.key("type")
+        writer.string(type)
+        writer.key("time")
+        writer.time(time)
+        if context.device != Envelope.defaultDevice {
+            writer.key("device")
+            writer.string(context.device)
+        }
+        if let app {
+            writer.key("app")
+            writer.string(app)
+        }
+        writer.key("id")
+        writer.string(context.eventID(stream: stream, locator: locator))
+        writer.key("source")
+        writer.beginObject()
+        writer.key("artifact")
+        writer.string(context.sha256)
+        writer.key("path")
+        writer.string(context.path)
+        writer.key("stream")
+        writer.string(stream)
         writer.key("locator")
-        if let part = locator.part { writer.string("\(locator.position)/\(part)") } else { writer.integer(Int(locator.position)) }
+        if let part = locator.part {
+            writer.string("\(locator.position)/\(part)")
+        } else {
+            writer.integer(Int(locator.position))
+        }
         writer.endObject()
         fields(&writer)
         writer.endObject()

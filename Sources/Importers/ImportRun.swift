@@ -1,11 +1,12 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 public import Ledger
 import SmartStack
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Imports artifacts into a ledger: each file is read whole, then its events are appended
 /// in one commit, so a file is imported entirely or not at all. Reading the next file
@@ -65,12 +66,19 @@ public struct ImportRun: Sendable {
         let absolute = Self.absolute(path)
         var st = stat()
         guard stat(absolute, &st) == 0 else {
-            throw ImportError(path: path, message: lstat(absolute, &st) == 0 ? "is a link that leads nowhere" : "does not exist")
+            throw ImportError(
+                path: path, message: lstat(absolute, &st) == 0 ? "is a link that leads nowhere" : "does not exist")
         }
         let isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
-        let root = options.root.map(Self.absolute) ?? (isDirectory ? absolute : (absolute as NSString).deletingLastPathComponent)
+        let root =
+            options.root.map(Self.absolute)
+            ?? (isDirectory ? absolute : (absolute as NSString).deletingLastPathComponent)
         guard absolute == root || absolute.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
-            throw ImportError(path: path, message: "is not inside the extraction root \(options.root ?? root); give --root a directory that contains it", isUsage: true)
+            throw ImportError(
+                path: path,
+                message:
+                    "is not inside the extraction root \(options.root ?? root); give --root a directory that contains it",
+                isUsage: true)
         }
         let format = format
         var tree = ArtifactTree(root: root) { relative in
@@ -80,25 +88,37 @@ public struct ImportRun: Sendable {
             return !(format == .segb && parts.contains { $0.lowercased() == "tombstone" })
         }
         guard let real = ArtifactTree.resolved(absolute), tree.isInsideRoot(real) || absolute == root else {
-            throw ImportError(path: path, message: "leads through a link outside the extraction root \(options.root ?? root); give --root a directory that contains it", isUsage: true)
+            throw ImportError(
+                path: path,
+                message:
+                    "leads through a link outside the extraction root \(options.root ?? root); give --root a directory that contains it",
+                isUsage: true)
         }
         if isDirectory {
             tree.walk(directory: absolute, real: absolute)
             return Listing(files: tree.entries.sorted { $0.path < $1.path }, root: root, passedOver: tree.passedOver)
         }
         // A lone file is read whatever its name; what is not a regular file is refused as it is read.
-        return Listing(files: [ArtifactEntry(path: absolute, readPath: real, link: real == absolute ? nil : tree.relativeToRoot(real))],
-                       root: root, passedOver: [])
+        return Listing(
+            files: [
+                ArtifactEntry(path: absolute, readPath: real, link: real == absolute ? nil : tree.relativeToRoot(real))
+            ],
+            root: root, passedOver: [])
     }
 
     /// Reads one file (no storing).
     public func read(file: ArtifactEntry, root: String) -> ArtifactImport {
         let seen = file.path
-        let relative = seen == root ? (seen as NSString).lastPathComponent : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
+        let relative =
+            seen == root
+            ? (seen as NSString).lastPathComponent
+            : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
         let context = ArtifactContext(sha256: "", path: relative, device: options.device)
         var result: ArtifactImport
         switch format {
-        case .segb: result = SEGBImporter.read(path: file.readPath, context: context, stream: options.stream, seenPath: file.path)
+        case .segb:
+            result = SEGBImporter.read(
+                path: file.readPath, context: context, stream: options.stream, seenPath: file.path)
         case .knowledgec: result = KnowledgeCImporter.read(path: file.readPath, context: context)
         case .powerlog: result = PowerLogImporter.read(path: file.readPath, context: context)
         }

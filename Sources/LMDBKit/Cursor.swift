@@ -23,14 +23,18 @@ public final class Cursor {
         mdb_cursor_close(handle)
     }
 
-    private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil, value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
+    private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil, value: UnsafeRawBufferPointer? = nil)
+        throws(LMDBError) -> Entry?
+    {
         var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var v = MDB_val(mv_size: value?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: value?.baseAddress))
         let rc = mdb_cursor_get(handle, &k, &v, op)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_cursor_get")
-        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return (
+            UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        )
     }
 
     /// Moves to the first item (`MDB_FIRST`).
@@ -42,11 +46,17 @@ public final class Cursor {
     /// Moves to the previous item (`MDB_PREV`).
     public func previous() throws(LMDBError) -> Entry? { try move(MDB_PREV) }
     /// Moves to the first key at or after `key` (`MDB_SET_RANGE`).
-    public func seek(atOrAfter key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? { try move(MDB_SET_RANGE, key: key) }
+    public func seek(atOrAfter key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        try move(MDB_SET_RANGE, key: key)
+    }
     /// Moves to exactly `key` (`MDB_SET_KEY`).
-    public func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? { try move(MDB_SET_KEY, key: key) }
+    public func seek(exactly key: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+        try move(MDB_SET_KEY, key: key)
+    }
     /// With duplicates: moves to the first value of `key` at or after `value` (`MDB_GET_BOTH_RANGE`).
-    public func seek(key: UnsafeRawBufferPointer, valueAtOrAfter value: UnsafeRawBufferPointer) throws(LMDBError) -> Entry? {
+    public func seek(key: UnsafeRawBufferPointer, valueAtOrAfter value: UnsafeRawBufferPointer) throws(LMDBError)
+        -> Entry?
+    {
         try move(MDB_GET_BOTH_RANGE, key: key, value: value)
     }
     /// With duplicates: moves to exactly this key and value (`MDB_GET_BOTH`).
@@ -70,7 +80,8 @@ public final class Cursor {
     }
 
     /// Stores a key and value through the cursor (`mdb_cursor_put`).
-    public func put(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags = []) throws(LMDBError) {
+    public func put(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags = []) throws(LMDBError)
+    {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         try check(mdb_cursor_put(handle, &k, &v, flags.rawValue), "mdb_cursor_put")

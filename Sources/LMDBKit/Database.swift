@@ -6,8 +6,6 @@ internal import CLMDB
 public struct Database: Sendable, Hashable {
     let dbi: MDB_dbi
 
-    init(dbi: MDB_dbi) { self.dbi = dbi }
-
     /// Flags for `mdb_dbi_open`.
     public struct Flags: OptionSet, Sendable {
         public let rawValue: UInt32

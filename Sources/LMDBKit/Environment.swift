@@ -1,6 +1,7 @@
 internal import CLMDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An LMDB environment: one data file and its lock file, memory-mapped.

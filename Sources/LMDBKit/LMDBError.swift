@@ -1,6 +1,7 @@
 internal import CLMDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An error reported by LMDB, keeping the C return code.

@@ -1,6 +1,7 @@
 internal import CLMDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The stretch of the memory map that a reader's buffers covered, from the lowest address
@@ -86,7 +87,8 @@ extension MapSpan {
             guard dev.count == 2, hex(dev[0]) == major, hex(dev[1]) == minor else { continue }
             let bounds = fields[0].split(separator: UInt8(ascii: "-"))
             guard bounds.count == 2, let low = UInt(String(decoding: bounds[0], as: UTF8.self), radix: 16),
-                  let high = UInt(String(decoding: bounds[1], as: UTF8.self), radix: 16), high > low else { continue }
+                let high = UInt(String(decoding: bounds[1], as: UTF8.self), radix: 16), high > low
+            else { continue }
             var span = MapSpan()
             span.low = low
             span.high = high
@@ -102,7 +104,8 @@ func procFile(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var text = [UInt8](), chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var text = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n <= 0 { break }

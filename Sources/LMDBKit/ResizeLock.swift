@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A readers-writer lock: transactions hold it shared, a map resize exclusively,

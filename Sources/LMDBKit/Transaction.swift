@@ -89,7 +89,9 @@ public final class Transaction {
 
     /// Deletes `key` (and with `value`, only that duplicate). Returns whether it existed.
     @discardableResult
-    public func delete(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Bool {
+    public func delete(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil)
+        throws(LMDBError) -> Bool
+    {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let rc: Int32
         if let value {
@@ -132,7 +134,9 @@ extension Transaction {
 
     /// `put` with key and value given as bytes.
     @discardableResult
-    public func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws -> UnsafeRawBufferPointer? {
+    public func put(_ db: Database, key: [UInt8], value: [UInt8], flags: PutFlags = []) throws
+        -> UnsafeRawBufferPointer?
+    {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(db, key: k, value: v, flags: flags) } }
     }
 }

@@ -12,7 +12,9 @@ public struct AppendReceipt: Sendable, Equatable {
     public var recordedAt: Timestamp
 
     /// Creates a receipt.
-    public init(firstSeq: UInt64? = nil, lastSeq: UInt64? = nil, stored: Int = 0, duplicates: Int = 0, recordedAt: Timestamp) {
+    public init(
+        firstSeq: UInt64? = nil, lastSeq: UInt64? = nil, stored: Int = 0, duplicates: Int = 0, recordedAt: Timestamp
+    ) {
         self.firstSeq = firstSeq
         self.lastSeq = lastSeq
         self.stored = stored

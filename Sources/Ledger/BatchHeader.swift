@@ -57,17 +57,20 @@ public struct BatchHeader: Hashable, Sendable {
             let recorded = try r.readFixed(Int64.self)
             let prev = Array(try r.readBytes(32))
             let hash = Array(try r.readBytes(32))
-            return BatchHeader(firstSeq: first, count: count, firstStringID: firstString, stringCount: stringCount,
-                               recordedMicros: recorded, previousHash: prev, hash: hash)
+            return BatchHeader(
+                firstSeq: first, count: count, firstStringID: firstString, stringCount: stringCount,
+                recordedMicros: recorded, previousHash: prev, hash: hash)
         } catch {
             return nil
         }
     }
 
     /// Computes the chain hash from the digests of the batch's strings and records.
-    static func chainHash(previous: [UInt8], firstSeq: UInt64, count: UInt32, firstStringID: UInt32,
-                          stringCount: UInt32, recordedMicros: Int64,
-                          stringsDigest: SHA256.Digest, recordsDigest: SHA256.Digest) -> [UInt8] {
+    static func chainHash(
+        previous: [UInt8], firstSeq: UInt64, count: UInt32, firstStringID: UInt32,
+        stringCount: UInt32, recordedMicros: Int64,
+        stringsDigest: SHA256.Digest, recordsDigest: SHA256.Digest
+    ) -> [UInt8] {
         var h = SHA256()
         h.update(data: previous)
         var w = ByteWriter(capacity: 32)

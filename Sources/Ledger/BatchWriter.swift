@@ -1,7 +1,8 @@
-import LMDBKit
 import Crypto
+import LMDBKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Appends records inside one write transaction and seals the batch with its chain link.
@@ -30,7 +31,8 @@ public final class BatchWriter {
         var lastRecorded: Int64 = 0
         if let last = try batches.last() {
             guard let header = BatchHeader.decode(last.value) else {
-                throw LedgerError(.damaged, "the newest batch header fails its checksum; run `stackledger verify` before writing")
+                throw LedgerError(
+                    .damaged, "the newest batch header fails its checksum; run `stackledger verify` before writing")
             }
             previous = header.hash
             lastRecorded = header.recordedMicros
@@ -64,7 +66,9 @@ public final class BatchWriter {
                 try withUnsafeBytes(of: &seqKey) { v in try txn.put(dbs.ids, key: k, value: v, flags: .noOverwrite) }
             }
             if let existing {
-                return try scratch.bytes.withUnsafeBytes { try resolveDuplicate(id: id, existingKey: existing, body: $0) }
+                return try scratch.bytes.withUnsafeBytes {
+                    try resolveDuplicate(id: id, existingKey: existing, body: $0)
+                }
             }
         }
         RecordCodec.seal(&scratch, seq: seq)
@@ -89,7 +93,9 @@ public final class BatchWriter {
     /// Stores a prepared batch if the string table is what its preparation assumed.
     /// - Returns: the receipt, or nil when the batch must be encoded again.
     func append(prepared b: PreparedBatch, epoch: Int) throws -> AppendReceipt? {
-        guard b.epoch == epoch || b.epoch == PreparedBatch.bulkEpoch, b.base == interner.snapshot.count else { return nil }
+        guard b.epoch == epoch || b.epoch == PreparedBatch.bulkEpoch, b.base == interner.snapshot.count else {
+            return nil
+        }
         for s in b.newStrings { _ = interner.id(for: s) }
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
         try b.bytes.withUnsafeBytes { arena in
@@ -100,7 +106,9 @@ public final class BatchWriter {
                     var seqKey = StoreKeys.seq(seq)
                     if !r.idKey.isEmpty {
                         let existing = try withUnsafeBytes(of: &seqKey) { v in
-                            try txn.put(dbs.ids, key: UnsafeRawBufferPointer(rebasing: idArena[r.idKey]), value: v, flags: .noOverwrite)
+                            try txn.put(
+                                dbs.ids, key: UnsafeRawBufferPointer(rebasing: idArena[r.idKey]), value: v,
+                                flags: .noOverwrite)
                         }
                         if let existing {
                             _ = try resolveDuplicate(id: r.id ?? "", existingKey: existing, body: body)
@@ -113,7 +121,9 @@ public final class BatchWriter {
                         try txn.reserve(dbs.log, key: k, length: r.length + 4, flags: .append)
                     }
                     slot.copyMemory(from: body)
-                    withUnsafeBytes(of: crc) { slot.baseAddress!.advanced(by: r.length).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+                    withUnsafeBytes(of: crc) {
+                        slot.baseAddress!.advanced(by: r.length).copyMemory(from: $0.baseAddress!, byteCount: 4)
+                    }
                     digests.addRecord(seq: seq, bytes: UnsafeRawBufferPointer(slot))
                     var device = StoreKeys.stringID(r.device)
                     var timeSeq = StoreKeys.timeSeq(r.micros, seq)
@@ -145,17 +155,24 @@ public final class BatchWriter {
         }
     }
 
-    private func resolveDuplicate(id: String, existingKey: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) throws -> UInt64? {
+    private func resolveDuplicate(id: String, existingKey: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) throws
+        -> UInt64?
+    {
         guard let existingSeq = StoreKeys.seqFrom(existingKey) else {
             throw LedgerError(.damaged, "the id table entry for \(id) is malformed; run `stackledger verify`")
         }
         var key = StoreKeys.seq(existingSeq)
         guard let stored = try withUnsafeBytes(of: &key, { try txn.get(dbs.log, key: $0) }), stored.count >= 4 else {
-            throw LedgerError(.damaged, "the id \(id) points at sequence number \(existingSeq), which is missing; run `stackledger verify`")
+            throw LedgerError(
+                .damaged,
+                "the id \(id) points at sequence number \(existingSeq), which is missing; run `stackledger verify`")
         }
         let same = body.count == stored.count - 4 && memcmp(body.baseAddress!, stored.baseAddress!, body.count) == 0
         if same { return nil }
-        throw LedgerError(.idConflict, "event id \"\(id)\" is already stored as sequence number \(existingSeq) with different content; give the new event another id")
+        throw LedgerError(
+            .idConflict,
+            "event id \"\(id)\" is already stored as sequence number \(existingSeq) with different content; give the new event another id"
+        )
     }
 
     /// Whether anything was appended.
@@ -182,9 +199,10 @@ public final class BatchWriter {
             previous: previousHash, firstSeq: firstSeq, count: count, firstStringID: interner.firstNewID,
             stringCount: stringCount, recordedMicros: recordedMicros,
             stringsDigest: digests.strings.finalize(), recordsDigest: digests.records.finalize())
-        let header = BatchHeader(firstSeq: firstSeq, count: count, firstStringID: interner.firstNewID,
-                                 stringCount: stringCount, recordedMicros: recordedMicros,
-                                 previousHash: previousHash, hash: hash)
+        let header = BatchHeader(
+            firstSeq: firstSeq, count: count, firstStringID: interner.firstNewID,
+            stringCount: stringCount, recordedMicros: recordedMicros,
+            previousHash: previousHash, hash: hash)
         var key = StoreKeys.seq(firstSeq)
         try withUnsafeBytes(of: &key) { k in
             try header.encoded().withUnsafeBytes { v in _ = try txn.put(dbs.batches, key: k, value: v, flags: .append) }
@@ -230,7 +248,8 @@ public struct ChainHead: Equatable, Sendable, CustomStringConvertible {
         guard b.count == 48 else { return nil }
         var r = ByteReader(b)
         guard let last = try? r.readFixed(UInt64.self), let first = try? r.readFixed(UInt64.self),
-              let hash = try? r.readBytes(32) else { return nil }
+            let hash = try? r.readBytes(32)
+        else { return nil }
         return ChainHead(lastSeq: last, batchFirstSeq: first, hash: Array(hash))
     }
 }

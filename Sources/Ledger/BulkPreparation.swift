@@ -53,7 +53,10 @@ public final class BulkPreparation: Sendable {
     public func prepare<E: LedgerPayload & Sendable>(
         _ events: [E], worker: Worker,
         reencode: @escaping @Sendable (BatchWriter) throws -> AppendReceipt = { _ in
-            throw LedgerError(.storage, "a bulk batch was committed without a way to encode it again; read it back with PreparedBatch.deserialized(_:reencode:)")
+            throw LedgerError(
+                .storage,
+                "a bulk batch was committed without a way to encode it again; read it back with PreparedBatch.deserialized(_:reencode:)"
+            )
         }
     ) -> PreparedBatch {
         let interner = Interner(lookup: worker.id(for:))

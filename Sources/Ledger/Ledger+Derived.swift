@@ -45,7 +45,8 @@ public struct DerivedWriter {
 
     /// A sequence number kept beside the derived data (e.g. how far checks have looked).
     public func setMark(_ name: String, _ value: UInt64) throws {
-        _ = try txn.put(meta, key: Array(("derived." + name).utf8), value: withUnsafeBytes(of: value.bigEndian) { Array($0) })
+        _ = try txn.put(
+            meta, key: Array(("derived." + name).utf8), value: withUnsafeBytes(of: value.bigEndian) { Array($0) })
     }
 }
 
@@ -88,7 +89,9 @@ extension LedgerReader {
     }
 
     /// Every derived entry whose key starts with `prefix`, in key order.
-    public func derivedEntries(prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
+    public func derivedEntries(prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void)
+        throws
+    {
         try derivedEntries(prefix: prefix, from: prefix) { k, v in
             try body(k, v)
             return true
@@ -97,8 +100,10 @@ extension LedgerReader {
 
     /// The derived entries whose keys start with `prefix`, from the first at or after
     /// `from`, in key order, until `body` returns false.
-    public func derivedEntries(prefix: [UInt8], from: [UInt8],
-                               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func derivedEntries(
+        prefix: [UInt8], from: [UInt8],
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         guard let db = dbs.derived else { return }
         let c = try txn.cursor(db)
         var entry = try from.withUnsafeBytes { try c.seek(atOrAfter: $0) }
@@ -127,9 +132,11 @@ extension LedgerReader {
     /// and skipped instead of ending the read with an error. With `identities` false, the
     /// envelopes leave out each event's `id` and `source` (nil), for readers that do not
     /// look at them, such as the engine's folds.
-    public func forEachRecord(device: String, after: (time: Int64, seq: UInt64)?, throughMicros: Int64,
-                              skippingDamaged: Bool = false, damaged: (UInt64) -> Void = { _ in }, identities: Bool = true,
-                              _ body: (RecordView) throws -> Bool) throws {
+    public func forEachRecord(
+        device: String, after: (time: Int64, seq: UInt64)?, throughMicros: Int64,
+        skippingDamaged: Bool = false, damaged: (UInt64) -> Void = { _ in }, identities: Bool = true,
+        _ body: (RecordView) throws -> Bool
+    ) throws {
         guard let id = strings.id(of: device) else { return }
         let c = try txn.cursor(dbs.deviceTime)
         var key = StoreKeys.stringID(id)
@@ -149,7 +156,8 @@ extension LedgerReader {
         // What the read passed, in the index and in the log: the log's pages go back to
         // the kernel every `releaseStride` bytes, and both when a long read ends, so that
         // a fold of the whole log keeps a small resident set.
-        var indexSpan = MapSpan(), logSpan = MapSpan()
+        var indexSpan = MapSpan()
+        var logSpan = MapSpan()
         defer {
             if indexSpan.count + logSpan.count >= LedgerReader.releaseSpan {
                 txn.releasePages(indexSpan)
@@ -166,14 +174,18 @@ extension LedgerReader {
                 found = try withUnsafeBytes(of: &k, { try log.seek(exactly: $0) })?.value
             }
             guard let bytes = found else {
-                throw LedgerError(.damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`")
+                throw LedgerError(
+                    .damaged, "the (device, time) index names record \(seq), which is missing; run `stackledger verify`"
+                )
             }
             last = seq
             logSpan.include(bytes)
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
                 damaged(seq)
             } else {
-                guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0, identities: identities)) else { return }
+                guard try body(try makeView(seq: seq, bytes: bytes, recordedMicros: 0, identities: identities)) else {
+                    return
+                }
             }
             txn.releasePages(&logSpan, atLeast: LedgerReader.releaseStride)
             entry = try c.nextDuplicate()

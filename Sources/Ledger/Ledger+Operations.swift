@@ -21,7 +21,8 @@ extension Ledger {
                 let env = view.envelope
                 if let id = env.id { ops.append(.init(database: 3, key: StoreKeys.eventID(id), value: seqKey)) }
                 var key = StoreKeys.seq(view.seq)
-                let record = try withUnsafeBytes(of: &key) { try reader.txn.get(databases.log, key: $0) }.map(Array.init) ?? []
+                let record =
+                    try withUnsafeBytes(of: &key) { try reader.txn.get(databases.log, key: $0) }.map(Array.init) ?? []
                 ops.append(.init(database: 0, key: seqKey, value: record))
                 let device = withUnsafeBytes(of: StoreKeys.stringID(strings.id(of: env.device) ?? 0)) { Array($0) }
                 let timeSeq = withUnsafeBytes(of: StoreKeys.timeSeq(env.time.microseconds, view.seq)) { Array($0) }

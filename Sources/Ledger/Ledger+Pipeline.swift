@@ -30,7 +30,10 @@ public final class HandOff<Item: Sendable>: Sendable {
 
     /// Marks the end, with the producer's failure if it failed.
     public func finish(failure: String? = nil) {
-        state.withLock { $0.finished = true; $0.failure = failure }
+        state.withLock {
+            $0.finished = true
+            $0.failure = failure
+        }
         available.signal()
     }
 
@@ -62,9 +65,10 @@ extension Ledger {
     public func appendAll<E: LedgerPayload & Sendable>(
         _ batches: [[E]], onCommit: (AppendReceipt) -> Void = { _ in }
     ) throws(LedgerError) {
-        try appendAll(producing: { (send: ([E]) -> Bool) in
-            for batch in batches where !send(batch) { break }
-        }, onCommit: onCommit)
+        try appendAll(
+            producing: { (send: ([E]) -> Bool) in
+                for batch in batches where !send(batch) { break }
+            }, onCommit: onCommit)
     }
 
     /// Appends the batches that `produce` hands to `send`, in order, one durable commit

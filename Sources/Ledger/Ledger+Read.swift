@@ -6,7 +6,8 @@ public final class LedgerReader {
     let txn: Transaction
     private(set) var strings: StringSnapshot
 
-    init(ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false, privateStrings: Bool = false) throws {
+    init(ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false, privateStrings: Bool = false) throws
+    {
         self.ledger = ledger
         self.txn = txn
         self.strings = try ledger.strings(in: txn, tolerant: tolerantOfDamagedStrings)
@@ -54,7 +55,9 @@ public final class LedgerReader {
         var entry = try withUnsafeBytes(of: &key) { try c.seek(atOrAfter: $0) }
         if let e = entry, StoreKeys.seqFrom(e.key) == seq { return BatchHeader.decode(e.value) }
         entry = entry == nil ? try c.last() : try c.previous()
-        guard let e = entry, let h = BatchHeader.decode(e.value), h.firstSeq <= seq, seq <= h.lastSeq else { return nil }
+        guard let e = entry, let h = BatchHeader.decode(e.value), h.firstSeq <= seq, seq <= h.lastSeq else {
+            return nil
+        }
         return h
     }
 
@@ -73,7 +76,8 @@ public final class LedgerReader {
         }
         // The current batch's last seq and time, kept apart from its header so that the
         // loop copies no arrays.
-        var batchLast = batch?.lastSeq, recorded = batch?.recordedMicros ?? 0
+        var batchLast = batch?.lastSeq
+        var recorded = batch?.recordedMicros ?? 0
         // The log's pages it passed go back to the kernel every `releaseStride` bytes.
         var passed = MapSpan()
         while let e = entry {
@@ -105,11 +109,14 @@ public final class LedgerReader {
         return try body(try makeView(seq: seq, bytes: bytes, recordedMicros: recorded))
     }
 
-    func makeView(seq: UInt64, bytes: UnsafeRawBufferPointer, recordedMicros: Int64, identities: Bool = true) throws -> RecordView {
+    func makeView(seq: UInt64, bytes: UnsafeRawBufferPointer, recordedMicros: Int64, identities: Bool = true) throws
+        -> RecordView
+    {
         guard RecordCodec.isIntact(bytes, seq: seq) else {
             throw LedgerError(.damaged, "record \(seq) fails its checksum; run `stackledger verify`")
         }
-        let envelope: Envelope, header: RecordCodec.Header
+        let envelope: Envelope
+        let header: RecordCodec.Header
         do {
             (envelope, header) = try RecordCodec.decodeHeader(bytes, strings: strings, identities: identities)
         } catch {
@@ -120,8 +127,9 @@ public final class LedgerReader {
                 throw LedgerError(.damaged, "record \(seq) cannot be decoded: \(error)")
             }
         }
-        return RecordView(seq: seq, recordedMicros: recordedMicros, envelope: envelope,
-                          header: header, strings: strings.strings)
+        return RecordView(
+            seq: seq, recordedMicros: recordedMicros, envelope: envelope,
+            header: header, strings: strings.strings)
     }
 
     /// Hands back every page of the store's map that this process holds to the kernel
@@ -159,7 +167,9 @@ public final class LedgerReader {
 
     /// The event time and sequence number of `device`'s events with event time in
     /// `[from, to)` (microseconds), in (time, seq) order, read from the index alone.
-    public func timedSeqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [(time: Int64, seq: UInt64)] {
+    public func timedSeqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [(
+        time: Int64, seq: UInt64
+    )] {
         guard let id = strings.id(of: device) else { return [] }
         var out = [(time: Int64, seq: UInt64)]()
         let c = try txn.cursor(dbs.deviceTime)
@@ -191,7 +201,8 @@ public final class LedgerReader {
     /// Whether any event is indexed under a domain key.
     public func hasIndexKey(_ indexKey: IndexKey) throws -> Bool {
         guard let id = strings.id(of: indexKey.value) else { return false }
-        return try IndexKeyID(namespace: indexKey.namespace, string: id).withKey { try txn.get(dbs.keys, key: $0) } != nil
+        return try IndexKeyID(namespace: indexKey.namespace, string: id).withKey { try txn.get(dbs.keys, key: $0) }
+            != nil
     }
 
     /// The sequence number stored for an event id, if any.
@@ -208,7 +219,9 @@ extension Ledger {
     @discardableResult
     public func read<T>(privateStrings: Bool = false, _ body: (LedgerReader) throws -> T) throws -> T {
         do {
-            return try environment.read { txn in try body(try LedgerReader(ledger: self, txn: txn, privateStrings: privateStrings)) }
+            return try environment.read { txn in
+                try body(try LedgerReader(ledger: self, txn: txn, privateStrings: privateStrings))
+            }
         } catch let e as LMDBError {
             throw Ledger.describe(e, path: path)
         }

@@ -1,5 +1,5 @@
-import LMDBKit
 import Crypto
+import LMDBKit
 
 extension Ledger {
     /// Re-checks every record's CRC, every string definition, the hash chain from the
@@ -65,22 +65,29 @@ struct Verifier {
         var expectedSeq: UInt64 = 1
         var previous = BatchHeader.genesis
         var lastHeader: BatchHeader?
-        var idCount = 0, keyCount = 0
+        var idCount = 0
+        var keyCount = 0
         let batchCursor = try txn.cursor(dbs.batches)
         var batchEntry = try batchCursor.first()
         let deviceCursor = try txn.cursor(dbs.deviceTime)
         let keyCursor = try txn.cursor(dbs.keys)
         // Every `releaseStride` bytes of log, the pages read so far (log and indices, which
         // share the file) go back to the kernel, so that the resident set stays small.
-        var logPassed = MapSpan(), indexPassed = MapSpan()
+        var logPassed = MapSpan()
+        var indexPassed = MapSpan()
         while let be = batchEntry {
             report.batches += 1
             guard let header = BatchHeader.decode(be.value), StoreKeys.seqFrom(be.key) == header.firstSeq else {
-                report.report(StoreKeys.seqFrom(be.key), "the batch header stored under this sequence number is malformed or fails its checksum")
+                report.report(
+                    StoreKeys.seqFrom(be.key),
+                    "the batch header stored under this sequence number is malformed or fails its checksum")
                 break
             }
             if header.firstSeq != expectedSeq {
-                report.report(min(expectedSeq, header.firstSeq), "the batch starting at \(header.firstSeq) does not follow the previous one (expected \(expectedSeq)): records are missing or reordered")
+                report.report(
+                    min(expectedSeq, header.firstSeq),
+                    "the batch starting at \(header.firstSeq) does not follow the previous one (expected \(expectedSeq)): records are missing or reordered"
+                )
             }
             if header.previousHash != previous {
                 report.report(header.firstSeq, "the batch's link to the previous hash is broken")
@@ -98,18 +105,23 @@ struct Verifier {
                     break
                 }
                 if key != seq {
-                    report.report(min(key, seq), key > seq ? "the record is missing (next stored is \(key))" : "an unexpected record is stored")
+                    report.report(
+                        min(key, seq),
+                        key > seq ? "the record is missing (next stored is \(key))" : "an unexpected record is stored")
                     if key > seq { continue }
                 }
                 report.records += 1
                 digests.addRecord(seq: seq, bytes: e.value)
                 logPassed.include(e.value)
                 if !RecordCodec.isIntact(e.value, seq: seq) {
-                    report.report(seq, "the record fails its CRC-32C (changed bytes, or moved from another sequence number)")
+                    report.report(
+                        seq, "the record fails its CRC-32C (changed bytes, or moved from another sequence number)")
                 } else {
                     do {
                         let (env, h) = try RecordCodec.decodeHeader(e.value, strings: reader.strings)
-                        try checkIndices(seq: seq, envelope: env, header: h, device: deviceCursor, keys: keyCursor, passed: &indexPassed, report: &report)
+                        try checkIndices(
+                            seq: seq, envelope: env, header: h, device: deviceCursor, keys: keyCursor,
+                            passed: &indexPassed, report: &report)
                         if env.id != nil { idCount += 1 }
                         keyCount += h.indexKeyIDs.count
                     } catch {
@@ -130,7 +142,10 @@ struct Verifier {
                 stringsDigest: digests.strings.finalize(), recordsDigest: digests.records.finalize())
             if computed != header.hash {
                 let firstBad = report.problems[problemsBefore...].compactMap(\.seq).min()
-                report.report(firstBad ?? header.firstSeq, "the hash chain breaks in the batch of sequence numbers \(header.firstSeq)-\(header.lastSeq): one or more of its \(header.count) records or \(header.stringCount) string definitions were changed")
+                report.report(
+                    firstBad ?? header.firstSeq,
+                    "the hash chain breaks in the batch of sequence numbers \(header.firstSeq)-\(header.lastSeq): one or more of its \(header.count) records or \(header.stringCount) string definitions were changed"
+                )
             }
             // The next batch is checked against this one's stored hash, so that one changed
             // batch is named once, not with every batch after it.
@@ -147,7 +162,10 @@ struct Verifier {
         }
         if report.head != report.computedHead {
             let seq = min(report.head?.lastSeq ?? 0, report.computedHead?.lastSeq ?? 0) + 1
-            report.report(seq, "the stored chain head (\(report.head?.description ?? "none")) does not match the log (\(report.computedHead?.description ?? "none")): records were added or removed at the end")
+            report.report(
+                seq,
+                "the stored chain head (\(report.head?.description ?? "none")) does not match the log (\(report.computedHead?.description ?? "none")): records were added or removed at the end"
+            )
         }
         try checkIndexTotals(records: report.records, keys: keyCount, ids: idCount, report: &report)
         return report
@@ -173,26 +191,41 @@ struct Verifier {
     }
 
     /// Checks the record's index entries; `passed` grows to cover the entries found.
-    private func checkIndices(seq: UInt64, envelope env: Envelope, header: RecordCodec.Header, device: Cursor, keys: Cursor,
-                              passed indexPassed: inout MapSpan, report: inout VerifyReport) throws {
+    private func checkIndices(
+        seq: UInt64, envelope env: Envelope, header: RecordCodec.Header, device: Cursor, keys: Cursor,
+        passed indexPassed: inout MapSpan, report: inout VerifyReport
+    ) throws {
         if let deviceID = reader.strings.id(of: env.device) {
             var k = StoreKeys.stringID(deviceID)
             var v = StoreKeys.timeSeq(env.time.microseconds, seq)
-            let found = try withUnsafeBytes(of: &k) { k in try withUnsafeBytes(of: &v) { v in try device.seek(key: k, value: v) } }
-            if let found { indexPassed.include(found.value) } else { report.report(seq, "the (device, time) index has no entry for the record") }
+            let found = try withUnsafeBytes(of: &k) { k in
+                try withUnsafeBytes(of: &v) { v in try device.seek(key: k, value: v) }
+            }
+            if let found {
+                indexPassed.include(found.value)
+            } else {
+                report.report(seq, "the (device, time) index has no entry for the record")
+            }
         }
         report.indexEntries += 1
         for keyID in header.indexKeyIDs {
             var v = StoreKeys.seq(seq)
             let found = try keyID.withKey { k in try withUnsafeBytes(of: &v) { v in try keys.seek(key: k, value: v) } }
-            if let found { indexPassed.include(found.value) } else { report.report(seq, "the key index has no entry for \(reader.strings.strings[Int(keyID.string)])") }
+            if let found {
+                indexPassed.include(found.value)
+            } else {
+                report.report(seq, "the key index has no entry for \(reader.strings.strings[Int(keyID.string)])")
+            }
             report.indexEntries += 1
         }
         if let id = env.id {
             let entry = try txn.get(dbs.ids, key: StoreKeys.eventID(id))
             if let entry { indexPassed.include(entry) }
             let stored = entry.flatMap(StoreKeys.seqFrom)
-            if stored != seq { report.report(seq, "the id table maps \"\(id)\" to \(stored.map(String.init) ?? "nothing"), not to this record") }
+            if stored != seq {
+                report.report(
+                    seq, "the id table maps \"\(id)\" to \(stored.map(String.init) ?? "nothing"), not to this record")
+            }
             report.indexEntries += 1
         }
     }
@@ -200,16 +233,21 @@ struct Verifier {
     private func checkIndexTotals(records: Int, keys: Int, ids: Int, report: inout VerifyReport) throws {
         let deviceEntries = try txn.statistics(dbs.deviceTime).entries
         if deviceEntries != records {
-            report.report(try firstOrphan(dbs.deviceTime, seqOf: { StoreKeys.decodeTimeSeq($0)?.1 }),
-                          "the (device, time) index holds \(deviceEntries) entries for \(records) records")
+            report.report(
+                try firstOrphan(dbs.deviceTime, seqOf: { StoreKeys.decodeTimeSeq($0)?.1 }),
+                "the (device, time) index holds \(deviceEntries) entries for \(records) records")
         }
         let keyEntries = try txn.statistics(dbs.keys).entries
         if keyEntries != keys {
-            report.report(try firstOrphan(dbs.keys, seqOf: StoreKeys.seqFrom), "the key index holds \(keyEntries) entries; the records name \(keys)")
+            report.report(
+                try firstOrphan(dbs.keys, seqOf: StoreKeys.seqFrom),
+                "the key index holds \(keyEntries) entries; the records name \(keys)")
         }
         let idEntries = try txn.statistics(dbs.ids).entries
         if idEntries != ids {
-            report.report(try firstOrphan(dbs.ids, seqOf: StoreKeys.seqFrom), "the id table holds \(idEntries) entries for \(ids) records with ids")
+            report.report(
+                try firstOrphan(dbs.ids, seqOf: StoreKeys.seqFrom),
+                "the id table holds \(idEntries) entries for \(ids) records with ids")
         }
     }
 
@@ -249,7 +287,8 @@ struct Verifier {
         }
         headers.reverse()
         guard let newest = headers.last, head == ChainHead(header: newest) else {
-            return .init(seq: head.map { $0.lastSeq + 1 } ?? 1, message: "the stored chain head does not match the newest batch")
+            return .init(
+                seq: head.map { $0.lastSeq + 1 } ?? 1, message: "the stored chain head does not match the newest batch")
         }
         if try reader.lastSeq() != newest.lastSeq {
             return .init(seq: newest.lastSeq + 1, message: "the log's newest record is not the chain head's")
@@ -269,8 +308,12 @@ struct Verifier {
             var k = StoreKeys.seq(h.firstSeq)
             var entry = try withUnsafeBytes(of: &k) { try log.seek(exactly: $0) }
             for seq in h.firstSeq...h.lastSeq {
-                guard let r = entry, StoreKeys.seqFrom(r.key) == seq else { return .init(seq: seq, message: "the record is missing") }
-                guard RecordCodec.isIntact(r.value, seq: seq) else { return .init(seq: seq, message: "the record fails its CRC-32C") }
+                guard let r = entry, StoreKeys.seqFrom(r.key) == seq else {
+                    return .init(seq: seq, message: "the record is missing")
+                }
+                guard RecordCodec.isIntact(r.value, seq: seq) else {
+                    return .init(seq: seq, message: "the record fails its CRC-32C")
+                }
                 digests.addRecord(seq: seq, bytes: r.value)
                 entry = try log.next()
             }
@@ -278,7 +321,9 @@ struct Verifier {
                 previous: previous, firstSeq: h.firstSeq, count: h.count, firstStringID: h.firstStringID,
                 stringCount: h.stringCount, recordedMicros: h.recordedMicros,
                 stringsDigest: digests.strings.finalize(), recordsDigest: digests.records.finalize())
-            guard computed == h.hash else { return .init(seq: h.firstSeq, message: "the hash chain breaks in the batch \(h.firstSeq)-\(h.lastSeq)") }
+            guard computed == h.hash else {
+                return .init(seq: h.firstSeq, message: "the hash chain breaks in the batch \(h.firstSeq)-\(h.lastSeq)")
+            }
             previous = computed
         }
         return nil

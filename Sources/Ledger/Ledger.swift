@@ -2,8 +2,9 @@ package import LMDBKit
 // The record format is the vocabulary of the ledger's API: whoever imports the ledger sees it.
 @_exported public import RecordFormat
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The append-only event log of one store: an LMDB environment holding the records,
@@ -69,17 +70,21 @@ public final class Ledger: Sendable {
         let exists = Ledger.fileExists(path, isDirectory: &isDirectory)
         if !exists {
             if options.readOnly {
-                throw LedgerError(.missing, "no store at \(path); create one with `stackledger ingest`, or pass --store DIR")
+                throw LedgerError(
+                    .missing, "no store at \(path); create one with `stackledger ingest`, or pass --store DIR")
             }
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw LedgerError(.storage, "cannot create the store directory \(path): \(String(cString: strerror(errno)))")
+                throw LedgerError(
+                    .storage, "cannot create the store directory \(path): \(String(cString: strerror(errno)))")
             }
         } else if !isDirectory {
             throw LedgerError(.storage, "\(path) is not a store directory")
         }
         let dataFile = path + "/data.mdb"
         if options.readOnly && !Ledger.fileExists(dataFile, isDirectory: &isDirectory) {
-            throw LedgerError(.missing, "no store at \(path) (no data.mdb); create one with `stackledger ingest`, or pass --store DIR")
+            throw LedgerError(
+                .missing, "no store at \(path) (no data.mdb); create one with `stackledger ingest`, or pass --store DIR"
+            )
         }
         var envOptions = options.environment
         if options.readOnly { envOptions.flags.insert(.readOnly) }
@@ -87,7 +92,10 @@ public final class Ledger: Sendable {
         // A writer that stopped between creating the data file and its first write leaves
         // it empty; LMDB would try to write a new store's first pages into it.
         if options.readOnly && fileSize == 0 {
-            throw LedgerError(.missing, "\(path) holds no StackLedger store (its data file is empty: the first write never finished); create one with `stackledger ingest`")
+            throw LedgerError(
+                .missing,
+                "\(path) holds no StackLedger store (its data file is empty: the first write never finished); create one with `stackledger ingest`"
+            )
         }
         if let size = fileSize, size > envOptions.initialMapSize {
             envOptions.initialMapSize = size
@@ -103,7 +111,10 @@ public final class Ledger: Sendable {
         // committed (and grown the file) since the first look, and the file never shrinks.
         let info = env.info()
         if let size = Ledger.fileSize(dataFile), size > 0, size < info.usedBytes {
-            throw LedgerError(.damaged, "the store's data file \(dataFile) is truncated: \(size) bytes, but its map uses \(info.usedBytes); restore it from a copy (nothing was read)")
+            throw LedgerError(
+                .damaged,
+                "the store's data file \(dataFile) is truncated: \(size) bytes, but its map uses \(info.usedBytes); restore it from a copy (nothing was read)"
+            )
         }
         do {
             _ = try env.clearStaleReaders()
@@ -152,7 +163,9 @@ public final class Ledger: Sendable {
             dbs = try env.write { txn in
                 let d = try open(txn, true)
                 if try txn.get(d.meta, key: Array("format".utf8)) == nil {
-                    try txn.put(d.meta, key: Array("format".utf8), value: withUnsafeBytes(of: formatVersion.littleEndian) { Array($0) })
+                    try txn.put(
+                        d.meta, key: Array("format".utf8),
+                        value: withUnsafeBytes(of: formatVersion.littleEndian) { Array($0) })
                 }
                 return d
             }
@@ -165,7 +178,10 @@ public final class Ledger: Sendable {
             throw LedgerError(.damaged, "\(path) has no format version; it is not a StackLedger store or it is damaged")
         }
         if format > formatVersion {
-            throw LedgerError(.newerFormat, "the store at \(path) was written by a newer StackLedger (store format \(format)); this stackledger reads format \(formatVersion) and older: upgrade stackledger to open it")
+            throw LedgerError(
+                .newerFormat,
+                "the store at \(path) was written by a newer StackLedger (store format \(format)); this stackledger reads format \(formatVersion) and older: upgrade stackledger to open it"
+            )
         }
         return dbs
     }
@@ -175,16 +191,28 @@ public final class Ledger: Sendable {
         if let e = error as? LMDBError {
             switch e.code {
             case EACCES, EROFS, EPERM:
-                return LedgerError(.storage, "cannot open the store at \(path): \(e); check its permissions, or copy it somewhere writable")
+                return LedgerError(
+                    .storage,
+                    "cannot open the store at \(path): \(e); check its permissions, or copy it somewhere writable")
             case ENOSPC:
-                return LedgerError(.storage, "the disk holding \(path) is full; free space and run again (nothing was lost)")
+                return LedgerError(
+                    .storage, "the disk holding \(path) is full; free space and run again (nothing was lost)")
             case EIO, EFBIG:
                 // LMDB reports a short write (a disk filling up mid-commit) as EIO.
-                return LedgerError(.storage, "writing to the store at \(path) failed (\(e)); the disk may be full or failing. Nothing of the failed commit was stored; free space or fix the disk and run again")
+                return LedgerError(
+                    .storage,
+                    "writing to the store at \(path) failed (\(e)); the disk may be full or failing. Nothing of the failed commit was stored; free space or fix the disk and run again"
+                )
             case LMDBError.invalid.code, LMDBError.versionMismatch.code, LMDBError.corrupted.code:
-                return LedgerError(.damaged, "the store at \(path) is not a readable LMDB environment (\(e)); run `stackledger verify` on a copy")
+                return LedgerError(
+                    .damaged,
+                    "the store at \(path) is not a readable LMDB environment (\(e)); run `stackledger verify` on a copy"
+                )
             case LMDBError.mapFull.code:
-                return LedgerError(.storage, "the store at \(path) reached its map size limit; nothing of the failed batch was stored. Allow growth or raise the limit")
+                return LedgerError(
+                    .storage,
+                    "the store at \(path) reached its map size limit; nothing of the failed batch was stored. Allow growth or raise the limit"
+                )
             default:
                 return LedgerError(.storage, "store \(path): \(e)")
             }
@@ -228,10 +256,13 @@ public final class Ledger: Sendable {
                 _ = snap.append(s)
             } else if tolerant {
                 damaged = true
-                while UInt32(snap.strings.count) < id { _ = snap.append("\u{FFFD}missing string \(snap.strings.count)") }
+                while UInt32(snap.strings.count) < id {
+                    _ = snap.append("\u{FFFD}missing string \(snap.strings.count)")
+                }
                 if UInt32(snap.strings.count) == id { _ = snap.append("\u{FFFD}damaged string \(id)") }
             } else {
-                throw LedgerError(.damaged, "string definition \(next) is missing or fails its checksum; run `stackledger verify`")
+                throw LedgerError(
+                    .damaged, "string definition \(next) is missing or fails its checksum; run `stackledger verify`")
             }
             next = UInt32(snap.strings.count)
             entry = try cursor.next()
@@ -258,7 +289,9 @@ enum StringRecord {
         let body = UnsafeRawBufferPointer(rebasing: b[0..<b.count - 4])
         var crc = withUnsafeBytes(of: id.littleEndian) { CRC32C.update(0, $0) }
         crc = CRC32C.update(crc, body)
-        guard crc == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: b.count - 4, as: UInt32.self)) else { return nil }
+        guard crc == UInt32(littleEndian: b.loadUnaligned(fromByteOffset: b.count - 4, as: UInt32.self)) else {
+            return nil
+        }
         return String(decoding: UnsafeRawBufferPointer(rebasing: body[1...]), as: UTF8.self)
     }
 }

@@ -25,7 +25,12 @@ extension PreparedBatch {
             w.writeVarint(UInt64(r.idKey.count))
             w.writeVarint(UInt64(r.keys.lowerBound))
             w.writeVarint(UInt64(r.keys.count))
-            if let id = r.id { w.write(1); w.writeString(id) } else { w.write(0) }
+            if let id = r.id {
+                w.write(1)
+                w.writeString(id)
+            } else {
+                w.write(0)
+            }
         }
         return w.bytes
     }
@@ -50,18 +55,25 @@ extension PreparedBatch {
         let count = try r.readLength()
         batch.records.reserveCapacity(count)
         for _ in 0..<count {
-            let start = try r.readLength(), length = try r.readLength()
+            let start = try r.readLength()
+            let length = try r.readLength()
             let crc = try r.readFixed(UInt32.self)
             let device = UInt32(truncatingIfNeeded: try r.readVarint())
             let micros = try r.readSignedVarint()
-            let idStart = try r.readLength(), idCount = try r.readLength()
-            let keyStart = try r.readLength(), keyN = try r.readLength()
+            let idStart = try r.readLength()
+            let idCount = try r.readLength()
+            let keyStart = try r.readLength()
+            let keyN = try r.readLength()
             let id: String? = try r.readByte() == 1 ? try r.readString() : nil
-            guard start + length <= batch.bytes.count, idStart + idCount <= batch.idKeys.count, keyStart + keyN <= batch.keys.count else {
+            guard start + length <= batch.bytes.count, idStart + idCount <= batch.idKeys.count,
+                keyStart + keyN <= batch.keys.count
+            else {
                 throw ByteReader.Error(offset: r.offset, expected: "a prepared record inside its batch")
             }
-            batch.records.append(Record(start: start, length: length, bodyCRC: crc, device: device, micros: micros,
-                                        idKey: idStart..<idStart + idCount, keys: keyStart..<keyStart + keyN, id: id))
+            batch.records.append(
+                Record(
+                    start: start, length: length, bodyCRC: crc, device: device, micros: micros,
+                    idKey: idStart..<idStart + idCount, keys: keyStart..<keyStart + keyN, id: id))
         }
         return batch
     }

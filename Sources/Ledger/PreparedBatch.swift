@@ -86,32 +86,33 @@ extension Ledger {
         _ events: [E], interner: Interner, base: Int, epoch: Int,
         reencode: @escaping @Sendable (BatchWriter) throws -> AppendReceipt
     ) -> PreparedBatch {
-            var batch = PreparedBatch(base: base, newStrings: [], epoch: epoch, reencode: reencode)
-            batch.bytes.reserveCapacity(events.count * 200)
-            batch.records.reserveCapacity(events.count)
-            var scratch = ByteWriter(capacity: 1024)
-            var keys = [IndexKeyID]()
-            for event in events {
-                scratch.removeAll()
-                let env = event.envelope
-                RecordCodec.encode(event, envelope: env, interner: interner, into: &scratch, keys: &keys)
-                let start = batch.bytes.count
-                batch.bytes.append(contentsOf: scratch.bytes)
-                let crc = scratch.bytes.withUnsafeBytes { CRC32C.update(0, $0) }
-                var idRange = 0..<0
-                if let id = env.id {
-                    let k = StoreKeys.eventID(id)
-                    idRange = batch.idKeys.count..<batch.idKeys.count + k.count
-                    batch.idKeys.append(contentsOf: k)
-                }
-                let keyStart = batch.keys.count
-                batch.keys.append(contentsOf: keys)
-                batch.records.append(.init(
+        var batch = PreparedBatch(base: base, newStrings: [], epoch: epoch, reencode: reencode)
+        batch.bytes.reserveCapacity(events.count * 200)
+        batch.records.reserveCapacity(events.count)
+        var scratch = ByteWriter(capacity: 1024)
+        var keys = [IndexKeyID]()
+        for event in events {
+            scratch.removeAll()
+            let env = event.envelope
+            RecordCodec.encode(event, envelope: env, interner: interner, into: &scratch, keys: &keys)
+            let start = batch.bytes.count
+            batch.bytes.append(contentsOf: scratch.bytes)
+            let crc = scratch.bytes.withUnsafeBytes { CRC32C.update(0, $0) }
+            var idRange = 0..<0
+            if let id = env.id {
+                let k = StoreKeys.eventID(id)
+                idRange = batch.idKeys.count..<batch.idKeys.count + k.count
+                batch.idKeys.append(contentsOf: k)
+            }
+            let keyStart = batch.keys.count
+            batch.keys.append(contentsOf: keys)
+            batch.records.append(
+                .init(
                     start: start, length: scratch.count, bodyCRC: crc, device: interner.id(for: env.device),
                     micros: env.time.microseconds, idKey: idRange, keys: keyStart..<batch.keys.count, id: env.id))
-            }
-            batch.newStrings = interner.added
-            return batch
+        }
+        batch.newStrings = interner.added
+        return batch
     }
 
     /// Stores `events` one by one through the writer's own interner: what a prepared

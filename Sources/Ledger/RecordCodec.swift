@@ -19,8 +19,10 @@ enum RecordCodec {
     static let flagApp: UInt8 = 1, flagID: UInt8 = 2, flagSource: UInt8 = 4
 
     /// Encodes everything but the CRC into `writer`.
-    static func encode(_ event: some LedgerPayload, envelope env: Envelope, interner: Interner,
-                       into writer: inout ByteWriter, keys: inout [IndexKeyID]) {
+    static func encode(
+        _ event: some LedgerPayload, envelope env: Envelope, interner: Interner,
+        into writer: inout ByteWriter, keys: inout [IndexKeyID]
+    ) {
         var flags: UInt8 = 0
         if env.app != nil { flags |= flagApp }
         if env.id != nil { flags |= flagID }
@@ -92,25 +94,31 @@ enum RecordCodec {
 
     /// Decodes a record's envelope and locates its payload. Does not check the CRC. With
     /// `identities` false, the envelope's `id` and `source` are skipped, not decoded (nil).
-    static func decodeHeader(_ bytes: UnsafeRawBufferPointer, strings: StringSnapshot,
-                             identities: Bool = true) throws(ByteReader.Error) -> (Envelope, Header) {
+    static func decodeHeader(
+        _ bytes: UnsafeRawBufferPointer, strings: StringSnapshot,
+        identities: Bool = true
+    ) throws(ByteReader.Error) -> (Envelope, Header) {
         guard bytes.count >= 4 else { throw ByteReader.Error(offset: 0, expected: "a record") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4])
         var r = ByteReader(body)
         let version = try r.readByte()
         guard version == RecordCodec.version else {
-            throw ByteReader.Error(offset: 0, expected: "record format version \(RecordCodec.version) (found \(version))")
+            throw ByteReader.Error(
+                offset: 0, expected: "record format version \(RecordCodec.version) (found \(version))")
         }
         let flags = try r.readByte()
         let micros = try r.readFixed(Int64.self)
         let offset = try r.readFixed(Int16.self)
         guard Timestamp.isStorable(microseconds: micros, offsetMinutes: offset) else {
-            throw ByteReader.Error(offset: r.offset - 10, expected: "an event time in 1970-2200 with an offset under 24 hours")
+            throw ByteReader.Error(
+                offset: r.offset - 10, expected: "an event time in 1970-2200 with an offset under 24 hours")
         }
         func str(_ r: inout ByteReader) throws(ByteReader.Error) -> String {
             let at = r.offset
             let id = try r.readVarint()
-            guard let s = strings.string(id) else { throw ByteReader.Error(offset: at, expected: "a defined string id (got \(id))") }
+            guard let s = strings.string(id) else {
+                throw ByteReader.Error(offset: at, expected: "a defined string id (got \(id))")
+            }
             return s
         }
         let device = try str(&r)
@@ -143,12 +151,19 @@ enum RecordCodec {
             _ = try r.readByte()
             let at = r.offset
             let k = try r.readVarint()
-            guard k > 0, k < UInt64(strings.strings.count) else { throw ByteReader.Error(offset: at, expected: "a defined index key id") }
+            guard k > 0, k < UInt64(strings.strings.count) else {
+                throw ByteReader.Error(offset: at, expected: "a defined index key id")
+            }
         }
-        let envelope = Envelope(type: type, time: Timestamp(microseconds: micros, offsetMinutes: offset),
-                                device: device, app: app, id: id, source: source)
-        return (envelope, Header(body: body, keysOffset: keysOffset, keyCount: keyCount,
-                                 payload: UnsafeRawBufferPointer(rebasing: body[r.offset...])))
+        let envelope = Envelope(
+            type: type, time: Timestamp(microseconds: micros, offsetMinutes: offset),
+            device: device, app: app, id: id, source: source)
+        return (
+            envelope,
+            Header(
+                body: body, keysOffset: keysOffset, keyCount: keyCount,
+                payload: UnsafeRawBufferPointer(rebasing: body[r.offset...]))
+        )
     }
 
     /// The event time and device id of a record, read without decoding the rest.

@@ -1,4 +1,5 @@
 import Crypto
+import LMDBKit
 
 /// How keys and values of the store's databases are laid out (all big-endian keys, so
 /// LMDB's byte order is numeric order).
@@ -41,5 +42,3 @@ struct StoreDatabases: Sendable {
     /// read-only store that has none yet.
     var derived: Database?
 }
-
-import LMDBKit

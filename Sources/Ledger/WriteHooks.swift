@@ -10,12 +10,15 @@ import Synchronization
 public enum WriteHooks {
     private static let hook = Mutex<(@Sendable () -> Void)?>(nil)
     private static let holdPath: String? = ProcessInfo.processInfo.environment["STACKLEDGER_TEST_HOLD_WRITE_LOCK"]
-    private static let holdAfter = Int(ProcessInfo.processInfo.environment["STACKLEDGER_TEST_HOLD_AFTER_COMMITS"] ?? "") ?? 0
+    private static let holdAfter =
+        Int(ProcessInfo.processInfo.environment["STACKLEDGER_TEST_HOLD_AFTER_COMMITS"] ?? "") ?? 0
     private static let transactions = Mutex(0)
 
     /// Runs `body` with `inside` called in every write transaction of this process, after
     /// the write lock is taken and before anything is written.
-    public static func whileInsideWrite<T>(_ inside: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+    public static func whileInsideWrite<T>(_ inside: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows
+        -> T
+    {
         hook.withLock { $0 = inside }
         defer { hook.withLock { $0 = nil } }
         return try body()
@@ -24,7 +27,12 @@ public enum WriteHooks {
     /// Called by a write transaction once it holds the lock.
     static func insideWrite() {
         if let inside = hook.withLock({ $0 }) { inside() }
-        if let holdPath, transactions.withLock({ n in n += 1; return n > holdAfter }) {
+        if let holdPath,
+            transactions.withLock({ n in
+                n += 1
+                return n > holdAfter
+            })
+        {
             _ = FileManager.default.createFile(atPath: holdPath, contents: Data("\(getpid())\n".utf8))
             while true { sleep(60) }
         }

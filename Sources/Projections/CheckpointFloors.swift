@@ -38,8 +38,10 @@ struct CheckpointFloors: Equatable {
         guard value.count % 16 == 0 else { return nil }
         entries = stride(from: 0, to: value.count, by: 16).map { i in
             value.withUnsafeBytes { raw in
-                (Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))),
-                 UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)))
+                (
+                    Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))),
+                    UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                )
             }
         }
     }

@@ -31,7 +31,8 @@ struct CheckpointKey {
     /// The engine tag of a checkpoint's or a floor's key under `root` (`CheckpointKey.root`
     /// or `CheckpointFloors.root`): the bytes after its device's name; nil for a key too
     /// short to hold one.
-    static func tag<Key: RandomAccessCollection<UInt8>>(ofKey key: Key, under root: [UInt8]) -> Key.SubSequence? where Key.Index == Int {
+    static func tag<Key: RandomAccessCollection<UInt8>>(ofKey key: Key, under root: [UInt8]) -> Key.SubSequence?
+    where Key.Index == Int {
         guard let zero = key.dropFirst(root.count).firstIndex(of: 0), key.endIndex - zero > tagSize else { return nil }
         return key[(zero + 1)..<(zero + 1 + tagSize)]
     }
@@ -49,7 +50,9 @@ struct CheckpointKey {
     static func position(_ key: [UInt8]) -> (time: Int64, seq: UInt64)? {
         guard key.count >= 16 else { return nil }
         let tail = Array(key.suffix(16))
-        let t = tail.withUnsafeBytes { Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) ^ Int64.min }
+        let t = tail.withUnsafeBytes {
+            Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) ^ Int64.min
+        }
         let s = tail.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
         return (t, s)
     }

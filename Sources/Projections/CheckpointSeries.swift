@@ -30,8 +30,10 @@ struct CheckpointSeries {
     mutating func next(_ state: CheckpointState, time: Int64, seq: UInt64) -> (key: [UInt8], value: [UInt8]) {
         let bytes = state.bytes(reusing: &usageDays)
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
-        let entry = (CheckpointKey.key(device, tag, time: time, seq: seq),
-                     CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: usageDays.copies))
+        let entry = (
+            CheckpointKey.key(device, tag, time: time, seq: seq),
+            CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: usageDays.copies)
+        )
         previous = (time, seq, bytes)
         made += 1
         return entry

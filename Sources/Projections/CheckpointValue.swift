@@ -31,9 +31,11 @@ struct CheckpointValue {
         (highSeq, size, base) = value.withUnsafeBytes { raw in
             let time = Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)))
             let seq = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt64.self))
-            return (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
-                    Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
-                    seq == 0 ? nil : (time, seq))
+            return (
+                UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
+                Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
+                seq == 0 ? nil : (time, seq)
+            )
         }
         // The runs and the checksum, read with the log's own varint reader.
         let (size, hasBase) = (size, base != nil)
@@ -44,8 +46,10 @@ struct CheckpointValue {
             copies.reserveCapacity(count)
             var end = 0
             for _ in 0..<count {
-                guard let gap = try? r.readLength(), let from = try? r.readLength(), let length = try? r.readLength(), length > 0,
-                      end + gap + length <= size else { return nil }
+                guard let gap = try? r.readLength(), let from = try? r.readLength(), let length = try? r.readLength(),
+                    length > 0,
+                    end + gap + length <= size
+                else { return nil }
                 copies.append(StateCopy(at: end + gap, from: from, count: length))
                 end += gap + length
             }
@@ -59,15 +63,20 @@ struct CheckpointValue {
 
     /// The value of `state`, with the runs `copies` names (runs of `state` copied from
     /// `base`'s state, in order) left out; it stands alone when there are none.
-    static func encode(highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?,
-                       copies: [StateCopy] = []) -> [UInt8] {
+    static func encode(
+        highSeq: UInt64, state: [UInt8], base: (time: Int64, seq: UInt64, state: [UInt8])?,
+        copies: [StateCopy] = []
+    ) -> [UInt8] {
         let copies = base == nil ? [] : copies
         let base = copies.isEmpty ? nil : base
         var runs = ByteWriter(capacity: 4 + 12 * copies.count)
         runs.writeVarint(UInt64(copies.count))
-        var end = 0, copied = 0
+        var end = 0
+        var copied = 0
         for c in copies {
-            runs.writeVarint(UInt64(c.at - end)); runs.writeVarint(UInt64(c.from)); runs.writeVarint(UInt64(c.count))
+            runs.writeVarint(UInt64(c.at - end))
+            runs.writeVarint(UInt64(c.from))
+            runs.writeVarint(UInt64(c.count))
             end = c.at + c.count
             copied += c.count
         }
@@ -91,7 +100,9 @@ struct CheckpointValue {
             guard literals.count == size else { return nil }
             state = Array(literals)
         } else {
-            guard let assembled = StatePatch.assemble(size: size, literals: literals, base: base, copies: copies) else { return nil }
+            guard let assembled = StatePatch.assemble(size: size, literals: literals, base: base, copies: copies) else {
+                return nil
+            }
             state = assembled
         }
         return StatePatch.checksum(state) == checksum ? state : nil

@@ -44,8 +44,10 @@ final class EventPrefetch: @unchecked Sendable {
     /// Starts reading `device`'s records after `position` up to `limit` (event time,
     /// inclusive), decoding those with a sequence number within `ceiling` that
     /// `without` does not name.
-    init(ledger: Ledger, device: String, after position: (time: Int64, seq: UInt64)?, through limit: Int64,
-         ceiling: UInt64, without: Set<UInt64>, batchSize: Int = EventPrefetch.batchSize) {
+    init(
+        ledger: Ledger, device: String, after position: (time: Int64, seq: UInt64)?, through limit: Int64,
+        ceiling: UInt64, without: Set<UInt64>, batchSize: Int = EventPrefetch.batchSize
+    ) {
         queue.async { [batches, read] in
             defer { batches.finish() }
             var position = position
@@ -56,10 +58,14 @@ final class EventPrefetch: @unchecked Sendable {
                     // The reader's strings are copies of its own, so the two threads do
                     // not contend for the same reference counts.
                     try ledger.read(privateStrings: true) { reader in
-                        try reader.forEachRecord(device: device, after: position, throughMicros: limit, identities: false) { view in
+                        try reader.forEachRecord(
+                            device: device, after: position, throughMicros: limit, identities: false
+                        ) { view in
                             let included = view.seq <= ceiling && !without.contains(view.seq)
-                            items.append(Item(time: view.envelope.time.microseconds, seq: view.seq,
-                                              event: included ? try Event(record: view) : nil))
+                            items.append(
+                                Item(
+                                    time: view.envelope.time.microseconds, seq: view.seq,
+                                    event: included ? try Event(record: view) : nil))
                             return items.count < batchSize
                         }
                     }

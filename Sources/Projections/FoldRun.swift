@@ -24,8 +24,11 @@ struct FoldRun {
     /// Checkpoints made and not yet stored.
     private var pending = [([UInt8], [UInt8])]()
 
-    init(engine: DeviceEngine, position: (time: Int64, seq: UInt64)?, extras: [(UInt64, Event)], collect: ((Decision) -> Void)?,
-         saving: Bool, interval: Int, series: CheckpointSeries, inBackground: Bool) {
+    init(
+        engine: DeviceEngine, position: (time: Int64, seq: UInt64)?, extras: [(UInt64, Event)],
+        collect: ((Decision) -> Void)?,
+        saving: Bool, interval: Int, series: CheckpointSeries, inBackground: Bool
+    ) {
         self.engine = engine
         self.position = position
         self.extras = extras

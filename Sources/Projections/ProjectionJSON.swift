@@ -5,21 +5,34 @@ public import SmartStack
 public enum ProjectionJSON {
     /// `"policy": {"name", "version", "digest"}` and `"tool"`.
     public static func writeHeader(_ w: inout CanonicalWriter, policy: Policy, tool: String) {
-        w.key("policy"); w.beginObject()
-        w.key("name"); w.string(Policy.name)
-        w.key("version"); w.integer(Policy.version)
-        w.key("digest"); w.string(policy.digest)
+        w.key("policy")
+        w.beginObject()
+        w.key("name")
+        w.string(Policy.name)
+        w.key("version")
+        w.integer(Policy.version)
+        w.key("digest")
+        w.string(policy.digest)
         w.endObject()
-        w.key("tool"); w.string(tool)
+        w.key("tool")
+        w.string(tool)
     }
 
     /// `{"instance", "kind", "app"}` or null.
-    public static func write(_ w: inout CanonicalWriter, _ widget: WidgetIdentity?, extra: ((inout CanonicalWriter) -> Void)? = nil) {
-        guard let widget else { w.null(); return }
+    public static func write(
+        _ w: inout CanonicalWriter, _ widget: WidgetIdentity?, extra: ((inout CanonicalWriter) -> Void)? = nil
+    ) {
+        guard let widget else {
+            w.null()
+            return
+        }
         w.beginObject()
-        w.key("instance"); w.string(widget.instance)
-        w.key("kind"); w.string(widget.kind)
-        w.key("app"); w.string(widget.app)
+        w.key("instance")
+        w.string(widget.instance)
+        w.key("kind")
+        w.string(widget.kind)
+        w.key("app")
+        w.string(widget.app)
         extra?(&w)
         w.endObject()
     }
@@ -27,38 +40,68 @@ public enum ProjectionJSON {
     /// A reason.
     public static func write(_ w: inout CanonicalWriter, _ r: Reason) {
         w.beginObject()
-        w.key("code"); w.string(r.code)
-        w.key("basis"); w.string(r.basis.rawValue)
-        w.key("rule"); w.string(r.rule)
-        if r.basis == .policy { w.key("parameters"); w.beginArray(); for p in r.parameters { w.string(p) }; w.endArray() }
-        w.key("detail"); w.string(r.detail)
-        w.key("events"); w.beginArray(); for e in r.events { w.integer(Int(e)) }; w.endArray()
+        w.key("code")
+        w.string(r.code)
+        w.key("basis")
+        w.string(r.basis.rawValue)
+        w.key("rule")
+        w.string(r.rule)
+        if r.basis == .policy {
+            w.key("parameters")
+            w.beginArray()
+            for p in r.parameters { w.string(p) }
+            w.endArray()
+        }
+        w.key("detail")
+        w.string(r.detail)
+        w.key("events")
+        w.beginArray()
+        for e in r.events { w.integer(Int(e)) }
+        w.endArray()
         w.endObject()
     }
 
     /// A decision (one line of `replay --json`).
     public static func write(_ w: inout CanonicalWriter, _ d: Decision) {
         w.beginObject()
-        w.key("time"); w.time(d.time)
-        w.key("device"); w.string(d.device)
-        w.key("stack"); w.string(d.stack)
-        w.key("action"); w.string(d.action.rawValue)
-        w.key("widget"); write(&w, d.widget)
-        w.key("from"); write(&w, d.from)
-        w.key("top"); write(&w, d.top)
-        w.key("reasons"); w.beginArray(); for r in d.reasons { write(&w, r) }; w.endArray()
+        w.key("time")
+        w.time(d.time)
+        w.key("device")
+        w.string(d.device)
+        w.key("stack")
+        w.string(d.stack)
+        w.key("action")
+        w.string(d.action.rawValue)
+        w.key("widget")
+        write(&w, d.widget)
+        w.key("from")
+        write(&w, d.from)
+        w.key("top")
+        write(&w, d.top)
+        w.key("reasons")
+        w.beginArray()
+        for r in d.reasons { write(&w, r) }
+        w.endArray()
         w.endObject()
     }
 
     /// An active relevance or null.
     public static func write(_ w: inout CanonicalWriter, _ r: ActiveRelevance?) {
-        guard let r else { w.null(); return }
+        guard let r else {
+            w.null()
+            return
+        }
         w.beginObject()
-        w.key("score"); w.number(r.score)
-        w.key("normalized"); w.number(r.normalized.roundedForDisplay)
-        w.key("since"); w.time(r.since)
-        w.key("until"); if let u = r.until { w.time(u) } else { w.null() }
-        w.key("event"); w.integer(Int(r.event))
+        w.key("score")
+        w.number(r.score)
+        w.key("normalized")
+        w.number(r.normalized.roundedForDisplay)
+        w.key("since")
+        w.time(r.since)
+        w.key("until")
+        if let u = r.until { w.time(u) } else { w.null() }
+        w.key("event")
+        w.integer(Int(r.event))
         w.endObject()
     }
 
@@ -67,22 +110,39 @@ public enum ProjectionJSON {
         w.beginArray()
         for s in stacks {
             w.beginObject()
-            w.key("stack"); w.string(s.stack)
-            w.key("platform"); w.string(s.platform)
-            w.key("smartRotate"); w.bool(s.smartRotate)
-            w.key("widgetSuggestions"); w.bool(s.widgetSuggestions)
+            w.key("stack")
+            w.string(s.stack)
+            w.key("platform")
+            w.string(s.platform)
+            w.key("smartRotate")
+            w.bool(s.smartRotate)
+            w.key("widgetSuggestions")
+            w.bool(s.widgetSuggestions)
             w.key("top")
-            write(&w, s.top?.widget) { w in w.key("suggested"); w.bool(s.top?.suggested ?? false) }
-            w.key("widgets"); w.beginArray()
+            write(&w, s.top?.widget) { w in
+                w.key("suggested")
+                w.bool(s.top?.suggested ?? false)
+            }
+            w.key("widgets")
+            w.beginArray()
             for g in s.widgets {
                 write(&w, g.widget) { w in
-                    w.key("position"); w.integer(g.position)
-                    w.key("pinned"); w.bool(g.pinned)
-                    w.key("suggested"); w.bool(g.suggested)
-                    w.key("relevance"); write(&w, g.relevance)
+                    w.key("position")
+                    w.integer(g.position)
+                    w.key("pinned")
+                    w.bool(g.pinned)
+                    w.key("suggested")
+                    w.bool(g.suggested)
+                    w.key("relevance")
+                    write(&w, g.relevance)
                     w.key("entry")
                     if let e = g.entry {
-                        w.beginObject(); w.key("date"); w.time(e.date); w.key("event"); w.integer(Int(e.event)); w.endObject()
+                        w.beginObject()
+                        w.key("date")
+                        w.time(e.date)
+                        w.key("event")
+                        w.integer(Int(e.event))
+                        w.endObject()
                     } else {
                         w.null()
                     }

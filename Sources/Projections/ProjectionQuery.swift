@@ -13,7 +13,9 @@ public struct ProjectionQuery: Sendable {
     public var with: [Event]
 
     /// The whole log.
-    public init(knownAt: Timestamp? = nil, asRecordedAt: Timestamp? = nil, without: Set<UInt64> = [], with: [Event] = []) {
+    public init(
+        knownAt: Timestamp? = nil, asRecordedAt: Timestamp? = nil, without: Set<UInt64> = [], with: [Event] = []
+    ) {
         self.knownAt = knownAt
         self.asRecordedAt = asRecordedAt
         self.without = without

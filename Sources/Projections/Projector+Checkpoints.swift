@@ -6,17 +6,22 @@ extension Projector {
     /// longer than `ceiling` and serving a view of that length (see `CheckpointFloors`);
     /// one that is not (made from a longer log, below a floor, or its chain of states
     /// broken) is passed over for the one before it.
-    func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (DeviceEngine, (time: Int64, seq: UInt64))? {
+    func checkpoint(device: String, atOrBefore limit: Int64, ceiling: UInt64) throws -> (
+        DeviceEngine, (time: Int64, seq: UInt64)
+    )? {
         let prefix = CheckpointKey.prefix(device, tag)
         return try ledger.read { reader in
             let floors = CheckpointFloors(stored: try reader.derived(CheckpointFloors.key(device, tag)))
             var search = CheckpointKey.key(device, tag, time: limit, seq: .max)
             for _ in 0..<Projector.checkpointsTried {
                 guard let (key, value) = try reader.derived(atOrBefore: search, prefix: prefix),
-                      let at = CheckpointKey.position(key) else { return nil }
-                if let parsed = CheckpointValue(value), parsed.highSeq <= ceiling, floors.minimumCeiling(at: at.time) <= ceiling,
-                   let state = try state(of: parsed, device: device, tag: tag, in: reader),
-                   let engine = try? DeviceEngine(checkpoint: state, policy: policy) {
+                    let at = CheckpointKey.position(key)
+                else { return nil }
+                if let parsed = CheckpointValue(value), parsed.highSeq <= ceiling,
+                    floors.minimumCeiling(at: at.time) <= ceiling,
+                    let state = try state(of: parsed, device: device, tag: tag, in: reader),
+                    let engine = try? DeviceEngine(checkpoint: state, policy: policy)
+                {
                     return (engine, at)
                 }
                 guard at.seq > 0 else { return nil }
@@ -32,8 +37,10 @@ extension Projector {
     /// The engine state a checkpoint value holds: put together after the states it copies
     /// runs from, starting from `known` (a checkpoint's key and its state) when the chain
     /// reaches it; nil when one of them is missing or damaged.
-    func state(of value: CheckpointValue, device: String, tag: [UInt8], in reader: LedgerReader,
-               known: (key: [UInt8], state: [UInt8])? = nil) throws -> [UInt8]? {
+    func state(
+        of value: CheckpointValue, device: String, tag: [UInt8], in reader: LedgerReader,
+        known: (key: [UInt8], state: [UInt8])? = nil
+    ) throws -> [UInt8]? {
         var chain = [value]
         var state = [UInt8]()
         while let base = chain.last!.base {
@@ -43,7 +50,8 @@ extension Projector {
                 break
             }
             guard chain.count <= 4 * CheckpointKey.keyframeInterval, let stored = try reader.derived(key),
-                  let parsed = CheckpointValue(stored) else { return nil }
+                let parsed = CheckpointValue(stored)
+            else { return nil }
             chain.append(parsed)
         }
         for v in chain.reversed() {
@@ -105,9 +113,13 @@ extension Projector {
     /// after this one read it (nothing is written then).
     @discardableResult
     func prepareOnce(reconciling: Bool, unconditionally: Bool = false) throws -> Bool {
-        let (generation, mark, last, hasCheckpoints, damaged) = try ledger.read { reader -> (UInt64, UInt64, UInt64, Bool, [String]) in
-            (try reader.derivedMark("checkpointGeneration"), try reader.derivedMark("checkpoints"), try reader.lastSeq(),
-             try reader.hasDerived(prefix: CheckpointKey.root), try devicesWithDamagedFloors(reader))
+        let (generation, mark, last, hasCheckpoints, damaged) = try ledger.read {
+            reader -> (UInt64, UInt64, UInt64, Bool, [String]) in
+            (
+                try reader.derivedMark("checkpointGeneration"), try reader.derivedMark("checkpoints"),
+                try reader.lastSeq(),
+                try reader.hasDerived(prefix: CheckpointKey.root), try devicesWithDamagedFloors(reader)
+            )
         }
         if generation != Projector.checkpointGeneration { try sweepSupersededCheckpoints() }
         if !damaged.isEmpty { try dropCheckpoints(of: damaged) }
@@ -117,8 +129,9 @@ extension Projector {
             let newest = try newestCheckpointTimes()
             try ledger.read { reader in
                 try reader.scan((mark + 1)...last) { view in
-                    late[view.envelope.device, default: LateSpan()].note(view.envelope.time.microseconds,
-                                                                         newestCheckpoint: newest[view.envelope.device])
+                    late[view.envelope.device, default: LateSpan()].note(
+                        view.envelope.time.microseconds,
+                        newestCheckpoint: newest[view.envelope.device])
                     return true
                 }
             }
@@ -136,7 +149,8 @@ extension Projector {
                 let from = late[device]!.earliest
                 try w.delete(prefix: CheckpointKey.devicePrefix(device)) { key in
                     guard let at = CheckpointKey.position(key), at.time >= from else { return false }
-                    guard key.starts(with: CheckpointKey.prefix(device, tag)), let kept = outcomes[device]?.converged else { return true }
+                    guard key.starts(with: CheckpointKey.prefix(device, tag)), let kept = outcomes[device]?.converged
+                    else { return true }
                     return (at.time, at.seq) < (kept.time, kept.seq)
                 }
                 guard let outcome = outcomes[device] else { continue }
@@ -184,8 +198,10 @@ extension Projector {
             var out = [String: Int64]()
             for d in devices {
                 let prefix = CheckpointKey.prefix(d, tag)
-                if let (key, _) = try reader.derived(atOrBefore: CheckpointKey.key(d, tag, time: .max, seq: .max), prefix: prefix),
-                   let at = CheckpointKey.position(key) {
+                if let (key, _) = try reader.derived(
+                    atOrBefore: CheckpointKey.key(d, tag, time: .max, seq: .max), prefix: prefix),
+                    let at = CheckpointKey.position(key)
+                {
                     out[d] = at.time
                 }
             }

@@ -11,14 +11,18 @@ extension Projector {
     /// so that the last long device does not leave a core idle. Checkpoints already
     /// stored for this policy are dropped first. `progress`, if given, is told the events
     /// folded so far, from the folding threads, after each stretch of a device.
-    public static func rebuild(ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval,
-                               progress: (@Sendable (Int) -> Void)? = nil) throws -> Int {
+    public static func rebuild(
+        ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
         try first.prepare(reconciling: false)
         let names = try first.devices()
         if ledger.canWriteDerived { try first.dropCheckpoints(of: names) }
         let counts = try ledger.read { r in try names.map { try r.eventCount(device: $0) } }
-        let devices = names.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.map { names[$0] }
+        let devices = names.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.map {
+            names[$0]
+        }
         let workers = max(1, min(threads, devices.count))
         // Threads without a device left to fold; those beyond the devices are free from the start.
         let idle = Atomic<Int>(threads - workers)
@@ -49,7 +53,8 @@ extension Projector {
                     return
                 }
                 do {
-                    let engine = try projector.fold(device: devices[i], through: .max, query: ProjectionQuery(), collect: nil)
+                    let engine = try projector.fold(
+                        device: devices[i], through: .max, query: ProjectionQuery(), collect: nil)
                     folded.wrappingAdd(engine.appliedEvents, ordering: .relaxed)
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
@@ -63,10 +68,13 @@ extension Projector {
     /// Bytes of this engine's and policy's checkpoints in the store, and how many there
     /// are (checkpoints of other policies or engine versions are not counted).
     public func checkpointFootprint() throws -> (bytes: Int, count: Int) {
-        var bytes = 0, count = 0
+        var bytes = 0
+        var count = 0
         try ledger.read { r in
             try r.derivedEntries(prefix: CheckpointKey.root) { k, v in
-                guard CheckpointKey.tag(ofKey: k, under: CheckpointKey.root)?.elementsEqual(tag) ?? false else { return }
+                guard CheckpointKey.tag(ofKey: k, under: CheckpointKey.root)?.elementsEqual(tag) ?? false else {
+                    return
+                }
                 bytes += k.count + v.count
                 count += 1
             }

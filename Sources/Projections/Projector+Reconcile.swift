@@ -45,7 +45,9 @@ extension Projector {
             var out = Reconciliation()
             // The checkpoints it makes are written on a thread of their own.
             let made = BackgroundCheckpoints(CheckpointSeries(device: device, tag: tag, ceiling: ceiling))
-            var sinceSave = 0, folded = 0, next = 0
+            var sinceSave = 0
+            var folded = 0
+            var next = 0
             var known: (key: [UInt8], state: [UInt8])?
             // The states compared are written as a series: a day's usage records unedited
             // since the last comparison are copied, not written again.
@@ -62,7 +64,8 @@ extension Projector {
                     next += 1
                     let state = engine.checkpointState().bytes(reusing: &compared)
                     if let stored = try reader.derived(candidate.key), let parsed = CheckpointValue(stored),
-                       let old = try self.state(of: parsed, device: device, tag: tag, in: reader, known: known) {
+                        let old = try self.state(of: parsed, device: device, tag: tag, in: reader, known: known)
+                    {
                         if old == state {
                             out.converged = (candidate.key, time, seq, parsed.highSeq, state)
                             return false

@@ -26,7 +26,9 @@ extension Projector {
             try r.derivedEntries(prefix: CheckpointFloors.root) { k, v in
                 if CheckpointFloors(Array(v)) == nil {
                     let device = CheckpointFloors.owner(ofKey: k)?.device ?? "?"
-                    problems.append("the checkpoint floors of \(device) are malformed (\(v.count) bytes); none of its checkpoints serves an answer; the next query drops them")
+                    problems.append(
+                        "the checkpoint floors of \(device) are malformed (\(v.count) bytes); none of its checkpoints serves an answer; the next query drops them"
+                    )
                 }
             }
         }
@@ -37,36 +39,41 @@ extension Projector {
     static let checkpointsBetweenReleases = 1_024
 
     /// The problems with one checkpoint; `previous` is the last state decoded.
-    private func check(key: [UInt8], value: [UInt8], last: UInt64, previous: inout (key: [UInt8], state: [UInt8])?,
-                       in r: LedgerReader) throws -> [String] {
+    private func check(
+        key: [UInt8], value: [UInt8], last: UInt64, previous: inout (key: [UInt8], state: [UInt8])?,
+        in r: LedgerReader
+    ) throws -> [String] {
         let body = key.dropFirst(CheckpointKey.root.count)
         guard let zero = body.firstIndex(of: 0), body.count - (zero - body.startIndex) - 1 == 24,
-              let (time, seq) = CheckpointKey.position(key), let parsed = CheckpointValue(value) else {
+            let (time, seq) = CheckpointKey.position(key), let parsed = CheckpointValue(value)
+        else {
             return ["a checkpoint key or value is malformed (\(key.count) key bytes)"]
         }
         let device = String(decoding: body[body.startIndex..<zero], as: UTF8.self)
         let tag = Array(body[(zero + 1)..<(zero + 9)])
-        let where_ = "the checkpoint of \(device) at seq \(seq)"
+        let whereAbout = "the checkpoint of \(device) at seq \(seq)"
         let record = try r.withRecord(seq) { ($0.envelope.device, $0.envelope.time.microseconds) }
         guard let (d, t) = record, d == device, t == time else {
-            return ["\(where_) names a record that is missing or of another device or time"]
+            return ["\(whereAbout) names a record that is missing or of another device or time"]
         }
         var problems = [String]()
         if parsed.highSeq < seq || parsed.highSeq > last {
-            problems.append("\(where_) claims a log of \(parsed.highSeq) records; the store holds \(last)")
+            problems.append("\(whereAbout) claims a log of \(parsed.highSeq) records; the store holds \(last)")
         }
         guard tag == self.tag else { return problems }
         do {
             guard let restored = try state(of: parsed, device: device, tag: tag, in: r, known: previous) else {
-                return problems + ["\(where_) cannot be restored (it, or a checkpoint it copies from, is damaged or missing)"]
+                return problems + [
+                    "\(whereAbout) cannot be restored (it, or a checkpoint it copies from, is damaged or missing)"
+                ]
             }
             previous = (key, restored)
             let engine = try DeviceEngine(checkpoint: restored, policy: policy)
             if engine.device != device || engine.position.seq != seq || engine.position.time != time {
-                problems.append("\(where_) holds the state of \(engine.device) at seq \(engine.position.seq)")
+                problems.append("\(whereAbout) holds the state of \(engine.device) at seq \(engine.position.seq)")
             }
         } catch {
-            problems.append("\(where_) cannot be decoded: \(error)")
+            problems.append("\(whereAbout) cannot be decoded: \(error)")
         }
         return problems
     }

@@ -1,12 +1,14 @@
-public import SmartStack
 import Ledger
+public import SmartStack
 
 extension Projector {
     /// Walks `device` from `from` to `to`: calls `sample` with the engine at `from`, then
     /// every `every` microseconds up to `to`, and `decision` with every decision in
     /// `[from, to]`, all in time order.
-    public func walk(device: String, from: Int64, to: Int64, every: Int64, query: ProjectionQuery = ProjectionQuery(),
-                     sample: (Int64, inout DeviceEngine) throws -> Void, decision: (Decision) throws -> Void) throws {
+    public func walk(
+        device: String, from: Int64, to: Int64, every: Int64, query: ProjectionQuery = ProjectionQuery(),
+        sample: (Int64, inout DeviceEngine) throws -> Void, decision: (Decision) throws -> Void
+    ) throws {
         precondition(every > 0)
         var engine = try engine(device: device, justBefore: from, query: query)
         var t = from
@@ -24,8 +26,10 @@ extension Projector {
     /// applies or a transition it scheduled runs), and `decision` with every decision in
     /// `[from, to]`, all in time order. Between two visits nothing changes, so spans built
     /// from the visits are exact.
-    public func walkChanges(device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery(),
-                            visit: (Int64, inout DeviceEngine) throws -> Void, decision: (Decision) throws -> Void) throws {
+    public func walkChanges(
+        device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery(),
+        visit: (Int64, inout DeviceEngine) throws -> Void, decision: (Decision) throws -> Void
+    ) throws {
         guard from <= to else { return }
         let stored = try ledger.read { try $0.timedSeqs(device: device, fromMicros: from + 1, toMicros: to + 1) }
         let added = query.with.filter { $0.envelope.device == device }.map(\.envelope.time.microseconds)
@@ -53,7 +57,9 @@ extension Projector {
     }
 
     /// Applies the events up to `t`, moves the clock to `t` and reports the decisions made.
-    private func step(_ engine: inout DeviceEngine, to t: Int64, query: ProjectionQuery, decision: (Decision) throws -> Void) throws {
+    private func step(
+        _ engine: inout DeviceEngine, to t: Int64, query: ProjectionQuery, decision: (Decision) throws -> Void
+    ) throws {
         var made = [Decision]()
         engine = try fold(device: engine.device, through: t, query: query, start: engine) { made.append($0) }
         engine.advance(to: t)

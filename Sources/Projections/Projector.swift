@@ -65,7 +65,9 @@ public final class Projector {
 
     /// The engine for `device`, with every event of the query's view up to `time` applied
     /// and its clock advanced to `time`.
-    public func engine(device: String, at time: Int64, query: ProjectionQuery = ProjectionQuery()) throws -> DeviceEngine {
+    public func engine(device: String, at time: Int64, query: ProjectionQuery = ProjectionQuery()) throws
+        -> DeviceEngine
+    {
         var engine = try fold(device: device, through: time, query: query, collect: nil)
         engine.advance(to: time)
         _ = engine.takeDecisions()
@@ -73,7 +75,9 @@ public final class Projector {
     }
 
     /// The decisions made on `device` with times in `[from, to]`, in the engine's order.
-    public func decisions(device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery()) throws -> [Decision] {
+    public func decisions(device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery()) throws
+        -> [Decision]
+    {
         var engine = try fold(device: device, through: from - 1, query: query, collect: nil)
         engine.advance(to: from - 1)
         _ = engine.takeDecisions()
@@ -95,7 +99,9 @@ public final class Projector {
             try ledger.read { r in
                 for seq in query.without {
                     try r.withRecord(seq) { view in
-                        if view.envelope.device == device { first = min(first ?? .max, view.envelope.time.microseconds) }
+                        if view.envelope.device == device {
+                            first = min(first ?? .max, view.envelope.time.microseconds)
+                        }
                     }
                 }
             }
@@ -122,8 +128,10 @@ public final class Projector {
 
     /// Folds the view's events up to `limit` into an engine, starting from `start`, else
     /// from the best checkpoint, else from nothing.
-    func fold(device: String, through limit: Int64, query: ProjectionQuery, start: DeviceEngine? = nil,
-              collect: ((Decision) -> Void)?) throws -> DeviceEngine {
+    func fold(
+        device: String, through limit: Int64, query: ProjectionQuery, start: DeviceEngine? = nil,
+        collect: ((Decision) -> Void)?
+    ) throws -> DeviceEngine {
         try prepare()
         let eventLimit = min(limit, query.knownAt?.microseconds ?? .max)
         let ceiling = try query.asRecordedAt.map(recordedThrough) ?? ledger.read { try $0.lastSeq() }
@@ -141,28 +149,34 @@ public final class Projector {
         }
         var extras = query.with.enumerated()
             .filter { $0.element.envelope.device == device && $0.element.envelope.time.microseconds <= eventLimit }
-            .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
+            .sorted {
+                ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
+            }
             .map { (ceiling + 1 + UInt64($0.offset), $0.element) }
         if let at = position {
             extras.removeAll { ($0.1.envelope.time.microseconds, $0.0) <= (at.time, at.seq) }
         }
         let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
-        var run = FoldRun(engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save, interval: checkpointInterval,
-                          series: CheckpointSeries(device: device, tag: tag, ceiling: ceiling), inBackground: backgroundCheckpoints)
+        var run = FoldRun(
+            engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save,
+            interval: checkpointInterval,
+            series: CheckpointSeries(device: device, tag: tag, ceiling: ceiling), inBackground: backgroundCheckpoints)
         // A long lone fold reads and decodes on a thread of its own once it is past its
         // first records (most folds, a query's from its checkpoint, end before).
         let readAheadAfter = backgroundCheckpoints && !skipsDamagedRecords && !privateStrings ? prefetchAfter : nil
         var prefetch: EventPrefetch?
         defer { prefetch?.stop() }
         var done = false
-        var folded = 0, unstored = 0
+        var folded = 0
+        var unstored = 0
         while !done {
             var visited = 0
             done = true
             let spare = prefetch == nil && !skipsDamagedRecords && (spareCore?() ?? false)
             if prefetch == nil, spare || readAheadAfter.map({ folded >= $0 }) ?? false {
-                prefetch = EventPrefetch(ledger: ledger, device: device, after: run.position, through: eventLimit,
-                                         ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
+                prefetch = EventPrefetch(
+                    ledger: ledger, device: device, after: run.position, through: eventLimit,
+                    ceiling: ceiling, without: query.without, batchSize: prefetchBatch)
                 if spare { run.saveInBackground() }
             }
             if let prefetch {
@@ -180,12 +194,19 @@ public final class Projector {
                 var limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
                 if spareCore != nil && !skipsDamagedRecords { limit = min(limit, spareCoreStretch) }
                 try ledger.read(privateStrings: privateStrings) { reader in
-                    try reader.forEachRecord(device: device, after: run.position, throughMicros: eventLimit,
-                                             skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }, identities: false) { view in
+                    try reader.forEachRecord(
+                        device: device, after: run.position, throughMicros: eventLimit,
+                        skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }, identities: false
+                    ) { view in
                         visited += 1
                         let included = view.seq <= ceiling && !query.without.contains(view.seq)
-                        run.take(time: view.envelope.time.microseconds, seq: view.seq, event: included ? try Event(record: view) : nil)
-                        if visited >= limit { done = false; return false }
+                        run.take(
+                            time: view.envelope.time.microseconds, seq: view.seq,
+                            event: included ? try Event(record: view) : nil)
+                        if visited >= limit {
+                            done = false
+                            return false
+                        }
                         return true
                     }
                 }

@@ -20,8 +20,10 @@ public struct Envelope: Hashable, Sendable {
     public static let defaultDevice = "default"
 
     /// Creates an envelope.
-    public init(type: String, time: Timestamp, device: String = Envelope.defaultDevice,
-                app: String? = nil, id: String? = nil, source: Provenance? = nil) {
+    public init(
+        type: String, time: Timestamp, device: String = Envelope.defaultDevice,
+        app: String? = nil, id: String? = nil, source: Provenance? = nil
+    ) {
         self.type = type
         self.time = time
         self.device = device
@@ -46,8 +48,10 @@ public struct Provenance: Hashable, Sendable {
     public var extraJSON: String?
 
     /// Creates a provenance.
-    public init(artifact: String? = nil, path: String? = nil, stream: String? = nil,
-                locatorJSON: String? = nil, extraJSON: String? = nil) {
+    public init(
+        artifact: String? = nil, path: String? = nil, stream: String? = nil,
+        locatorJSON: String? = nil, extraJSON: String? = nil
+    ) {
         self.artifact = artifact
         self.path = path
         self.stream = stream

@@ -12,7 +12,9 @@ extension Timestamp {
     public init(rfc3339 text: String) throws(ParseError) {
         var t = text
         let result = t.withUTF8 { (u: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, ParseError> in
-            do throws(ParseError) { return .success(try Timestamp.parse(UnsafeRawBufferPointer(u))) } catch { return .failure(error) }
+            do throws(ParseError) { return .success(try Timestamp.parse(UnsafeRawBufferPointer(u))) } catch {
+                return .failure(error)
+            }
         }
         self = try result.get()
     }
@@ -22,17 +24,24 @@ extension Timestamp {
     public static func parse(_ s: UnsafeRawBufferPointer) throws(ParseError) -> Timestamp {
         let n = s.count
         @inline(__always) func digits(_ at: Int, _ count: Int) throws(ParseError) -> Int64 {
-            guard at + count <= n else { throw ParseError(offset: min(at, n), reason: "time is cut short; expected RFC 3339 like 2026-11-20T07:00:00Z") }
+            guard at + count <= n else {
+                throw ParseError(
+                    offset: min(at, n), reason: "time is cut short; expected RFC 3339 like 2026-11-20T07:00:00Z")
+            }
             var v: Int64 = 0
             for i in at..<at + count {
                 let c = s[i]
-                guard c >= 0x30 && c <= 0x39 else { throw ParseError(offset: i, reason: "expected a digit in the RFC 3339 time") }
+                guard c >= 0x30 && c <= 0x39 else {
+                    throw ParseError(offset: i, reason: "expected a digit in the RFC 3339 time")
+                }
                 v = v * 10 + Int64(c - 0x30)
             }
             return v
         }
         @inline(__always) func expect(_ at: Int, _ chars: UInt8...) throws(ParseError) {
-            guard at < n else { throw ParseError(offset: n, reason: "time is cut short; expected RFC 3339 like 2026-11-20T07:00:00Z") }
+            guard at < n else {
+                throw ParseError(offset: n, reason: "time is cut short; expected RFC 3339 like 2026-11-20T07:00:00Z")
+            }
             guard chars.contains(s[at]) else {
                 let want = chars.map { String(UnicodeScalar($0)) }.joined(separator: " or ")
                 throw ParseError(offset: min(at, n), reason: "expected '\(want)' in the RFC 3339 time")
@@ -49,9 +58,13 @@ extension Timestamp {
         let minute = try digits(14, 2)
         try expect(16, UInt8(ascii: ":"))
         let second = try digits(17, 2)
-        guard (1970...2200).contains(year) else { throw ParseError(offset: 0, reason: "year \(year) is outside 1970-2200") }
+        guard (1970...2200).contains(year) else {
+            throw ParseError(offset: 0, reason: "year \(year) is outside 1970-2200")
+        }
         guard (1...12).contains(month) else { throw ParseError(offset: 5, reason: "month \(month) is not 01-12") }
-        guard day >= 1 && day <= daysInMonth(year, month) else { throw ParseError(offset: 8, reason: "day \(day) does not exist in \(year)-\(month)") }
+        guard day >= 1 && day <= daysInMonth(year, month) else {
+            throw ParseError(offset: 8, reason: "day \(day) does not exist in \(year)-\(month)")
+        }
         guard hour < 24 else { throw ParseError(offset: 11, reason: "hour \(hour) is not 00-23") }
         guard minute < 60 else { throw ParseError(offset: 14, reason: "minute \(minute) is not 00-59") }
         guard second < 60 else { throw ParseError(offset: 17, reason: "second \(second) is not 00-59") }
@@ -62,8 +75,14 @@ extension Timestamp {
             let start = i
             while i < n, s[i] >= 0x30, s[i] <= 0x39 { i += 1 }
             let count = i - start
-            guard count >= 1 else { throw ParseError(offset: i, reason: "expected digits after '.' in the RFC 3339 time") }
-            guard count <= 6 else { throw ParseError(offset: start + 6, reason: "fractional seconds finer than microseconds are not kept; give at most 6 digits") }
+            guard count >= 1 else {
+                throw ParseError(offset: i, reason: "expected digits after '.' in the RFC 3339 time")
+            }
+            guard count <= 6 else {
+                throw ParseError(
+                    offset: start + 6,
+                    reason: "fractional seconds finer than microseconds are not kept; give at most 6 digits")
+            }
             fraction = try digits(start, count)
             for _ in count..<6 { fraction *= 10 }
         }
@@ -103,7 +122,8 @@ extension Timestamp {
 
     /// The instants RFC 3339's four-digit years can write, a day inside each end so that an
     /// offset cannot take them out.
-    static let writableRange = (daysFromCivil(0, 1, 2) * 86_400_000_000)...(daysFromCivil(9999, 12, 31) * 86_400_000_000 - 1)
+    static let writableRange =
+        (daysFromCivil(0, 1, 2) * 86_400_000_000)...(daysFromCivil(9999, 12, 31) * 86_400_000_000 - 1)
 
     /// The RFC 3339 text in the timestamp's own offset (`Z` for zero), fractional
     /// seconds trimmed of trailing zeros.
@@ -125,36 +145,57 @@ extension Timestamp {
     /// damaged storage could hold) is written at the nearest end of that range, never as text
     /// that is not a time.
     public func appendRFC3339(to out: inout [UInt8], offsetMinutes offset: Int16) {
-        let local = min(max(microseconds, Timestamp.writableRange.lowerBound), Timestamp.writableRange.upperBound)
+        let local =
+            min(max(microseconds, Timestamp.writableRange.lowerBound), Timestamp.writableRange.upperBound)
             + Int64(max(-1439, min(1439, Int(offset)))) * 60_000_000
         var days = local / 86_400_000_000
         var rem = local % 86_400_000_000
-        if rem < 0 { rem += 86_400_000_000; days -= 1 }
+        if rem < 0 {
+            rem += 86_400_000_000
+            days -= 1
+        }
         let (y, m, d) = Timestamp.civilFromDays(days)
         let secs = rem / 1_000_000
         let frac = rem % 1_000_000
-        @inline(__always) func two(_ v: Int64) { out.append(UInt8(0x30 + v / 10)); out.append(UInt8(0x30 + v % 10)) }
-        two(y / 100); two(y % 100)
-        out.append(UInt8(ascii: "-")); two(m)
-        out.append(UInt8(ascii: "-")); two(d)
-        out.append(UInt8(ascii: "T")); two(secs / 3600)
-        out.append(UInt8(ascii: ":")); two(secs / 60 % 60)
-        out.append(UInt8(ascii: ":")); two(secs % 60)
+        @inline(__always) func two(_ v: Int64) {
+            out.append(UInt8(0x30 + v / 10))
+            out.append(UInt8(0x30 + v % 10))
+        }
+        two(y / 100)
+        two(y % 100)
+        out.append(UInt8(ascii: "-"))
+        two(m)
+        out.append(UInt8(ascii: "-"))
+        two(d)
+        out.append(UInt8(ascii: "T"))
+        two(secs / 3600)
+        out.append(UInt8(ascii: ":"))
+        two(secs / 60 % 60)
+        out.append(UInt8(ascii: ":"))
+        two(secs % 60)
         if frac != 0 {
             out.append(UInt8(ascii: "."))
             var f = frac
             var digits = 6
-            while f % 10 == 0 { f /= 10; digits -= 1 }
+            while f % 10 == 0 {
+                f /= 10
+                digits -= 1
+            }
             var divisor: Int64 = 1
             for _ in 1..<digits { divisor *= 10 }
-            while divisor > 0 { out.append(UInt8(0x30 + f / divisor % 10)); divisor /= 10 }
+            while divisor > 0 {
+                out.append(UInt8(0x30 + f / divisor % 10))
+                divisor /= 10
+            }
         }
         if offset == 0 {
             out.append(UInt8(ascii: "Z"))
         } else {
             out.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
             let a = Int64(abs(Int(offset)))
-            two(a / 60); out.append(UInt8(ascii: ":")); two(a % 60)
+            two(a / 60)
+            out.append(UInt8(ascii: ":"))
+            two(a % 60)
         }
     }
 }

@@ -61,7 +61,8 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
 extension Timestamp: Comparable {
     /// Orders by instant, then by offset so that the order is total and stable.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
-        lhs.microseconds != rhs.microseconds ? lhs.microseconds < rhs.microseconds : lhs.offsetMinutes < rhs.offsetMinutes
+        lhs.microseconds != rhs.microseconds
+            ? lhs.microseconds < rhs.microseconds : lhs.offsetMinutes < rhs.offsetMinutes
     }
 }
 

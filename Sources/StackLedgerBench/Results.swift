@@ -19,14 +19,18 @@ struct Results {
         guard !seconds.isEmpty else { return }
         rows.append(Row(name: name, items: items, seconds: seconds))
         let row = rows.last!
-        FileHandle.standardError.write(Data("bench: \(name): \(Int(row.rate)) events/s (median of \(seconds.count))\n".utf8))
+        FileHandle.standardError.write(
+            Data("bench: \(name): \(Int(row.rate)) events/s (median of \(seconds.count))\n".utf8))
     }
 
     func rate(_ prefix: String) -> Double? { rows.first { $0.name.hasPrefix(prefix) }?.rate }
 
     /// A ratio between two rows, and its target where it has one.
     struct Ratio {
-        enum Target { case atLeast(Double), atMost(Double) }
+        enum Target {
+            case atLeast(Double)
+            case atMost(Double)
+        }
         var name: String
         var value: Double?
         var target: Target?
@@ -34,8 +38,10 @@ struct Results {
         var verdict: String {
             guard let value, let target else { return "" }
             switch target {
-            case .atLeast(let t): return value >= t ? " (target >= \(t.formatted2): met)" : " (target >= \(t.formatted2): NOT MET)"
-            case .atMost(let t): return value <= t ? " (target <= \(t.formatted2): met)" : " (target <= \(t.formatted2): NOT MET)"
+            case .atLeast(let t):
+                return value >= t ? " (target >= \(t.formatted2): met)" : " (target >= \(t.formatted2): NOT MET)"
+            case .atMost(let t):
+                return value <= t ? " (target <= \(t.formatted2): met)" : " (target <= \(t.formatted2): NOT MET)"
             }
         }
     }
@@ -44,14 +50,19 @@ struct Results {
         let oneCore = "decode (Foundation JSONDecoder, typed Decodable model), one core"
         let bothCores = "decode (Foundation JSONDecoder, typed Decodable model), both cores"
         return [
-            Ratio(name: "append / plain C LMDB loop of the log and index puts alone, same map growth",
-                  value: ratio("append pre-built", "append same log"), target: .atLeast(0.7)),
+            Ratio(
+                name: "append / plain C LMDB loop of the log and index puts alone, same map growth",
+                value: ratio("append pre-built", "append same log"), target: .atLeast(0.7)),
             Ratio(name: "append / SQLite", value: ratio("append pre-built", "store same records"), target: .atLeast(2)),
-            Ratio(name: "NDJSON decode / JSONDecoder decode, one core each", value: ratio("decode (StackLedger", oneCore)),
+            Ratio(
+                name: "NDJSON decode / JSONDecoder decode, one core each", value: ratio("decode (StackLedger", oneCore)),
             Ratio(name: "ingest (both cores) / JSONDecoder decode on one core", value: ratio("ingest NDJSON", oneCore)),
-            Ratio(name: "ingest / JSONDecoder decode, both cores each", value: ratio("ingest NDJSON", bothCores), target: .atLeast(2)),
-            Ratio(name: "bytes per event / NDJSON bytes per event",
-                  value: bytesPerEvent / (Double(ndjsonBytes) / Double(events)), target: .atMost(1)),
+            Ratio(
+                name: "ingest / JSONDecoder decode, both cores each", value: ratio("ingest NDJSON", bothCores),
+                target: .atLeast(2)),
+            Ratio(
+                name: "bytes per event / NDJSON bytes per event",
+                value: bytesPerEvent / (Double(ndjsonBytes) / Double(events)), target: .atMost(1)),
         ]
     }
 
@@ -62,20 +73,29 @@ struct Results {
 
     func print(json: Bool) {
         if json {
-            var members = rows.map { #"{"name":"\#($0.name)","events":\#($0.items),"medianSeconds":\#($0.median),"eventsPerSecond":\#(Int($0.rate))}"# }
+            var members = rows.map {
+                #"{"name":"\#($0.name)","events":\#($0.items),"medianSeconds":\#($0.median),"eventsPerSecond":\#(Int($0.rate))}"#
+            }
             members = ["[" + members.joined(separator: ",") + "]"]
-            let ratioText = ratios.compactMap { r in r.value.map { #""\#(r.name)":\#(String(format: "%.3f", $0))"# } }.joined(separator: ",")
-            Swift.print(#"{"events":\#(events),"ndjsonBytes":\#(ndjsonBytes),"bytesPerEvent":\#(String(format: "%.1f", bytesPerEvent)),"rows":\#(members[0]),"ratios":{\#(ratioText)}}"#)
+            let ratioText = ratios.compactMap { r in r.value.map { #""\#(r.name)":\#(String(format: "%.3f", $0))"# } }
+                .joined(separator: ",")
+            Swift.print(
+                #"{"events":\#(events),"ndjsonBytes":\#(ndjsonBytes),"bytesPerEvent":\#(String(format: "%.1f", bytesPerEvent)),"rows":\#(members[0]),"ratios":{\#(ratioText)}}"#
+            )
             return
         }
-        Swift.print("workload: \(events) events, \(String(format: "%.1f", Double(ndjsonBytes) / Double(events))) NDJSON bytes/event")
+        Swift.print(
+            "workload: \(events) events, \(String(format: "%.1f", Double(ndjsonBytes) / Double(events))) NDJSON bytes/event"
+        )
         Swift.print("| measurement | median s | events/s |")
         Swift.print("|---|---:|---:|")
         for r in rows { Swift.print("| \(r.name) | \(String(format: "%.3f", r.median)) | \(Int(r.rate)) |") }
         Swift.print("")
         Swift.print("bytes on disk per event: \(String(format: "%.1f", bytesPerEvent))")
         // A ratio whose measurements were not asked for (--only) prints no line.
-        for r in ratios { if let value = r.value { Swift.print("\(r.name): \(String(format: "%.2f", value))\(r.verdict)") } }
+        for r in ratios {
+            if let value = r.value { Swift.print("\(r.name): \(String(format: "%.2f", value))\(r.verdict)") }
+        }
     }
 }
 

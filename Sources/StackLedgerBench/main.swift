@@ -36,18 +36,23 @@ struct Bench: ParsableCommand {
 
         // Decode with our parser, and with Foundation's JSONDecoder.
         var prebuilt = [Event]()
-        results.add("decode (StackLedger NDJSON parser)", lines.count, measure { prebuilt = try decodeAll(data, lines) })
+        results.add(
+            "decode (StackLedger NDJSON parser)", lines.count, measure { prebuilt = try decodeAll(data, lines) })
         if wanted("Foundation") {
             // The same lines as ingest, on one core, then on two (two decoders, two halves).
-            results.add("decode (Foundation JSONDecoder, typed Decodable model), one core", lines.count,
-                        measure { try foundationDecode(data, lines, threads: 1) })
-            results.add("decode (Foundation JSONDecoder, typed Decodable model), both cores", lines.count,
-                        measure { try foundationDecode(data, lines, threads: 2) })
+            results.add(
+                "decode (Foundation JSONDecoder, typed Decodable model), one core", lines.count,
+                measure { try foundationDecode(data, lines, threads: 1) })
+            results.add(
+                "decode (Foundation JSONDecoder, typed Decodable model), both cores", lines.count,
+                measure { try foundationDecode(data, lines, threads: 2) })
         }
 
         // The library's pipelined append and its two baselines, measured in alternating
         // rounds so that a noisy machine slows all three alike.
-        let batches = stride(from: 0, to: prebuilt.count, by: batchSize).map { Array(prebuilt[$0..<min($0 + batchSize, prebuilt.count)]) }
+        let batches = stride(from: 0, to: prebuilt.count, by: batchSize).map {
+            Array(prebuilt[$0..<min($0 + batchSize, prebuilt.count)])
+        }
         let first = "\(dir)/append-0"
         try? FileManager.default.removeItem(atPath: first)
         try Ledger(path: first).appendAll(batches)
@@ -76,7 +81,9 @@ struct Bench: ParsableCommand {
                 if wanted("SQLite") {
                     times[2] += measure(1) { _ in
                         let file = "\(dir)/sqlite-\(round).db"
-                        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+                        for suffix in ["", "-wal", "-shm"] {
+                            try? FileManager.default.removeItem(atPath: file + suffix)
+                        }
                         let rc = batchEnds.withUnsafeBufferPointer { ends in
                             cb_sqlite_replay(file, puts.baseAddress, puts.count, ends.baseAddress, ends.count)
                         }
@@ -85,47 +92,65 @@ struct Bench: ParsableCommand {
                         let sqliteKeys = cb_sqlite_distinct(file, "SELECT COUNT(DISTINCT key) FROM keys")
                         let ledgerKeys = cb_lmdb_distinct_keys(first, "index.keys")
                         guard sqliteKeys == ledgerKeys, ledgerKeys > 0 else {
-                            throw BenchFailure("SQLite's keys table holds \(sqliteKeys) distinct keys, the ledger's index \(ledgerKeys)")
+                            throw BenchFailure(
+                                "SQLite's keys table holds \(sqliteKeys) distinct keys, the ledger's index \(ledgerKeys)"
+                            )
                         }
-                        if round == 1 { progress("SQLite and the ledger's index hold \(ledgerKeys) distinct keys each") }
-                        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+                        if round == 1 {
+                            progress("SQLite and the ledger's index hold \(ledgerKeys) distinct keys each")
+                        }
+                        for suffix in ["", "-wal", "-shm"] {
+                            try? FileManager.default.removeItem(atPath: file + suffix)
+                        }
                     }
                 }
             }
         }
         results.add("append pre-built events (Ledger, durable, all indices)", prebuilt.count, times[0])
-        results.add("append same log and index puts (plain C loop over LMDB; no string, batch or chain-head puts)", prebuilt.count, times[1])
+        results.add(
+            "append same log and index puts (plain C loop over LMDB; no string, batch or chain-head puts)",
+            prebuilt.count, times[1])
         results.add("store same records and indices (SQLite WAL, synchronous=FULL)", prebuilt.count, times[2])
 
         // NDJSON ingest end to end (validate, parse, encode, append, commit).
-        if wanted("ingest") { results.add("ingest NDJSON end to end (validate, parse, encode, append)", lines.count, measure { run in
-            let store = "\(dir)/ingest-\(run)"
-            defer { try? FileManager.default.removeItem(atPath: store) }
-            try? FileManager.default.removeItem(atPath: store)
-            var options = Ingestor.Options()
-            options.batchSize = batchSize
-            let summary = try Ingestor(ledger: try Ledger(path: store), options: options)
-                .run([.init(path: path, displayName: path)])
-            guard summary.stored == lines.count else { throw BenchFailure("ingest stored \(summary.stored) of \(lines.count)") }
-        }) }
+        if wanted("ingest") {
+            results.add(
+                "ingest NDJSON end to end (validate, parse, encode, append)", lines.count,
+                measure { run in
+                    let store = "\(dir)/ingest-\(run)"
+                    defer { try? FileManager.default.removeItem(atPath: store) }
+                    try? FileManager.default.removeItem(atPath: store)
+                    var options = Ingestor.Options()
+                    options.batchSize = batchSize
+                    let summary = try Ingestor(ledger: try Ledger(path: store), options: options)
+                        .run([.init(path: path, displayName: path)])
+                    guard summary.stored == lines.count else {
+                        throw BenchFailure("ingest stored \(summary.stored) of \(lines.count)")
+                    }
+                })
+        }
 
         // Full scan with decode.
         let scanStore = try Ledger(path: first, options: .init(readOnly: true))
-        results.add("full scan with decode", prebuilt.count, measure { _ in
-            var n = 0
-            try scanStore.read { r in
-                try r.scan { view in
-                    _ = try Event(record: view)
-                    n += 1
-                    return true
+        results.add(
+            "full scan with decode", prebuilt.count,
+            measure { _ in
+                var n = 0
+                try scanStore.read { r in
+                    try r.scan { view in
+                        _ = try Event(record: view)
+                        n += 1
+                        return true
+                    }
                 }
-            }
-            guard n == prebuilt.count else { throw BenchFailure("scanned \(n)") }
-        })
-        results.add("full scan with decode, both cores", prebuilt.count, measure { _ in
-            let n = try scanStore.scanInParallel(threads: 2) { view in _ = try Event(record: view) }
-            guard n == prebuilt.count else { throw BenchFailure("scanned \(n)") }
-        })
+                guard n == prebuilt.count else { throw BenchFailure("scanned \(n)") }
+            })
+        results.add(
+            "full scan with decode, both cores", prebuilt.count,
+            measure { _ in
+                let n = try scanStore.scanInParallel(threads: 2) { view in _ = try Event(record: view) }
+                guard n == prebuilt.count else { throw BenchFailure("scanned \(n)") }
+            })
         results.print(json: json)
     }
 
@@ -214,8 +239,10 @@ struct Bench: ParsableCommand {
             var puts = [cb_put]()
             puts.reserveCapacity(ops.count)
             for (op, (k, v)) in zip(ops, offsets) {
-                puts.append(cb_put(key: base.baseAddress! + k, key_length: op.key.count,
-                                   value: base.baseAddress! + v, value_length: op.value.count, database: op.database))
+                puts.append(
+                    cb_put(
+                        key: base.baseAddress! + k, key_length: op.key.count,
+                        value: base.baseAddress! + v, value_length: op.value.count, database: op.database))
             }
             try puts.withUnsafeBufferPointer { try body($0) }
         }

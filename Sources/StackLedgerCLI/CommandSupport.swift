@@ -1,7 +1,8 @@
 import ArgumentParser
 import Ledger
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The exit codes of the command-line contract.
@@ -36,9 +37,13 @@ func ledgerExitCode(for error: LedgerError) -> Int32 {
 func requireStore(_ options: StoreOptions) throws {
     guard access(options.path + "/data.mdb", F_OK) == 0 else {
         if errno == EACCES {
-            throw fail("cannot read the store at \(options.path): permission denied; run as a user who may read it", code: ExitCodes.ioError)
+            throw fail(
+                "cannot read the store at \(options.path): permission denied; run as a user who may read it",
+                code: ExitCodes.ioError)
         }
-        throw fail("no store at \(options.path); create one with `stackledger ingest`, or pass --store DIR", code: ExitCodes.ioError)
+        throw fail(
+            "no store at \(options.path); create one with `stackledger ingest`, or pass --store DIR",
+            code: ExitCodes.ioError)
     }
 }
 

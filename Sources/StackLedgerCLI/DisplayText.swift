@@ -8,7 +8,10 @@ extension String {
         var out = ""
         out.reserveCapacity(utf8.count + 8)
         for s in unicodeScalars {
-            guard s.needsEscape else { out.unicodeScalars.append(s); continue }
+            guard s.needsEscape else {
+                out.unicodeScalars.append(s)
+                continue
+            }
             switch s {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
@@ -38,7 +41,7 @@ extension Unicode.Scalar {
     }
 }
 
-extension Optional<String> {
+extension String? {
     /// The string as `shown`, or `-` when there is none.
     var shownOrDash: String { map(\.shown) ?? "-" }
 }

@@ -10,7 +10,9 @@ extension Explainer {
     /// The device's `stack.observed` events of the hour before `t` (at most five), each
     /// compared with the model.
     func observations(stack id: String, at t: Timestamp, query: ProjectionQuery) throws -> [Observation] {
-        Array(try observations(stack: id, from: t.microseconds - 3_600_000_000, to: t.microseconds, query: query, limit: 5))
+        Array(
+            try observations(
+                stack: id, from: t.microseconds - 3_600_000_000, to: t.microseconds, query: query, limit: 5))
     }
 
     /// The device's `stack.observed` events in `[from, to]` (the last `limit`), each
@@ -20,7 +22,9 @@ extension Explainer {
     /// One with `duration` D covers the D seconds up to its time (PowerLog writes its
     /// on-screen totals when the period ends): the model agrees when it had the widget on
     /// top for at least `agreementShare` of them (for `onScreen: false`, off top).
-    func observations(stack id: String?, from: Int64, to: Int64, query: ProjectionQuery, limit: Int = .max) throws -> [Observation] {
+    func observations(stack id: String?, from: Int64, to: Int64, query: ProjectionQuery, limit: Int = .max) throws
+        -> [Observation]
+    {
         var found = [(UInt64, Event)]()
         try projector.ledger.read { r in
             for seq in try r.seqs(device: device, fromMicros: from, toMicros: to + 1) {
@@ -30,7 +34,9 @@ extension Explainer {
                     // A widget the device saw outside any stack (PowerLog's isInStack = 0)
                     // says nothing about a stack's top.
                     if e.extras.contains(where: { $0.key == "inStack" && $0.value == .bool(false) }) { return }
-                    if case .stackObserved(let o) = e.body, id == nil || o.stack == nil || o.stack == id { found.append((seq, e)) }
+                    if case .stackObserved(let o) = e.body, id == nil || o.stack == nil || o.stack == id {
+                        found.append((seq, e))
+                    }
                 }
             }
         }
@@ -49,7 +55,9 @@ extension Explainer {
         }
         // The observed widget: by instance, or by kind and (when recorded) app.
         let app = e.envelope.app
-        let isObserved = { (w: WidgetIdentity) in w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app)) }
+        let isObserved = { (w: WidgetIdentity) in
+            w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app))
+        }
         let named = o.instance ?? o.kind ?? "?"
         let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
         let span = EventLimits.micros(o.duration ?? 0)
@@ -59,27 +67,38 @@ extension Explainer {
             let top = stacks.first { $0.stack == stackID }?.top?.widget
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
-            return Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail)
+            return Observation(
+                event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail)
         }
-        let stackID = try o.stack ?? id ?? stacksAtInstant().first { $0.widgets.contains { isObserved($0.widget) } }?.stack
+        let stackID =
+            try o.stack ?? id ?? stacksAtInstant().first { $0.widgets.contains { isObserved($0.widget) } }?.stack
         let onTop = try timeOnTop(stack: stackID, from: t - span, to: t, query: query, isObserved)
         let share = Double(onTop) / Double(span)
         let agrees = (o.onScreen ? share : 1 - share) >= Self.agreementShare
-        let detail = "\(recorded) for \(seconds(span)) s up to \(e.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
+        let detail =
+            "\(recorded) for \(seconds(span)) s up to \(e.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
         return Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail)
     }
 
     /// Microseconds in `[from, to]` during which the model had a widget that `matches` on
     /// top of `stack`, exact at every change.
-    private func timeOnTop(stack: String?, from: Int64, to: Int64, query: ProjectionQuery, _ matches: (WidgetIdentity) -> Bool) throws -> Int64 {
+    private func timeOnTop(
+        stack: String?, from: Int64, to: Int64, query: ProjectionQuery, _ matches: (WidgetIdentity) -> Bool
+    ) throws -> Int64 {
         var total: Int64 = 0
         var shownSince: Int64?
-        try projector.walkChanges(device: device, from: from, to: to, query: query, visit: { t, engine in
-            let top = engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack }?.top?.widget
-            let shown = top.map(matches) ?? false
-            if let since = shownSince, !shown { total += t - since; shownSince = nil }
-            if shown && shownSince == nil { shownSince = t }
-        }, decision: { _ in })
+        try projector.walkChanges(
+            device: device, from: from, to: to, query: query,
+            visit: { t, engine in
+                let top = engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack }?.top?
+                    .widget
+                let shown = top.map(matches) ?? false
+                if let since = shownSince, !shown {
+                    total += t - since
+                    shownSince = nil
+                }
+                if shown && shownSince == nil { shownSince = t }
+            }, decision: { _ in })
         if let since = shownSince { total += to - since }
         return total
     }

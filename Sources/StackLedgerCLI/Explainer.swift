@@ -32,15 +32,20 @@ struct Explainer {
         var verdict: WidgetVerdict?
         if let widget {
             if try isUnknown(widget, query: query) {
-                verdict = WidgetVerdict(query: widget, onTop: false, suggested: false, reasons: [
-                    Reason(.unknownWidget, .documented, "S1", "no stored event names \(widget) (as an instance id or a kind)", events: []),
-                ])
+                verdict = WidgetVerdict(
+                    query: widget, onTop: false, suggested: false,
+                    reasons: [
+                        Reason(
+                            .unknownWidget, .documented, "S1",
+                            "no stored event names \(widget) (as an instance id or a kind)", events: [])
+                    ])
             } else {
                 verdict = engine.verdict(stack: id, widget: widget)
             }
         }
-        return Explanation(at: local, stack: snapshot, candidates: candidates, verdict: verdict,
-                           observed: try observations(stack: id, at: t, query: query))
+        return Explanation(
+            at: local, stack: snapshot, candidates: candidates, verdict: verdict,
+            observed: try observations(stack: id, at: t, query: query))
     }
 
     /// Whether no event in the whole log (or the `--with` events) names the widget.
@@ -50,6 +55,11 @@ struct Explainer {
                 || r.hasIndexKey(IndexKey(namespace: Event.IndexNamespace.kind, value: widget))
         }
         if named { return false }
-        return !query.with.contains { e in e.indexKeys.contains { $0.value == widget && ($0.namespace == Event.IndexNamespace.instance || $0.namespace == Event.IndexNamespace.kind) } }
+        return !query.with.contains { e in
+            e.indexKeys.contains {
+                $0.value == widget
+                    && ($0.namespace == Event.IndexNamespace.instance || $0.namespace == Event.IndexNamespace.kind)
+            }
+        }
     }
 }

@@ -7,7 +7,9 @@ extension Explainer.Explanation {
     /// The sequence numbers of every event a reason or an observation cites.
     var citedSeqs: [UInt64] {
         var cited = Set<UInt64>()
-        for r in (stack.decision?.reasons ?? []) + (verdict?.reasons ?? []) + candidates.flatMap(\.reasons) { cited.formUnion(r.events) }
+        for r in (stack.decision?.reasons ?? []) + (verdict?.reasons ?? []) + candidates.flatMap(\.reasons) {
+            cited.formUnion(r.events)
+        }
         cited.formUnion(observed.map(\.event))
         return cited.sorted()
     }
@@ -16,53 +18,88 @@ extension Explainer.Explanation {
     /// prints it (with its `source` when imported).
     func writeJSON(_ w: inout CanonicalWriter, verified: Bool, policy: Policy, tool: String, ledger: Ledger) throws {
         w.beginObject()
-        w.key("at"); w.time(at)
-        w.key("stack"); w.string(stack.stack)
-        w.key("verified"); w.bool(verified)
+        w.key("at")
+        w.time(at)
+        w.key("stack")
+        w.string(stack.stack)
+        w.key("verified")
+        w.bool(verified)
         try writeCheck(&w, ledger: ledger)
         ProjectionJSON.writeHeader(&w, policy: policy, tool: tool)
-        w.key("top"); ProjectionJSON.write(&w, stack.top?.widget) { w in w.key("suggested"); w.bool(stack.top?.suggested ?? false) }
-        w.key("decision"); if let d = stack.decision { ProjectionJSON.write(&w, d) } else { w.null() }
+        w.key("top")
+        ProjectionJSON.write(&w, stack.top?.widget) { w in
+            w.key("suggested")
+            w.bool(stack.top?.suggested ?? false)
+        }
+        w.key("decision")
+        if let d = stack.decision { ProjectionJSON.write(&w, d) } else { w.null() }
         if let v = verdict {
-            w.key("widget"); w.beginObject()
-            w.key("query"); w.string(v.query)
-            w.key("onTop"); w.bool(v.onTop)
-            w.key("suggested"); w.bool(v.suggested)
-            w.key("reasons"); w.beginArray(); for r in v.reasons { ProjectionJSON.write(&w, r) }; w.endArray()
+            w.key("widget")
+            w.beginObject()
+            w.key("query")
+            w.string(v.query)
+            w.key("onTop")
+            w.bool(v.onTop)
+            w.key("suggested")
+            w.bool(v.suggested)
+            w.key("reasons")
+            w.beginArray()
+            for r in v.reasons { ProjectionJSON.write(&w, r) }
+            w.endArray()
             w.endObject()
         }
-        w.key("candidates"); w.beginArray()
+        w.key("candidates")
+        w.beginArray()
         for c in candidates {
             w.beginObject()
-            w.key("instance"); w.string(c.widget.instance)
-            w.key("kind"); w.string(c.widget.kind)
-            w.key("app"); w.string(c.widget.app)
-            w.key("score"); if let s = c.score { w.number(s) } else { w.null() }
-            w.key("normalized"); if let n = c.normalized { w.number(n.roundedForDisplay) } else { w.null() }
-            w.key("rank"); if let r = c.rank { w.number(r.roundedForDisplay) } else { w.null() }
-            w.key("eligible"); w.bool(c.eligible)
-            w.key("suggested"); w.bool(c.suggested)
-            w.key("reasons"); w.beginArray(); for r in c.reasons { ProjectionJSON.write(&w, r) }; w.endArray()
+            w.key("instance")
+            w.string(c.widget.instance)
+            w.key("kind")
+            w.string(c.widget.kind)
+            w.key("app")
+            w.string(c.widget.app)
+            w.key("score")
+            if let s = c.score { w.number(s) } else { w.null() }
+            w.key("normalized")
+            if let n = c.normalized { w.number(n.roundedForDisplay) } else { w.null() }
+            w.key("rank")
+            if let r = c.rank { w.number(r.roundedForDisplay) } else { w.null() }
+            w.key("eligible")
+            w.bool(c.eligible)
+            w.key("suggested")
+            w.bool(c.suggested)
+            w.key("reasons")
+            w.beginArray()
+            for r in c.reasons { ProjectionJSON.write(&w, r) }
+            w.endArray()
             w.endObject()
         }
         w.endArray()
-        w.key("observed"); w.beginArray()
+        w.key("observed")
+        w.beginArray()
         for o in observed {
             w.beginObject()
-            w.key("event"); w.integer(Int(o.event))
-            w.key("time"); w.time(o.time)
-            w.key("agrees"); w.bool(o.agrees)
-            w.key("detail"); w.string(o.detail)
+            w.key("event")
+            w.integer(Int(o.event))
+            w.key("time")
+            w.time(o.time)
+            w.key("agrees")
+            w.bool(o.agrees)
+            w.key("detail")
+            w.string(o.detail)
             w.endObject()
         }
         w.endArray()
-        w.key("cited"); w.beginArray()
+        w.key("cited")
+        w.beginArray()
         try ledger.read { reader in
             for seq in citedSeqs {
                 try reader.withRecord(seq) { view in
                     try Event(record: view).writeCanonical(&w) { w in
-                        w.key("seq"); w.integer(Int(view.seq))
-                        w.key("recordedAt"); w.time(view.recordedAt)
+                        w.key("seq")
+                        w.integer(Int(view.seq))
+                        w.key("recordedAt")
+                        w.time(view.recordedAt)
                     }
                 }
             }
@@ -77,7 +114,8 @@ extension Explainer.Explanation {
         let when = State.clock(at)
         if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force.\n" }
         if let top = stack.top {
-            out += "At \(when) on \(stack.stack.shown) (\(stack.platform.shown)), \(top.widget.kind.shown) (\(top.widget.instance.shown)) is on top"
+            out +=
+                "At \(when) on \(stack.stack.shown) (\(stack.platform.shown)), \(top.widget.kind.shown) (\(top.widget.instance.shown)) is on top"
             out += top.suggested ? ", placed there by the system.\n" : ".\n"
             if let d = stack.decision {
                 out += "  \(Why.sentence(for: d)) at \(State.clock(d.time)):\n"
@@ -85,7 +123,9 @@ extension Explainer.Explanation {
             } else {
                 out += "  No decision moved it there: it has been on top since the stack was set up.\n"
             }
-            if let kept = candidates.first(where: { $0.widget.instance == top.widget.instance })?.reasons.filter({ $0.code == "KEPT" }), !kept.isEmpty {
+            if let kept = candidates.first(where: { $0.widget.instance == top.widget.instance })?.reasons.filter({
+                $0.code == "KEPT"
+            }), !kept.isEmpty {
                 out += "  It is still there:\n"
                 for r in kept { out += "    " + Why.line(r) + "\n" }
             }
@@ -93,7 +133,8 @@ extension Explainer.Explanation {
             out += "At \(when) \(stack.stack.shown) is empty.\n"
         }
         if let v = verdict {
-            let state = v.onTop ? "is on top" : v.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
+            let state =
+                v.onTop ? "is on top" : v.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
             out += "\n\(v.query.shown) \(state):\n"
             for r in v.reasons { out += "    " + Why.line(r) + "\n" }
         }
@@ -110,7 +151,8 @@ extension Explainer.Explanation {
             }
         }
         for o in observed {
-            out += "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
+            out +=
+                "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
         }
         let cited = citedSeqs
         if !cited.isEmpty {
@@ -118,11 +160,14 @@ extension Explainer.Explanation {
             try ledger.read { reader in
                 let local = try LocalTime(reader: reader)
                 for seq in cited {
-                    try reader.withRecord(seq) { view in out += "  " + Log.textLine(view: view, event: try Event(record: view), local: local) }
+                    try reader.withRecord(seq) { view in
+                        out += "  " + Log.textLine(view: view, event: try Event(record: view), local: local)
+                    }
                 }
             }
         }
-        out += "\n(\(Policy.name) v\(Policy.version) \(policy.digest): StackLedger's model of the Smart Stack, not Apple's algorithm; "
+        out +=
+            "\n(\(Policy.name) v\(Policy.version) \(policy.digest): StackLedger's model of the Smart Stack, not Apple's algorithm; "
         out += "\"Apple\" marks a documented rule, \"policy\" one of the model's parameters.)\n"
         return out
     }

@@ -27,7 +27,8 @@ struct ExportEvents: ParsableCommand {
                     do {
                         event = try Event(record: view)
                     } catch {
-                        throw LedgerError(.damaged, "record \(view.seq) cannot be decoded: \(error); run `stackledger verify`")
+                        throw LedgerError(
+                            .damaged, "record \(view.seq) cannot be decoded: \(error); run `stackledger verify`")
                     }
                     w.bytes.removeAll(keepingCapacity: true)
                     event.writeCanonical(&w)

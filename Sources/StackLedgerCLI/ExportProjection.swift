@@ -9,11 +9,11 @@ struct ExportProjection: ParsableCommand {
         commandName: "projection",
         abstract: "Write state samples and decisions for other tools, as NDJSON or CSV.",
         discussion: """
-        NDJSON: one line per sample ({"kind":"state","time","device","stacks":[...]}, the stacks as in \
-        `state --json`) and per decision ({"kind":"decision", ...as in `replay --json`}), in time order. \
-        CSV: one row per (sample time, stack, widget) with the columns \
-        time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized.
-        """)
+            NDJSON: one line per sample ({"kind":"state","time","device","stacks":[...]}, the stacks as in \
+            `state --json`) and per decision ({"kind":"decision", ...as in `replay --json`}), in time order. \
+            CSV: one row per (sample time, stack, widget) with the columns \
+            time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case ndjson, csv }
 
@@ -25,7 +25,8 @@ struct ExportProjection: ParsableCommand {
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let a = try parseTime(from, option: "--from")
+        let b = try parseTime(to, option: "--to")
         guard a.microseconds <= b.microseconds else { throw ValidationError("--from \(from) is after --to \(to)") }
         _ = try ExportProjection.duration(every)
     }
@@ -45,33 +46,45 @@ struct ExportProjection: ParsableCommand {
     }
 
     func run() throws {
-        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let a = try parseTime(from, option: "--from")
+        let b = try parseTime(to, option: "--to")
         let step = try ExportProjection.duration(every)
         let session = try QuerySession(store: storeOptions, options: options)
         var out = StandardOutput()
-        if format == .csv { out.write("time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized\n") }
+        if format == .csv {
+            out.write("time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized\n")
+        }
         let device = session.device
         try withLedgerErrors {
-            try session.projector.walk(device: device, from: a.microseconds, to: b.microseconds, every: step, query: try options.query(),
+            try session.projector.walk(
+                device: device, from: a.microseconds, to: b.microseconds, every: step, query: try options.query(),
                 sample: { t, engine in
                     let at = Timestamp(microseconds: t, offsetMinutes: engine.localOffset(at: t))
                     let snapshot = engine.snapshot(at: at)
                     if format == .csv {
                         for s in snapshot.stacks {
                             for g in s.widgets {
-                                let fields = [at.rfc3339, device, s.stack, g.widget.instance, g.widget.app, g.widget.kind, String(g.position),
-                                              String(s.top?.widget.instance == g.widget.instance), String(g.suggested),
-                                              g.relevance.map { State.number($0.score) } ?? "", g.relevance.map { State.number($0.normalized.roundedForDisplay) } ?? ""]
+                                let fields = [
+                                    at.rfc3339, device, s.stack, g.widget.instance, g.widget.app, g.widget.kind,
+                                    String(g.position),
+                                    String(s.top?.widget.instance == g.widget.instance), String(g.suggested),
+                                    g.relevance.map { State.number($0.score) } ?? "",
+                                    g.relevance.map { State.number($0.normalized.roundedForDisplay) } ?? "",
+                                ]
                                 out.write(fields.map(ExportProjection.csvField).joined(separator: ",") + "\n")
                             }
                         }
                     } else {
                         var w = CanonicalWriter()
                         w.beginObject()
-                        w.key("kind"); w.string("state")
-                        w.key("time"); w.time(at)
-                        w.key("device"); w.string(device)
-                        w.key("stacks"); ProjectionJSON.writeStacks(&w, snapshot.stacks)
+                        w.key("kind")
+                        w.string("state")
+                        w.key("time")
+                        w.time(at)
+                        w.key("device")
+                        w.string(device)
+                        w.key("stacks")
+                        ProjectionJSON.writeStacks(&w, snapshot.stacks)
                         w.endObject()
                         w.bytes.append(0x0A)
                         out.write(w.bytes)

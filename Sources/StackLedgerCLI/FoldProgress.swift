@@ -28,6 +28,7 @@ final class FoldProgress {
         last = now
         shown = true
         if counted?.device != device { counted = (device, eventCount(device)) }
-        printProgress("replaying \(device)'s log: \(records)" + (counted?.events.map { " of its \($0)" } ?? "") + " events")
+        printProgress(
+            "replaying \(device)'s log: \(records)" + (counted?.events.map { " of its \($0)" } ?? "") + " events")
     }
 }

@@ -9,15 +9,15 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read forensic artifacts (Biome SEGB, knowledgeC.db, PowerLog) and append the events they yield.",
         discussion: """
-        FORMAT is segb (one SEGB file, or a Biome streams/ tree), knowledgec (a knowledgeC.db) \
-        or powerlog (a PowerLog .PLSQL). The evidence is never written: databases are opened \
-        immutable (or from a private copy when a write-ahead log is present) and their SHA-256 \
-        is checked before and after. Each file is imported whole or not at all; every event \
-        carries its provenance (the file's SHA-256, its path relative to --root, the stream or \
-        table, the record's offset or row id) and an id derived from them, so importing the \
-        same file again adds nothing. A per-file report follows; a file that cannot be read \
-        is named with the reason and the command exits 65 after importing the others.
-        """)
+            FORMAT is segb (one SEGB file, or a Biome streams/ tree), knowledgec (a knowledgeC.db) \
+            or powerlog (a PowerLog .PLSQL). The evidence is never written: databases are opened \
+            immutable (or from a private copy when a write-ahead log is present) and their SHA-256 \
+            is checked before and after. Each file is imported whole or not at all; every event \
+            carries its provenance (the file's SHA-256, its path relative to --root, the stream or \
+            table, the record's offset or row id) and an id derived from them, so importing the \
+            same file again adds nothing. A per-file report follows; a file that cannot be read \
+            is named with the reason and the command exits 65 after importing the others.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -27,7 +27,10 @@ struct Import: ParsableCommand {
     @Argument(help: "The artifact file, or (segb) a directory of SEGB files.")
     var path: String
 
-    @Option(help: "The extraction's root directory; source.path is given relative to it (default: the directory imported, or the file's directory).")
+    @Option(
+        help:
+            "The extraction's root directory; source.path is given relative to it (default: the directory imported, or the file's directory)."
+    )
     var root: String?
 
     @Option(help: "The device these artifacts belong to.")
@@ -41,11 +44,15 @@ struct Import: ParsableCommand {
 
     func validate() throws {
         guard ImportRun.Format(rawValue: format) != nil else {
-            throw ValidationError("unknown format \"\(format)\"; use one of \(ImportRun.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown format \"\(format)\"; use one of \(ImportRun.Format.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         if let device, device.isEmpty { throw ValidationError("--device must not be empty") }
         if let stream, BiomeStream.named(stream) == nil {
-            throw ValidationError("unknown Biome stream \"\(stream)\"; StackLedger reads \(BiomeStream.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown Biome stream \"\(stream)\"; StackLedger reads \(BiomeStream.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         if stream != nil && format != "segb" { throw ValidationError("--stream applies to segb only") }
     }
@@ -93,16 +100,27 @@ struct Import: ParsableCommand {
         out.write("file\tstream\tcontainer\tread\timported\tduplicates\tdeleted\tempty\tskipped\tfailed\n")
         var totals = ImportFileReport(path: "total")
         for r in reports {
-            out.write([r.path.shown, r.stream.shownOrDash, r.container.shownOrDash, "\(r.recordsRead)", r.error == nil ? "\(r.imported)" : "error",
-                       "\(r.duplicates)", "\(r.deleted)", "\(r.empty)", "\(r.skipped)", "\(r.failed)"].joined(separator: "\t") + "\n")
+            out.write(
+                [
+                    r.path.shown, r.stream.shownOrDash, r.container.shownOrDash, "\(r.recordsRead)",
+                    r.error == nil ? "\(r.imported)" : "error",
+                    "\(r.duplicates)", "\(r.deleted)", "\(r.empty)", "\(r.skipped)", "\(r.failed)",
+                ].joined(separator: "\t") + "\n")
             if let link = r.link { out.write("  read through a link to \(link.shown)\n") }
             for p in r.problems.prefix(10) { out.write("  \(p.shown)\n") }
             if r.problems.count > 10 { out.write("  ... \(r.problems.count - 10) more\n") }
-            totals.recordsRead += r.recordsRead; totals.imported += r.imported; totals.duplicates += r.duplicates
-            totals.deleted += r.deleted; totals.empty += r.empty; totals.skipped += r.skipped; totals.failed += r.failed
+            totals.recordsRead += r.recordsRead
+            totals.imported += r.imported
+            totals.duplicates += r.duplicates
+            totals.deleted += r.deleted
+            totals.empty += r.empty
+            totals.skipped += r.skipped
+            totals.failed += r.failed
         }
         if reports.count > 1 {
-            out.write("total (\(reports.count) files)\t\t\t\(totals.recordsRead)\t\(totals.imported)\t\(totals.duplicates)\t\(totals.deleted)\t\(totals.empty)\t\(totals.skipped)\t\(totals.failed)\n")
+            out.write(
+                "total (\(reports.count) files)\t\t\t\(totals.recordsRead)\t\(totals.imported)\t\(totals.duplicates)\t\(totals.deleted)\t\(totals.empty)\t\(totals.skipped)\t\(totals.failed)\n"
+            )
         }
         for p in passedOver { out.write("passed over\t\(p.path.shown)\t\(p.reason.shown)\n") }
         out.flush()
@@ -111,32 +129,56 @@ struct Import: ParsableCommand {
     private func printJSON(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
         var w = CanonicalWriter()
         w.beginObject()
-        w.key("format"); w.string(format)
-        w.key("files"); w.beginArray()
+        w.key("format")
+        w.string(format)
+        w.key("files")
+        w.beginArray()
         for r in reports {
             w.beginObject()
-            w.key("path"); w.string(r.path)
-            w.key("link"); if let l = r.link { w.string(l) } else { w.null() }
-            w.key("stream"); if let s = r.stream { w.string(s) } else { w.null() }
-            w.key("artifact"); if let a = r.artifact { w.string(a) } else { w.null() }
-            w.key("container"); if let c = r.container { w.string(c) } else { w.null() }
-            for (k, v) in [("recordsRead", r.recordsRead), ("events", r.events), ("imported", r.imported), ("duplicates", r.duplicates),
-                           ("deleted", r.deleted), ("empty", r.empty), ("skipped", r.skipped), ("failed", r.failed)] {
-                w.key(k); w.integer(v)
+            w.key("path")
+            w.string(r.path)
+            w.key("link")
+            if let l = r.link { w.string(l) } else { w.null() }
+            w.key("stream")
+            if let s = r.stream { w.string(s) } else { w.null() }
+            w.key("artifact")
+            if let a = r.artifact { w.string(a) } else { w.null() }
+            w.key("container")
+            if let c = r.container { w.string(c) } else { w.null() }
+            for (k, v) in [
+                ("recordsRead", r.recordsRead), ("events", r.events), ("imported", r.imported),
+                ("duplicates", r.duplicates),
+                ("deleted", r.deleted), ("empty", r.empty), ("skipped", r.skipped), ("failed", r.failed),
+            ] {
+                w.key(k)
+                w.integer(v)
             }
-            w.key("firstTime"); if let t = r.firstTime { w.string(t) } else { w.null() }
-            w.key("lastTime"); if let t = r.lastTime { w.string(t) } else { w.null() }
-            w.key("problems"); w.beginArray(); for p in r.problems { w.string(p) }; w.endArray()
-            w.key("error"); if let e = r.error { w.string(e) } else { w.null() }
+            w.key("firstTime")
+            if let t = r.firstTime { w.string(t) } else { w.null() }
+            w.key("lastTime")
+            if let t = r.lastTime { w.string(t) } else { w.null() }
+            w.key("problems")
+            w.beginArray()
+            for p in r.problems { w.string(p) }
+            w.endArray()
+            w.key("error")
+            if let e = r.error { w.string(e) } else { w.null() }
             w.endObject()
         }
         w.endArray()
-        w.key("passedOver"); w.beginArray()
+        w.key("passedOver")
+        w.beginArray()
         for p in passedOver {
-            w.beginObject(); w.key("path"); w.string(p.path); w.key("reason"); w.string(p.reason); w.endObject()
+            w.beginObject()
+            w.key("path")
+            w.string(p.path)
+            w.key("reason")
+            w.string(p.reason)
+            w.endObject()
         }
         w.endArray()
-        w.key("tool"); w.string(StackLedgerCommand.toolVersion)
+        w.key("tool")
+        w.string(StackLedgerCommand.toolVersion)
         w.endObject()
         print(w.text)
     }
@@ -146,5 +188,10 @@ struct Import: ParsableCommand {
 final class ProgressCounter: Sendable {
     private let count = Mutex(0)
 
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

@@ -2,19 +2,20 @@ import ArgumentParser
 import Foundation
 import Ledger
 import SmartStack
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate NDJSON events, then append them to the store.",
         discussion: """
-        The whole input is validated before anything is stored: one invalid line rejects \
-        the run (exit 65) and the store is left unchanged. Storing commits whole batches; \
-        each commit is reported on standard error. Events with an id already stored are \
-        skipped when identical.
-        """)
+            The whole input is validated before anything is stored: one invalid line rejects \
+            the run (exit 65) and the store is left unchanged. Storing commits whole batches; \
+            each commit is reported on standard error. Events with an id already stored are \
+            skipped when identical.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -34,8 +35,12 @@ struct Ingest: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...1_000_000).contains(batchSize) else { throw ValidationError("--batch-size must be from 1 to 1000000 (it is \(batchSize))") }
-        guard (1...3_600_000).contains(batchMs) else { throw ValidationError("--batch-ms must be from 1 to 3600000 (it is \(batchMs))") }
+        guard (1...1_000_000).contains(batchSize) else {
+            throw ValidationError("--batch-size must be from 1 to 1000000 (it is \(batchSize))")
+        }
+        guard (1...3_600_000).contains(batchMs) else {
+            throw ValidationError("--batch-ms must be from 1 to 3600000 (it is \(batchMs))")
+        }
     }
 
     func run() throws {
@@ -80,7 +85,9 @@ struct Ingest: ParsableCommand {
             if terminal { printProgress("") }
             for p in rejected.problems.prefix(20) { printError(p.description) }
             if rejected.count > 20 { printError("... \(rejected.count - 20) more invalid lines") }
-            throw fail("rejected \(rejected.count) invalid line\(rejected.count == 1 ? "" : "s"); nothing was stored. Fix the lines, or rerun with --skip-invalid to store the valid ones", code: ExitCodes.dataError)
+            throw fail(
+                "rejected \(rejected.count) invalid line\(rejected.count == 1 ? "" : "s"); nothing was stored. Fix the lines, or rerun with --skip-invalid to store the valid ones",
+                code: ExitCodes.dataError)
         } catch let e as LedgerError {
             if terminal { printProgress("") }
             throw fail(e.message, code: ledgerExitCode(for: e))
@@ -90,16 +97,23 @@ struct Ingest: ParsableCommand {
         if json {
             var w = CanonicalWriter()
             w.beginObject()
-            w.key("stored"); w.integer(summary.stored)
-            w.key("duplicates"); w.integer(summary.duplicates)
-            w.key("rejected"); w.integer(summary.rejected)
-            w.key("firstSeq"); if let f = summary.firstSeq { w.integer(Int(f)) } else { w.null() }
-            w.key("lastSeq"); if let l = summary.lastSeq { w.integer(Int(l)) } else { w.null() }
-            w.key("tool"); w.string(StackLedgerCommand.toolVersion)
+            w.key("stored")
+            w.integer(summary.stored)
+            w.key("duplicates")
+            w.integer(summary.duplicates)
+            w.key("rejected")
+            w.integer(summary.rejected)
+            w.key("firstSeq")
+            if let f = summary.firstSeq { w.integer(Int(f)) } else { w.null() }
+            w.key("lastSeq")
+            if let l = summary.lastSeq { w.integer(Int(l)) } else { w.null() }
+            w.key("tool")
+            w.string(StackLedgerCommand.toolVersion)
             w.endObject()
             print(w.text)
         } else {
-            var line = "stored \(summary.stored), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), rejected \(summary.rejected)"
+            var line =
+                "stored \(summary.stored), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), rejected \(summary.rejected)"
             if let f = summary.firstSeq, let l = summary.lastSeq { line += " (seq \(f)-\(l))" }
             print(line)
         }

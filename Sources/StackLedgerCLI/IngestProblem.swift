@@ -14,7 +14,8 @@ public struct IngestProblem: Sendable, CustomStringConvertible {
     public var message: String
 
     public var description: String {
-        field.isEmpty ? "\(file):\(line):\(column): \(message)" : "\(file):\(line):\(column): field \(field): \(message)"
+        field.isEmpty
+            ? "\(file):\(line):\(column): \(message)" : "\(file):\(line):\(column): field \(field): \(message)"
     }
 }
 

@@ -35,8 +35,9 @@ extension Ingestor {
         let lines = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: parts.count) { k in
             let result = Result {
-                try validateAndPrepare(parts[k].reader, input: parts[k].input, inputs: inputs, bulk: bulk,
-                                       spool: spoolDirectory + "/part-\(k)", lines: lines)
+                try validateAndPrepare(
+                    parts[k].reader, input: parts[k].input, inputs: inputs, bulk: bulk,
+                    spool: spoolDirectory + "/part-\(k)", lines: lines)
             }
             outcomes.withLock { $0[k] = result }
         }
@@ -51,10 +52,14 @@ extension Ingestor {
         var outcome = PartOutcome(spool: spool, input: index, inputPath: inputs[index].path)
         outcome.validation.keepsRejectedLines = options.skipInvalid
         var seen = SeenIDRuns(pathPrefix: spool)
-        guard let file = FileHandle(forWritingAtPath: spool) ?? {
-            _ = FileManager.default.createFile(atPath: spool, contents: nil, attributes: [.posixPermissions: 0o600])
-            return FileHandle(forWritingAtPath: spool)
-        }() else { throw LedgerError(.storage, "cannot create the spool file \(spool)") }
+        guard
+            let file = FileHandle(forWritingAtPath: spool)
+                ?? {
+                    _ = FileManager.default.createFile(
+                        atPath: spool, contents: nil, attributes: [.posixPermissions: 0o600])
+                    return FileHandle(forWritingAtPath: spool)
+                }()
+        else { throw LedgerError(.storage, "cannot create the spool file \(spool)") }
         defer { try? file.close() }
         var decoder = EventDecoder()
         let worker = bulk.makeWorker()
@@ -88,8 +93,10 @@ extension Ingestor {
         }
         try ledger.read { store in
             try reader.forEachLine(onOverlong: { line, _ in
-                outcome.validation.reject(IngestProblem(file: name, line: line, column: 1, field: "",
-                                                        message: "the line exceeds the limit of 8 MiB"), input: index)
+                outcome.validation.reject(
+                    IngestProblem(
+                        file: name, line: line, column: 1, field: "",
+                        message: "the line exceeds the limit of 8 MiB"), input: index)
             }) { line, offset, bytes in
                 if line & 0xFFFF == 0 { options.onValidated?(lines.add(0x10000, ordering: .relaxed).newValue) }
                 if batch.isEmpty {
@@ -102,12 +109,19 @@ extension Ingestor {
                 do {
                     let event = try decoder.decode(line: bytes)
                     if let id = event.envelope.id {
-                        try seen.append(SeenID(idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line), offset: offset))
+                        try seen.append(
+                            SeenID(
+                                idHash: Ingestor.stableHash(id), input: Int32(index), line: Int32(line), offset: offset)
+                        )
                         if let storedSeq = try store.seq(forEventID: id),
-                           try store.withRecord(storedSeq, { try Event(record: $0) }) != event {
-                            outcome.validation.reject(IngestProblem(
-                                file: name, line: line, column: 1, field: "id",
-                                message: "id \"\(id)\" is already stored as sequence number \(storedSeq) with different content; give this event another id"), input: index)
+                            try store.withRecord(storedSeq, { try Event(record: $0) }) != event
+                        {
+                            outcome.validation.reject(
+                                IngestProblem(
+                                    file: name, line: line, column: 1, field: "id",
+                                    message:
+                                        "id \"\(id)\" is already stored as sequence number \(storedSeq) with different content; give this event another id"
+                                ), input: index)
                             return true
                         }
                     }
@@ -116,12 +130,16 @@ extension Ingestor {
                     if outcome.validation.problemCount == 0 || options.skipInvalid {
                         batch.append(event)
                         if batch.count >= batchSize
-                            || (batch.count & 255 == 0 && DispatchTime.now().uptimeNanoseconds - batchStarted >= batchNanos) {
+                            || (batch.count & 255 == 0
+                                && DispatchTime.now().uptimeNanoseconds - batchStarted >= batchNanos)
+                        {
                             try flush()
                         }
                     }
                 } catch let e as FieldError {
-                    outcome.validation.reject(IngestProblem(file: name, line: line, column: e.offset + 1, field: e.field, message: e.message), input: index)
+                    outcome.validation.reject(
+                        IngestProblem(file: name, line: line, column: e.offset + 1, field: e.field, message: e.message),
+                        input: index)
                 }
                 return true
             }
@@ -145,14 +163,17 @@ extension Ingestor {
             }
             defer { try? file.close() }
             for _ in 0..<part.batches {
-                guard let head = try file.read(upToCount: Ingestor.frameHeader), head.count == Ingestor.frameHeader else {
+                guard let head = try file.read(upToCount: Ingestor.frameHeader), head.count == Ingestor.frameHeader
+                else {
                     throw LedgerError(.storage, "the spool file \(part.spool) ends early")
                 }
                 let (length, range, linesBefore) = try head.withUnsafeBytes { raw in
                     var r = ByteReader(raw)
-                    return (Int(try r.readFixed(UInt64.self)),
-                            Int(try r.readFixed(UInt64.self))..<Int(try r.readFixed(UInt64.self)),
-                            Int(try r.readFixed(UInt64.self)))
+                    return (
+                        Int(try r.readFixed(UInt64.self)),
+                        Int(try r.readFixed(UInt64.self))..<Int(try r.readFixed(UInt64.self)),
+                        Int(try r.readFixed(UInt64.self))
+                    )
                 }
                 guard let body = try file.read(upToCount: length), body.count == length else {
                     throw LedgerError(.storage, "the spool file \(part.spool) ends early")
@@ -160,8 +181,10 @@ extension Ingestor {
                 let (path, input) = (part.inputPath, part.input)
                 var batch = try body.withUnsafeBytes { raw in
                     try PreparedBatch.deserialized(raw) { writer in
-                        try Ledger.store(try Ingestor.reread(path: path, range: range, linesBefore: linesBefore,
-                                                             input: input, rejected: rejected), in: writer)
+                        try Ledger.store(
+                            try Ingestor.reread(
+                                path: path, range: range, linesBefore: linesBefore,
+                                input: input, rejected: rejected), in: writer)
                     }
                 }
                 let defining = first
@@ -186,7 +209,9 @@ extension Ingestor {
     }
 
     /// The valid events of a byte range of an input (for a batch encoded again at commit).
-    static func reread(path: String, range: Range<Int>, linesBefore: Int, input: Int, rejected: RejectedLines) throws -> [Event] {
+    static func reread(path: String, range: Range<Int>, linesBefore: Int, input: Int, rejected: RejectedLines) throws
+        -> [Event]
+    {
         var events = [Event]()
         var decoder = EventDecoder()
         try LineReader(path: path, range: range, linesBefore: linesBefore).forEachLine { line, _, bytes in

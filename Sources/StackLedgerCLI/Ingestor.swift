@@ -3,8 +3,9 @@ import Foundation
 public import Ledger
 import SmartStack
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Validates NDJSON input in full, then appends it to a ledger in whole batches.
@@ -121,13 +122,16 @@ public struct Ingestor: Sendable {
             // the first earlier one of the same id.
             let events = try group.map { try Ingestor.event(at: $0.offset, in: inputs[Int($0.input)].path) }
             for k in group.indices.dropFirst() {
-                guard let b = events[k], let j = (0..<k).first(where: { events[$0]?.envelope.id == b.envelope.id }) else { continue }
+                guard let b = events[k], let j = (0..<k).first(where: { events[$0]?.envelope.id == b.envelope.id })
+                else { continue }
                 let (first, later) = (group[j], group[k])
                 if events[j] != b {
                     let where1 = "\(inputs[Int(first.input)].displayName):\(first.line)"
-                    v.reject(IngestProblem(file: inputs[Int(later.input)].displayName, line: Int(later.line), column: 1, field: "id",
-                                           message: "id \"\(b.envelope.id!)\" was already used at \(where1) with different content"),
-                             input: Int(later.input))
+                    v.reject(
+                        IngestProblem(
+                            file: inputs[Int(later.input)].displayName, line: Int(later.line), column: 1, field: "id",
+                            message: "id \"\(b.envelope.id!)\" was already used at \(where1) with different content"),
+                        input: Int(later.input))
                 }
             }
         }

@@ -1,7 +1,8 @@
 import Foundation
 import Ledger
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether `path` names a regular file (following links); false when it cannot be looked at.
@@ -31,12 +32,16 @@ struct InputSpools {
             guard stat(name, &st) == 0 else {
                 throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError)
             }
-            guard (st.st_mode & S_IFMT) != S_IFDIR else { throw fail("\(name) is a directory; name the NDJSON files in it", code: ExitCodes.usage) }
+            guard (st.st_mode & S_IFMT) != S_IFDIR else {
+                throw fail("\(name) is a directory; name the NDJSON files in it", code: ExitCodes.usage)
+            }
             key = "\(st.st_dev):\(st.st_ino)"
         }
         if let done = copies[key] { return done }
         let fd = name == "-" ? 0 : open(name, O_RDONLY)
-        guard fd >= 0 else { throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
+        guard fd >= 0 else {
+            throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError)
+        }
         defer { if fd != 0 { close(fd) } }
         let path = directory + "/input-\(copies.count)"
         try copy(from: fd, name: name == "-" ? "standard input" : name, to: path)
@@ -48,26 +53,38 @@ struct InputSpools {
     /// (65), so that an endless input without line breaks (`/dev/zero`) cannot fill the disk.
     private func copy(from fd: Int32, name: String, to path: String) throws {
         let out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard out >= 0 else { throw LedgerError(.storage, "cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard out >= 0 else {
+            throw LedgerError(.storage, "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(out) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var lineBytes = 0, line = 1
+        var lineBytes = 0
+        var line = 1
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
             if n == 0 { break }
             for k in 0..<n {
-                if buffer[k] == 0x0A { lineBytes = 0; line += 1 } else { lineBytes += 1 }
+                if buffer[k] == 0x0A {
+                    lineBytes = 0
+                    line += 1
+                } else {
+                    lineBytes += 1
+                }
             }
             if lineBytes > 8 << 20 {
-                throw fail("\(name):\(line): the line is longer than 8 MiB (the contract's limit); nothing was stored", code: ExitCodes.dataError)
+                throw fail(
+                    "\(name):\(line): the line is longer than 8 MiB (the contract's limit); nothing was stored",
+                    code: ExitCodes.dataError)
             }
             var written = 0
             while written < n {
                 let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + written, n - written) }
                 if w < 0 && errno == EINTR { continue }
-                if w <= 0 { throw LedgerError(.storage, "cannot copy \(name) to \(path): \(String(cString: strerror(errno)))") }
+                if w <= 0 {
+                    throw LedgerError(.storage, "cannot copy \(name) to \(path): \(String(cString: strerror(errno)))")
+                }
                 written += w
             }
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a file line by line through one large buffer, without copying lines.
@@ -53,7 +53,11 @@ struct LineReader: Sendable {
                     lineNumber += 1
                     if skipping {
                         skipping = false
-                    } else if !(try body(lineNumber, fileOffset + start, LineReader.withoutMark(UnsafeRawBufferPointer(rebasing: raw[start..<end]), at: fileOffset + start))) {
+                    } else if !(try body(
+                        lineNumber, fileOffset + start,
+                        LineReader.withoutMark(
+                            UnsafeRawBufferPointer(rebasing: raw[start..<end]), at: fileOffset + start)))
+                    {
                         stop = true
                         return
                     }
@@ -66,7 +70,10 @@ struct LineReader: Sendable {
                 if start < filled && !skipping && fileOffset + start < range.upperBound {
                     lineNumber += 1
                     _ = try buffer.withUnsafeBytes { raw in
-                        try body(lineNumber, fileOffset + start, LineReader.withoutMark(UnsafeRawBufferPointer(rebasing: raw[start..<filled]), at: fileOffset + start))
+                        try body(
+                            lineNumber, fileOffset + start,
+                            LineReader.withoutMark(
+                                UnsafeRawBufferPointer(rebasing: raw[start..<filled]), at: fileOffset + start))
                     }
                 }
                 return
@@ -88,7 +95,8 @@ struct LineReader: Sendable {
                     fileOffset += filled
                     filled = 0
                 } else {
-                    buffer.append(contentsOf: [UInt8](repeating: 0, count: min(buffer.count, maximumLine - buffer.count)))
+                    buffer.append(
+                        contentsOf: [UInt8](repeating: 0, count: min(buffer.count, maximumLine - buffer.count)))
                 }
             }
             let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + filled, raw.count - filled) }
@@ -116,7 +124,9 @@ extension LineReader {
     /// that number (so that batches of that many lines do not change at the cuts).
     static func split(_ path: String, parts: Int, alignLines: Int = 1) throws -> [LineReader] {
         var st = stat()
-        guard stat(path, &st) == 0 else { throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard stat(path, &st) == 0 else {
+            throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
         let size = Int(st.st_size)
         guard parts > 1, size >= 1 << 20 else { return [LineReader(path: path)] }
         let fd = open(path, O_RDONLY)
@@ -131,7 +141,12 @@ extension LineReader {
             while !found && at < size {
                 let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(at)) }
                 if n <= 0 { break }
-                if let i = buffer[0..<n].firstIndex(of: 0x0A) { at += i + 1; found = true } else { at += n }
+                if let i = buffer[0..<n].firstIndex(of: 0x0A) {
+                    at += i + 1
+                    found = true
+                } else {
+                    at += n
+                }
             }
             if found && at > bounds.last! && at < size { bounds.append(at) }
         }
@@ -146,7 +161,9 @@ extension LineReader {
             while offset < cut || lines % alignLines != 0 {
                 if offset >= size { break }
                 let limit = offset < cut ? cut - offset : buffer.count
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, limit), off_t(offset)) }
+                let n = buffer.withUnsafeMutableBytes {
+                    pread(fd, $0.baseAddress!, min($0.count, limit), off_t(offset))
+                }
                 if n <= 0 { break }
                 if offset >= cut {
                     // Past the cut: stop at the newline that completes an aligned count.

@@ -12,7 +12,8 @@ struct LocalTime {
         for seq in try reader.seqs(indexKey: Event.deviceInfoKey) {
             try reader.withRecord(seq) { view in
                 if case .deviceInfo(let info) = try Event(record: view).body,
-                   let name = info.timeZone, let zone = TimeZone(identifier: name) {
+                    let name = info.timeZone, let zone = TimeZone(identifier: name)
+                {
                     zones[view.envelope.device] = zone
                 }
             }
@@ -35,8 +36,11 @@ struct LocalTime {
     static func display(_ time: Timestamp) -> String {
         let s = time.rfc3339
         var out = s.replacingOccurrences(of: "T", with: " ")
-        if out.hasSuffix("Z") { out = String(out.dropLast()) + " +00:00" }
-        else if let idx = out.lastIndex(where: { $0 == "+" || $0 == "-" }), out.distance(from: idx, to: out.endIndex) == 6 {
+        if out.hasSuffix("Z") {
+            out = String(out.dropLast()) + " +00:00"
+        } else if let idx = out.lastIndex(where: { $0 == "+" || $0 == "-" }),
+            out.distance(from: idx, to: out.endIndex) == 6
+        {
             out.insert(" ", at: idx)
         }
         return out

@@ -20,9 +20,13 @@ struct Log: ParsableCommand {
     func validate() throws {
         let a = try from.map { try parseTime($0, option: "--from") }
         let b = try to.map { try parseTime($0, option: "--to") }
-        if let a, let b, a.microseconds > b.microseconds { throw ValidationError("--from \(a.rfc3339) is after --to \(b.rfc3339)") }
+        if let a, let b, a.microseconds > b.microseconds {
+            throw ValidationError("--from \(a.rfc3339) is after --to \(b.rfc3339)")
+        }
         if let type, EventType(rawValue: type) == nil {
-            throw ValidationError("--type \(type) is not an event type; use one of: \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--type \(type) is not an event type; use one of: \(EventType.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
     }
 
@@ -32,7 +36,9 @@ struct Log: ParsableCommand {
             // A device the store does not hold is a usage error, as for every query.
             let devices = try withLedgerErrors { try Projector(ledger: ledger, policy: Policy()).devices() }
             guard devices.contains(device) else {
-                throw fail("--device \(device.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))", code: ExitCodes.usage)
+                throw fail(
+                    "--device \(device.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))",
+                    code: ExitCodes.usage)
             }
         }
         let fromMicros = try from.map { try parseTime($0, option: "--from").microseconds } ?? Int64.min
@@ -45,15 +51,18 @@ struct Log: ParsableCommand {
                 func emit(_ view: RecordView) throws {
                     let env = view.envelope
                     guard env.time.microseconds >= fromMicros, env.time.microseconds < toMicros,
-                          type.map({ $0 == env.type }) ?? true,
-                          device.map({ $0 == env.device }) ?? true,
-                          app.map({ $0 == env.app }) ?? true else { return }
+                        type.map({ $0 == env.type }) ?? true,
+                        device.map({ $0 == env.device }) ?? true,
+                        app.map({ $0 == env.app }) ?? true
+                    else { return }
                     let event = try Event(record: view)
                     if json {
                         var w = CanonicalWriter()
                         event.writeCanonical(&w) { w in
-                            w.key("seq"); w.integer(Int(view.seq))
-                            w.key("recordedAt"); w.time(view.recordedAt)
+                            w.key("seq")
+                            w.integer(Int(view.seq))
+                            w.key("recordedAt")
+                            w.time(view.recordedAt)
                         }
                         w.bytes.append(0x0A)
                         out.write(w.bytes)
@@ -64,7 +73,10 @@ struct Log: ParsableCommand {
                 if let keyed {
                     for seq in keyed { _ = try reader.withRecord(seq) { try emit($0) } }
                 } else {
-                    try reader.scan { view in try emit(view); return true }
+                    try reader.scan { view in
+                        try emit(view)
+                        return true
+                    }
                 }
             }
         }
@@ -77,7 +89,11 @@ struct Log: ParsableCommand {
         if let app { result = try reader.seqs(indexKey: IndexKey(namespace: Event.IndexNamespace.app, value: app)) }
         if let kind {
             let k = try reader.seqs(indexKey: IndexKey(namespace: Event.IndexNamespace.kind, value: kind))
-            result = result.map { a in let s = Set(k); return a.filter(s.contains) } ?? k
+            result =
+                result.map { a in
+                    let s = Set(k)
+                    return a.filter(s.contains)
+                } ?? k
         }
         return result
     }
@@ -89,7 +105,8 @@ struct Log: ParsableCommand {
         var w = CanonicalWriter()
         event.body.writeFieldsForDisplay(&w)
         // Stored strings are escaped: none can forge a line or a column, or reach the terminal.
-        var line = "\(view.seq)\t\(local.text(device: env.device, time: env.time))\t\(env.device.shown)\t\(env.type.shown)"
+        var line =
+            "\(view.seq)\t\(local.text(device: env.device, time: env.time))\t\(env.device.shown)\t\(env.type.shown)"
         line += "\t\(env.app.shownOrDash)\t\(w.text)"
         if let id = env.id { line += "\tid=\(id.shown)" }
         if let s = env.source {

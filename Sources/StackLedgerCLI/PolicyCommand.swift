@@ -7,14 +7,16 @@ struct PolicyCommand: ParsableCommand {
         commandName: "policy",
         abstract: "Print the decision policy in force: its name, version, digest and parameters.",
         discussion: """
-        smartstack-1 is StackLedger's model of the Smart Stack, not Apple's algorithm: every \
-        rule Apple documents is fixed, every undocumented choice is a parameter here. \
-        --policy FILE.json overrides parameters (a file may name only those it changes).
-        """)
+            smartstack-1 is StackLedger's model of the Smart Stack, not Apple's algorithm: every \
+            rule Apple documents is fixed, every undocumented choice is a parameter here. \
+            --policy FILE.json overrides parameters (a file may name only those it changes).
+            """)
 
     /// Accepted as on every command; the policy reads no store.
     @OptionGroup var storeOptions: StoreOptions
-    @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+    @Option(
+        name: .customLong("policy"),
+        help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
@@ -22,7 +24,9 @@ struct PolicyCommand: ParsableCommand {
         var out = StandardOutput()
         if json {
             out.write("{\"name\":\"\(Policy.name)\",\"version\":\(Policy.version),\"digest\":\"\(policy.digest)\",")
-            out.write("\"parameters\":\(policy.parametersJSON(pretty: false)),\"tool\":\"\(StackLedgerCommand.toolVersion)\"}\n")
+            out.write(
+                "\"parameters\":\(policy.parametersJSON(pretty: false)),\"tool\":\"\(StackLedgerCommand.toolVersion)\"}\n"
+            )
         } else {
             out.write("\(Policy.name) version \(Policy.version), digest \(policy.digest)\n")
             out.write("StackLedger's model of the Smart Stack (not Apple's algorithm); undocumented choices:\n")

@@ -7,11 +7,21 @@ import SmartStack
 /// The options `state`, `replay` and `why` share.
 struct ProjectionOptions: ParsableArguments {
     @Option(help: "The device (required when the store holds several).") var device: String?
-    @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
-    @Option(name: .customLong("known-at"), help: "What the device knew at this time: only events dated at or before it count.") var knownAt: String?
-    @Option(name: .customLong("as-recorded-at"), help: "What this store held at this time: only the log recorded by then counts.") var asRecordedAt: String?
+    @Option(
+        name: .customLong("policy"),
+        help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+    @Option(
+        name: .customLong("known-at"),
+        help: "What the device knew at this time: only events dated at or before it count.") var knownAt: String?
+    @Option(
+        name: .customLong("as-recorded-at"),
+        help: "What this store held at this time: only the log recorded by then counts.") var asRecordedAt: String?
     @Flag(help: "Answer even if the store fails its quick check (the answer says it is unverified).") var force = false
-    @Option(name: .customLong("expect-head"), help: ArgumentHelp("Refuse a store whose chain does not hold this recorded head (\"seq N sha256:H\", as verify prints it).", valueName: "head")) var expectHead: String?
+    @Option(
+        name: .customLong("expect-head"),
+        help: ArgumentHelp(
+            "Refuse a store whose chain does not hold this recorded head (\"seq N sha256:H\", as verify prints it).",
+            valueName: "head")) var expectHead: String?
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
@@ -24,8 +34,9 @@ struct ProjectionOptions: ParsableArguments {
 
     /// The view of the log the query asks for.
     func query() throws -> ProjectionQuery {
-        ProjectionQuery(knownAt: try knownAt.map { try parseTime($0, option: "--known-at") },
-                        asRecordedAt: try asRecordedAt.map { try parseTime($0, option: "--as-recorded-at") })
+        ProjectionQuery(
+            knownAt: try knownAt.map { try parseTime($0, option: "--known-at") },
+            asRecordedAt: try asRecordedAt.map { try parseTime($0, option: "--as-recorded-at") })
     }
 }
 
@@ -53,14 +64,20 @@ struct QuerySession {
         let policy = try options.policy()
         try requireStore(store)
         let ledger: Ledger
-        if let writable = try? Ledger(path: store.path) { ledger = writable } else { ledger = try openLedger(store, readOnly: true) }
+        if let writable = try? Ledger(path: store.path) {
+            ledger = writable
+        } else {
+            ledger = try openLedger(store, readOnly: true)
+        }
         self.ledger = ledger
         if let expected = options.expectHead, let wrong = try expectedHeadProblem(expected, ledger: ledger) {
             throw fail("--expect-head: \(wrong)", code: ExitCodes.ioError)
         }
         let problem = try withLedgerErrors { try ledger.quickCheck() }
         if let problem, !options.force {
-            throw fail("the store fails its quick check (\(problem)); run `stackledger verify`, or pass --force to answer anyway", code: ExitCodes.ioError)
+            throw fail(
+                "the store fails its quick check (\(problem)); run `stackledger verify`, or pass --force to answer anyway",
+                code: ExitCodes.ioError)
         }
         verified = problem == nil
         let projector = Projector(ledger: ledger, policy: policy)
@@ -73,7 +90,9 @@ struct QuerySession {
         let devices = try withLedgerErrors { try projector.devices() }
         if let d = options.device {
             guard devices.contains(d) else {
-                throw fail("--device \(d.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))", code: ExitCodes.usage)
+                throw fail(
+                    "--device \(d.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))",
+                    code: ExitCodes.usage)
             }
             device = d
         } else if devices.count == 1 {
@@ -81,7 +100,9 @@ struct QuerySession {
         } else if devices.isEmpty {
             throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
         } else {
-            throw fail("the store holds several devices; pass --device with one of: \(devices.map(\.shown).joined(separator: ", "))", code: ExitCodes.usage)
+            throw fail(
+                "the store holds several devices; pass --device with one of: \(devices.map(\.shown).joined(separator: ", "))",
+                code: ExitCodes.usage)
         }
     }
 }
@@ -90,10 +111,14 @@ struct QuerySession {
 /// sequence numbers. Only `stackledger verify` checks every record, index and checkpoint.
 func writeCheck(_ w: inout CanonicalWriter, ledger: Ledger) throws {
     let scope = try withLedgerErrors { try ledger.quickCheckScope() }
-    w.key("check"); w.beginObject()
-    w.key("kind"); w.string("quick")
-    w.key("fromSeq"); if let s = scope { w.integer(Int(s.lowerBound)) } else { w.null() }
-    w.key("toSeq"); if let s = scope { w.integer(Int(s.upperBound)) } else { w.null() }
+    w.key("check")
+    w.beginObject()
+    w.key("kind")
+    w.string("quick")
+    w.key("fromSeq")
+    if let s = scope { w.integer(Int(s.lowerBound)) } else { w.null() }
+    w.key("toSeq")
+    if let s = scope { w.integer(Int(s.upperBound)) } else { w.null() }
     w.endObject()
 }
 
@@ -103,14 +128,17 @@ func writeCheck(_ w: inout CanonicalWriter, ledger: Ledger) throws {
 func expectedHeadProblem(_ text: String, ledger: Ledger) throws -> String? {
     let parts = text.split(separator: " ")
     guard parts.count == 3, parts[0] == "seq", let seq = UInt64(parts[1]), parts[2].hasPrefix("sha256:") else {
-        throw ValidationError("--expect-head \(text.shown): give the head as verify prints it, e.g. \"seq 120 sha256:9f...\"")
+        throw ValidationError(
+            "--expect-head \(text.shown): give the head as verify prints it, e.g. \"seq 120 sha256:9f...\"")
     }
     let hash = String(parts[2].dropFirst("sha256:".count))
     guard let head = try withLedgerErrors({ try ledger.chainHead(endingAt: seq) }) else {
-        return "the store's chain has no batch ending at seq \(seq): it is not the store whose head was recorded (rolled back, or another store)"
+        return
+            "the store's chain has no batch ending at seq \(seq): it is not the store whose head was recorded (rolled back, or another store)"
     }
     guard head.hashHex == hash.lowercased() else {
-        return "the store's chain at seq \(seq) has sha256:\(head.hashHex), not the recorded sha256:\(hash): the log up to there was changed"
+        return
+            "the store's chain at seq \(seq) has sha256:\(head.hashHex), not the recorded sha256:\(hash): the log up to there was changed"
     }
     return nil
 }

@@ -16,12 +16,16 @@ struct Rebuild: ParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(name: .customLong("policy"), help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+    @Option(
+        name: .customLong("policy"),
+        help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
     @Option(help: "Threads that fold devices at once (default: the machine's cores).") var threads: Int?
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func validate() throws {
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256 (it is \(threads))") }
+        if let threads, !(1...256).contains(threads) {
+            throw ValidationError("--threads must be from 1 to 256 (it is \(threads))")
+        }
     }
 
     func run() throws {
@@ -29,10 +33,13 @@ struct Rebuild: ParsableCommand {
         try requireStore(storeOptions)
         let ledger = try openLedger(storeOptions, readOnly: false)
         guard ledger.canWriteDerived else {
-            throw fail("the store at \(storeOptions.path) cannot be written; checkpoints cannot be saved", code: ExitCodes.ioError)
+            throw fail(
+                "the store at \(storeOptions.path) cannot be written; checkpoints cannot be saved",
+                code: ExitCodes.ioError)
         }
         if let problem = try withLedgerErrors({ try ledger.quickCheck() }) {
-            throw fail("the store fails its quick check (\(problem)); run `stackledger verify`", code: ExitCodes.ioError)
+            throw fail(
+                "the store fails its quick check (\(problem)); run `stackledger verify`", code: ExitCodes.ioError)
         }
         let (devices, events) = try withLedgerErrors {
             try ledger.read { r in
@@ -45,7 +52,9 @@ struct Rebuild: ParsableCommand {
         if let progress { tell = { progress.update($0) } }
         let start = Date()
         let folded = try withLedgerErrors {
-            try Projector.rebuild(ledger: ledger, policy: policy, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, progress: tell)
+            try Projector.rebuild(
+                ledger: ledger, policy: policy, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                progress: tell)
         }
         progress?.finish()
         let seconds = Date().timeIntervalSince(start)
@@ -54,20 +63,26 @@ struct Rebuild: ParsableCommand {
         if json {
             var w = CanonicalWriter()
             w.beginObject()
-            w.key("devices"); w.integer(devices)
-            w.key("events"); w.integer(folded)
-            w.key("seconds"); w.number((seconds * 1000).rounded() / 1000)
-            w.key("checkpoints"); w.integer(footprint.count)
-            w.key("checkpointBytes"); w.integer(footprint.bytes)
+            w.key("devices")
+            w.integer(devices)
+            w.key("events")
+            w.integer(folded)
+            w.key("seconds")
+            w.number((seconds * 1000).rounded() / 1000)
+            w.key("checkpoints")
+            w.integer(footprint.count)
+            w.key("checkpointBytes")
+            w.integer(footprint.bytes)
             ProjectionJSON.writeHeader(&w, policy: policy, tool: StackLedgerCommand.toolVersion)
             w.endObject()
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {
             let rate = seconds > 0 ? Int(Double(folded) / seconds) : folded
-            out.write("rebuilt the checkpoints of \(devices) device\(devices == 1 ? "" : "s") (policy \(Policy.name) v\(Policy.version) \(policy.digest)): "
-                      + "\(folded) events in \(String(format: "%.1f", seconds)) s (\(rate) events/s); "
-                      + "\(footprint.count) checkpoints, \(footprint.bytes) bytes\n")
+            out.write(
+                "rebuilt the checkpoints of \(devices) device\(devices == 1 ? "" : "s") (policy \(Policy.name) v\(Policy.version) \(policy.digest)): "
+                    + "\(folded) events in \(String(format: "%.1f", seconds)) s (\(rate) events/s); "
+                    + "\(footprint.count) checkpoints, \(footprint.bytes) bytes\n")
         }
         out.flush()
     }

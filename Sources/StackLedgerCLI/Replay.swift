@@ -6,42 +6,55 @@ import SmartStack
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The decisions (rotate, scroll, suggest, unsuggest) in an interval, with their reasons.",
-        discussion: "--json prints NDJSON, one decision per line, ordered by (time, device, stack) and then the engine's order.")
+        discussion:
+            "--json prints NDJSON, one decision per line, ordered by (time, device, stack) and then the engine's order."
+    )
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The interval's start (RFC 3339, inclusive).") var from: String
     @Option(help: "The interval's end (RFC 3339, inclusive).") var to: String
     @Option(help: "Only this stack.") var stack: String?
-    @Flag(help: "List the device's own records of what was on screen (stack.observed) that the model disagrees with, instead of the decisions.") var disagreements = false
+    @Flag(
+        help:
+            "List the device's own records of what was on screen (stack.observed) that the model disagrees with, instead of the decisions."
+    ) var disagreements = false
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let a = try parseTime(from, option: "--from")
+        let b = try parseTime(to, option: "--to")
         guard a.microseconds <= b.microseconds else { throw ValidationError("--from \(from) is after --to \(to)") }
     }
 
     func run() throws {
-        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let a = try parseTime(from, option: "--from")
+        let b = try parseTime(to, option: "--to")
         let session = try QuerySession(store: storeOptions, options: options)
         if disagreements {
             try listDisagreements(session, from: a.microseconds, to: b.microseconds)
             return
         }
         var decisions = try withLedgerErrors {
-            try session.projector.decisions(device: session.device, from: a.microseconds, to: b.microseconds, query: try options.query())
+            try session.projector.decisions(
+                device: session.device, from: a.microseconds, to: b.microseconds, query: try options.query())
         }
         if let stack {
             // A stack the device never had up to --to is a usage error, as for `state` and `why`.
-            var engine = try withLedgerErrors { try session.projector.engine(device: session.device, at: b.microseconds, query: try options.query()) }
+            var engine = try withLedgerErrors {
+                try session.projector.engine(device: session.device, at: b.microseconds, query: try options.query())
+            }
             let known = engine.snapshot(at: b).stacks.map(\.stack)
             guard known.contains(stack) || decisions.contains(where: { $0.stack == stack }) else {
-                throw fail("--stack \(stack.shown): no such stack on \(session.device.shown) up to \(to.shown); `stackledger state --at \(to)` lists the stacks", code: ExitCodes.usage)
+                throw fail(
+                    "--stack \(stack.shown): no such stack on \(session.device.shown) up to \(to.shown); `stackledger state --at \(to)` lists the stacks",
+                    code: ExitCodes.usage)
             }
             decisions = decisions.filter { $0.stack == stack }
         }
         // Ordered by (time, device, stack), the engine's order within that.
         decisions = decisions.enumerated().sorted { x, y in
-            let l = x.element, r = y.element
+            let l = x.element
+            let r = y.element
             if l.time.microseconds != r.time.microseconds { return l.time.microseconds < r.time.microseconds }
             if l.device != r.device { return l.device < r.device }
             if l.stack != r.stack { return l.stack < r.stack }
@@ -67,7 +80,8 @@ struct Replay: ParsableCommand {
 
     func listDisagreements(_ session: QuerySession, from: Int64, to: Int64) throws {
         let found = try withLedgerErrors {
-            try Explainer(projector: session.projector, device: session.device).observations(stack: stack, from: from, to: to, query: try options.query())
+            try Explainer(projector: session.projector, device: session.device).observations(
+                stack: stack, from: from, to: to, query: try options.query())
         }
         var out = StandardOutput()
         var n = 0
@@ -76,12 +90,18 @@ struct Replay: ParsableCommand {
             if options.json {
                 var w = CanonicalWriter()
                 w.beginObject()
-                w.key("event"); w.integer(Int(o.event))
-                w.key("time"); w.time(o.time)
-                w.key("device"); w.string(session.device)
-                w.key("stack"); if let s = o.stack { w.string(s) } else { w.null() }
-                w.key("agrees"); w.bool(false)
-                w.key("detail"); w.string(o.detail)
+                w.key("event")
+                w.integer(Int(o.event))
+                w.key("time")
+                w.time(o.time)
+                w.key("device")
+                w.string(session.device)
+                w.key("stack")
+                if let s = o.stack { w.string(s) } else { w.null() }
+                w.key("agrees")
+                w.bool(false)
+                w.key("detail")
+                w.string(o.detail)
                 w.endObject()
                 w.bytes.append(0x0A)
                 out.write(w.bytes)
@@ -96,7 +116,8 @@ struct Replay: ParsableCommand {
     }
 
     static func text(_ d: Decision) -> String {
-        var line = "\(LocalTime.display(d.time))  \(d.stack.shown)  \(d.action.rawValue) \(d.widget.kind.shown) (\(d.widget.instance.shown))"
+        var line =
+            "\(LocalTime.display(d.time))  \(d.stack.shown)  \(d.action.rawValue) \(d.widget.kind.shown) (\(d.widget.instance.shown))"
         if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind.shown)" }
         line += "\n"
         for r in d.reasons {

@@ -8,11 +8,11 @@ struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a self-contained HTML page with the day as a picture.",
         discussion: """
-        Per stack: a lane of the widget on top over time, suggestion spans, each widget's \
-        relevance over time, context bands and event markers; choosing a decision shows its \
-        reasons and the events they cite. The page needs no network; every string from the log \
-        is shown as text, never as markup.
-        """)
+            Per stack: a lane of the widget on top over time, suggestion spans, each widget's \
+            relevance over time, context bands and event markers; choosing a decision shows its \
+            reasons and the events they cite. The page needs no network; every string from the log \
+            is shown as text, never as markup.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Start (RFC 3339).") var from: String
@@ -21,20 +21,25 @@ struct Report: ParsableCommand {
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let a = try parseTime(from, option: "--from")
+        let b = try parseTime(to, option: "--to")
         guard a.microseconds < b.microseconds else { throw ValidationError("--from \(from) must be before --to \(to)") }
     }
 
     func run() throws {
-        let a = try parseTime(from, option: "--from"), b = try parseTime(to, option: "--to")
+        let a = try parseTime(from, option: "--from")
+        let b = try parseTime(to, option: "--to")
         let session = try QuerySession(store: storeOptions, options: options)
         let data = try withLedgerErrors {
-            try ReportData.collect(projector: session.projector, device: session.device, from: a, to: b, query: try options.query(),
-                                   verified: session.verified)
+            try ReportData.collect(
+                projector: session.projector, device: session.device, from: a, to: b, query: try options.query(),
+                verified: session.verified)
         }
         let html = ReportPage.html(dataJSON: data, title: "StackLedger: \(session.device), \(from) to \(to)")
         guard FileManager.default.createFile(atPath: out, contents: Data(html.utf8)) else {
-            throw fail("--out \(out): cannot write the file; check the directory exists and is writable", code: ExitCodes.ioError)
+            throw fail(
+                "--out \(out): cannot write the file; check the directory exists and is writable",
+                code: ExitCodes.ioError)
         }
         printError("wrote \(out) (\(html.utf8.count) bytes)")
     }
@@ -42,29 +47,50 @@ struct Report: ParsableCommand {
 
 /// The report's data, as one JSON document safe to embed in a `<script>` element.
 enum ReportData {
-    static func collect(projector: Projector, device: String, from: Timestamp, to: Timestamp, query: ProjectionQuery, verified: Bool) throws -> String {
-        struct OnTop: Equatable { var widget: WidgetIdentity; var suggested: Bool }
-        struct Relevance: Equatable { var widget: WidgetIdentity; var score: Double; var normalized: Double }
+    static func collect(
+        projector: Projector, device: String, from: Timestamp, to: Timestamp, query: ProjectionQuery, verified: Bool
+    ) throws -> String {
+        struct OnTop: Equatable {
+            var widget: WidgetIdentity
+            var suggested: Bool
+        }
+        struct Relevance: Equatable {
+            var widget: WidgetIdentity
+            var score: Double
+            var normalized: Double
+        }
         var lanes = SpanRecorder<String, OnTop>()
         var shown = SpanRecorder<String, WidgetIdentity>()
         var relevance = SpanRecorder<String, Relevance>()
         var platforms = [String: String]()
         var order = [String]()
         var decisions = [Decision]()
-        try projector.walkChanges(device: device, from: from.microseconds, to: to.microseconds, query: query, visit: { t, engine in
-            var top = [String: OnTop](), suggested = [String: WidgetIdentity](), scores = [String: Relevance]()
-            for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
-                if platforms[s.stack] == nil { platforms[s.stack] = s.platform; order.append(s.stack) }
-                if let shownTop = s.top { top[s.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested) }
-                for g in s.widgets {
-                    if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
-                    if let r = g.relevance { scores[g.widget.instance] = Relevance(widget: g.widget, score: r.score, normalized: r.normalized.roundedForDisplay) }
+        try projector.walkChanges(
+            device: device, from: from.microseconds, to: to.microseconds, query: query,
+            visit: { t, engine in
+                var top = [String: OnTop]()
+                var suggested = [String: WidgetIdentity]()
+                var scores = [String: Relevance]()
+                for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
+                    if platforms[s.stack] == nil {
+                        platforms[s.stack] = s.platform
+                        order.append(s.stack)
+                    }
+                    if let shownTop = s.top {
+                        top[s.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested)
+                    }
+                    for g in s.widgets {
+                        if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
+                        if let r = g.relevance {
+                            scores[g.widget.instance] = Relevance(
+                                widget: g.widget, score: r.score, normalized: r.normalized.roundedForDisplay)
+                        }
+                    }
                 }
-            }
-            lanes.visit(t, top)
-            shown.visit(t, suggested)
-            relevance.visit(t, scores)
-        }, decision: { decisions.append($0) })
+                lanes.visit(t, top)
+                shown.visit(t, suggested)
+                relevance.visit(t, scores)
+            }, decision: { decisions.append($0) })
         let topSpans = lanes.finish(at: to.microseconds)
         let suggestionSpans = shown.finish(at: to.microseconds)
         let relevanceSpans = relevance.finish(at: to.microseconds)
@@ -72,51 +98,95 @@ enum ReportData {
         var w = CanonicalWriter(capacity: 1 << 16)
         func ms(_ micros: Int64) { w.number(Double(micros / 1000)) }
         w.beginObject()
-        w.key("device"); w.string(device)
-        w.key("from"); ms(from.microseconds)
-        w.key("to"); ms(to.microseconds)
-        w.key("fromText"); w.string(from.rfc3339)
-        w.key("toText"); w.string(to.rfc3339)
-        w.key("verified"); w.bool(verified)
+        w.key("device")
+        w.string(device)
+        w.key("from")
+        ms(from.microseconds)
+        w.key("to")
+        ms(to.microseconds)
+        w.key("fromText")
+        w.string(from.rfc3339)
+        w.key("toText")
+        w.string(to.rfc3339)
+        w.key("verified")
+        w.bool(verified)
         ProjectionJSON.writeHeader(&w, policy: projector.policy, tool: StackLedgerCommand.toolVersion)
-        w.key("stacks"); w.beginArray()
+        w.key("stacks")
+        w.beginArray()
         for id in order {
             w.beginObject()
-            w.key("stack"); w.string(id)
-            w.key("platform"); w.string(platforms[id] ?? "")
-            w.key("lanes"); w.beginArray()
+            w.key("stack")
+            w.string(id)
+            w.key("platform")
+            w.string(platforms[id] ?? "")
+            w.key("lanes")
+            w.beginArray()
             for l in topSpans where l.key == id {
-                w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end)
-                w.key("instance"); w.string(l.value.widget.instance); w.key("kind"); w.string(l.value.widget.kind)
-                w.key("app"); w.string(l.value.widget.app); w.key("suggested"); w.bool(l.value.suggested); w.endObject()
+                w.beginObject()
+                w.key("start")
+                ms(l.start)
+                w.key("end")
+                ms(l.end)
+                w.key("instance")
+                w.string(l.value.widget.instance)
+                w.key("kind")
+                w.string(l.value.widget.kind)
+                w.key("app")
+                w.string(l.value.widget.app)
+                w.key("suggested")
+                w.bool(l.value.suggested)
+                w.endObject()
             }
             w.endArray()
-            w.key("suggestions"); w.beginArray()
+            w.key("suggestions")
+            w.beginArray()
             for l in suggestionSpans where l.key.hasPrefix(id + "\u{1F}") {
-                w.beginObject(); w.key("start"); ms(l.start); w.key("end"); ms(l.end)
-                w.key("instance"); w.string(l.value.instance); w.key("kind"); w.string(l.value.kind); w.endObject()
+                w.beginObject()
+                w.key("start")
+                ms(l.start)
+                w.key("end")
+                ms(l.end)
+                w.key("instance")
+                w.string(l.value.instance)
+                w.key("kind")
+                w.string(l.value.kind)
+                w.endObject()
             }
             w.endArray()
             w.endObject()
         }
         w.endArray()
         // Each widget's relevance as spans of constant score: [start, end, score, normalised].
-        w.key("relevance"); w.beginArray()
+        w.key("relevance")
+        w.beginArray()
         var index = 0
         while index < relevanceSpans.count {
-            let key = relevanceSpans[index].key, widget = relevanceSpans[index].value.widget
-            w.beginObject(); w.key("instance"); w.string(widget.instance); w.key("kind"); w.string(widget.kind)
-            w.key("spans"); w.beginArray()
+            let key = relevanceSpans[index].key
+            let widget = relevanceSpans[index].value.widget
+            w.beginObject()
+            w.key("instance")
+            w.string(widget.instance)
+            w.key("kind")
+            w.string(widget.kind)
+            w.key("spans")
+            w.beginArray()
             while index < relevanceSpans.count && relevanceSpans[index].key == key {
                 let r = relevanceSpans[index]
-                w.beginArray(); ms(r.start); ms(r.end); w.number(r.value.score); w.number(r.value.normalized); w.endArray()
+                w.beginArray()
+                ms(r.start)
+                ms(r.end)
+                w.number(r.value.score)
+                w.number(r.value.normalized)
+                w.endArray()
                 index += 1
             }
-            w.endArray(); w.endObject()
+            w.endArray()
+            w.endObject()
         }
         w.endArray()
         try writeEvents(&w, projector: projector, device: device, from: from, to: to)
-        w.key("decisions"); w.beginArray()
+        w.key("decisions")
+        w.beginArray()
         for d in decisions { ProjectionJSON.write(&w, d) }
         w.endArray()
         w.endObject()
@@ -125,37 +195,59 @@ enum ReportData {
 
     /// Event markers and context bands from the stored events of the interval (at most
     /// 20,000 markers).
-    static func writeEvents(_ w: inout CanonicalWriter, projector: Projector, device: String, from: Timestamp, to: Timestamp) throws {
+    static func writeEvents(
+        _ w: inout CanonicalWriter, projector: Projector, device: String, from: Timestamp, to: Timestamp
+    ) throws {
         var events = [(UInt64, Event)]()
         try projector.ledger.read { r in
-            for seq in try r.seqs(device: device, fromMicros: from.microseconds, toMicros: to.microseconds + 1).prefix(20_000) {
+            for seq in try r.seqs(device: device, fromMicros: from.microseconds, toMicros: to.microseconds + 1).prefix(
+                20_000)
+            {
                 try r.withRecord(seq) { events.append((seq, try Event(record: $0))) }
             }
         }
-        w.key("events"); w.beginArray()
+        w.key("events")
+        w.beginArray()
         for (seq, e) in events {
             var summary = CanonicalWriter()
             e.body.writeFieldsForDisplay(&summary)
             w.beginObject()
-            w.key("seq"); w.integer(Int(seq))
-            w.key("time"); w.number(Double(e.envelope.time.microseconds / 1000))
-            w.key("type"); w.string(e.envelope.type)
-            w.key("app"); if let a = e.envelope.app { w.string(a) } else { w.null() }
-            w.key("summary"); w.string(String(summary.text.prefix(400)))
+            w.key("seq")
+            w.integer(Int(seq))
+            w.key("time")
+            w.number(Double(e.envelope.time.microseconds / 1000))
+            w.key("type")
+            w.string(e.envelope.type)
+            w.key("app")
+            if let a = e.envelope.app { w.string(a) } else { w.null() }
+            w.key("summary")
+            w.string(String(summary.text.prefix(400)))
             w.endObject()
         }
         w.endArray()
-        w.key("contexts"); w.beginArray()
+        w.key("contexts")
+        w.beginArray()
         var open = [String: (Int64, UInt64)]()
         func band(_ key: String, _ start: Int64, _ end: Int64, _ seq: UInt64) {
-            w.beginObject(); w.key("context"); w.string(key); w.key("start"); w.number(Double(start / 1000))
-            w.key("end"); w.number(Double(end / 1000)); w.key("seq"); w.integer(Int(seq)); w.endObject()
+            w.beginObject()
+            w.key("context")
+            w.string(key)
+            w.key("start")
+            w.number(Double(start / 1000))
+            w.key("end")
+            w.number(Double(end / 1000))
+            w.key("seq")
+            w.integer(Int(seq))
+            w.endObject()
         }
         for (seq, e) in events {
             guard case .contextChanged(let c) = e.body else { continue }
             let key = c.context.canonicalText
-            if c.active { if open[key] == nil { open[key] = (e.envelope.time.microseconds, seq) } }
-            else if let (start, s) = open.removeValue(forKey: key) { band(key, start, e.envelope.time.microseconds, s) }
+            if c.active {
+                if open[key] == nil { open[key] = (e.envelope.time.microseconds, seq) }
+            } else if let (start, s) = open.removeValue(forKey: key) {
+                band(key, start, e.envelope.time.microseconds, s)
+            }
         }
         for key in open.keys.sorted() { band(key, open[key]!.0, to.microseconds, open[key]!.1) }
         w.endArray()

@@ -1,7 +1,8 @@
 import Foundation
 import Ledger
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Ingestor {
@@ -32,14 +33,17 @@ extension Ingestor {
             pending.sort()
             let path = "\(pathPrefix)-ids-\(paths.count)"
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            guard fd >= 0 else { throw LedgerError(.storage, "cannot create the spool file \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw LedgerError(.storage, "cannot create the spool file \(path): \(String(cString: strerror(errno)))")
+            }
             defer { close(fd) }
             try pending.withUnsafeBytes { raw in
                 var done = 0
                 while done < raw.count {
                     let n = write(fd, raw.baseAddress! + done, raw.count - done)
                     guard n > 0 else {
-                        throw LedgerError(.storage, "cannot write the spool file \(path): \(String(cString: strerror(errno)))")
+                        throw LedgerError(
+                            .storage, "cannot write the spool file \(path): \(String(cString: strerror(errno)))")
                     }
                     done += n
                 }
@@ -58,7 +62,8 @@ extension Ingestor {
             func down(_ start: Int) {
                 var i = start
                 while true {
-                    let l = 2 * i + 1, r = l + 1
+                    let l = 2 * i + 1
+                    let r = l + 1
                     var m = i
                     if l < heap.count && less(l, m) { m = l }
                     if r < heap.count && less(r, m) { m = r }
@@ -95,7 +100,9 @@ extension Ingestor {
 
         init(path: String) throws {
             fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw LedgerError(.storage, "cannot read the spool file \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw LedgerError(.storage, "cannot read the spool file \(path): \(String(cString: strerror(errno)))")
+            }
             self.path = path
         }
 
@@ -107,13 +114,18 @@ extension Ingestor {
                     var got = 0
                     while got < raw.count {
                         let n = read(fd, raw.baseAddress! + got, raw.count - got)
-                        guard n >= 0 else { throw LedgerError(.storage, "cannot read the spool file \(path): \(String(cString: strerror(errno)))") }
+                        guard n >= 0 else {
+                            throw LedgerError(
+                                .storage, "cannot read the spool file \(path): \(String(cString: strerror(errno)))")
+                        }
                         if n == 0 { break }
                         got += n
                     }
                     return got
                 }
-                guard got % MemoryLayout<SeenID>.stride == 0 else { throw LedgerError(.storage, "the spool file \(path) was cut short") }
+                guard got % MemoryLayout<SeenID>.stride == 0 else {
+                    throw LedgerError(.storage, "the spool file \(path) was cut short")
+                }
                 (filled, at) = (got / MemoryLayout<SeenID>.stride, 0)
                 if filled == 0 {
                     close(fd)

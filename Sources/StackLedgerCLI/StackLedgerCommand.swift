@@ -4,13 +4,17 @@ public import ArgumentParser
 public struct StackLedgerCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "stackledger",
-        abstract: "Store, import, verify, replay, explain and export the signals that drive Smart Stacks, in an append-only LMDB log.",
+        abstract:
+            "Store, import, verify, replay, explain and export the signals that drive Smart Stacks, in an append-only LMDB log.",
         discussion: """
-        Exit codes: 0 success, 1 a check failed (verify), 64 bad usage, 65 bad input data, \
-        74 I/O or storage error.
-        """,
+            Exit codes: 0 success, 1 a check failed (verify), 64 bad usage, 65 bad input data, \
+            74 I/O or storage error.
+            """,
         version: StackLedgerCommand.toolVersion,
-        subcommands: [Ingest.self, Import.self, Log.self, Export.self, Verify.self, Stats.self, State.self, Replay.self, Why.self, Report.self, Rebuild.self, PolicyCommand.self]
+        subcommands: [
+            Ingest.self, Import.self, Log.self, Export.self, Verify.self, Stats.self, State.self, Replay.self, Why.self,
+            Report.self, Rebuild.self, PolicyCommand.self,
+        ]
     )
 
     /// The tool's version, reported in every JSON document.
@@ -47,7 +51,11 @@ public struct StackLedgerCommand: ParsableCommand {
 
 /// The `--store` option every command takes.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store directory.", discussion: "Default: $STACKLEDGER_STORE, else ./stackledger-store.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The store directory.", discussion: "Default: $STACKLEDGER_STORE, else ./stackledger-store.",
+            valueName: "dir"))
     var store: String?
 
     var path: String {
@@ -58,5 +66,5 @@ struct StoreOptions: ParsableArguments {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -15,37 +15,69 @@ struct Stats: ParsableCommand {
         if json {
             var w = CanonicalWriter()
             w.beginObject()
-            w.key("events"); w.integer(s.events)
-            w.key("byType"); w.beginObject()
-            for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) { w.key(k); w.integer(v) }
+            w.key("events")
+            w.integer(s.events)
+            w.key("byType")
+            w.beginObject()
+            for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) {
+                w.key(k)
+                w.integer(v)
+            }
             w.endObject()
-            w.key("devices"); w.beginObject()
-            for (k, v) in s.countsByDevice.sorted(by: { $0.key < $1.key }) { w.key(k); w.integer(v) }
+            w.key("devices")
+            w.beginObject()
+            for (k, v) in s.countsByDevice.sorted(by: { $0.key < $1.key }) {
+                w.key(k)
+                w.integer(v)
+            }
             w.endObject()
-            w.key("firstTime"); if let t = s.firstTime { w.time(t) } else { w.null() }
-            w.key("lastTime"); if let t = s.lastTime { w.time(t) } else { w.null() }
-            w.key("batches"); w.integer(s.batches)
-            w.key("fileBytes"); w.integer(s.fileBytes)
-            w.key("usedBytes"); w.integer(s.usedBytes)
+            w.key("firstTime")
+            if let t = s.firstTime { w.time(t) } else { w.null() }
+            w.key("lastTime")
+            if let t = s.lastTime { w.time(t) } else { w.null() }
+            w.key("batches")
+            w.integer(s.batches)
+            w.key("fileBytes")
+            w.integer(s.fileBytes)
+            w.key("usedBytes")
+            w.integer(s.usedBytes)
             // The log's pages (records, indices, strings, batches, ids) and the checkpoints' apart.
-            w.key("logBytes"); w.integer(s.treeBytes)
-            w.key("checkpointBytes"); w.integer(s.derivedBytes)
-            w.key("bytesPerEvent"); w.number((s.bytesPerEvent * 10).rounded() / 10)
+            w.key("logBytes")
+            w.integer(s.treeBytes)
+            w.key("checkpointBytes")
+            w.integer(s.derivedBytes)
+            w.key("bytesPerEvent")
+            w.number((s.bytesPerEvent * 10).rounded() / 10)
             w.key("head")
             if let h = s.head {
-                w.beginObject(); w.key("seq"); w.integer(Int(h.lastSeq)); w.key("sha256"); w.string(h.hashHex); w.endObject()
-            } else { w.null() }
-            w.key("tool"); w.string(StackLedgerCommand.toolVersion)
+                w.beginObject()
+                w.key("seq")
+                w.integer(Int(h.lastSeq))
+                w.key("sha256")
+                w.string(h.hashHex)
+                w.endObject()
+            } else {
+                w.null()
+            }
+            w.key("tool")
+            w.string(StackLedgerCommand.toolVersion)
             w.endObject()
             print(w.text)
             return
         }
         print("events: \(s.events) in \(s.batches) commits")
-        print("devices: " + (s.countsByDevice.isEmpty ? "none" : s.countsByDevice.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value))" }.joined(separator: ", ")))
+        print(
+            "devices: "
+                + (s.countsByDevice.isEmpty
+                    ? "none"
+                    : s.countsByDevice.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value))" }.joined(
+                        separator: ", ")))
         if let f = s.firstTime, let l = s.lastTime { print("time span: \(f.rfc3339) to \(l.rfc3339)") }
         print("by type:")
         for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }
-        print("bytes on disk: \(s.fileBytes) (data file); \(s.usedBytes) in used pages: \(s.treeBytes) of the log, \(s.derivedBytes) of checkpoints")
+        print(
+            "bytes on disk: \(s.fileBytes) (data file); \(s.usedBytes) in used pages: \(s.treeBytes) of the log, \(s.derivedBytes) of checkpoints"
+        )
         print("bytes per event: \(String(format1: s.bytesPerEvent))")
         if let h = s.head { print("chain head: seq \(h.lastSeq) sha256:\(h.hashHex)") }
     }

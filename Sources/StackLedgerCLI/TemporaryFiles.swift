@@ -1,7 +1,8 @@
 import Foundation
 import Ledger
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The temporary directories a command works in (`stackledger-<use>-<pid>-XXXXXX` under
@@ -22,7 +23,10 @@ enum TemporaryFiles {
         removeStale()
         var template = Array("\(base)/stackledger-\(use)-\(getpid())-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw LedgerError(.storage, "cannot create a temporary directory in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
+            throw LedgerError(
+                .storage,
+                "cannot create a temporary directory in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable directory"
+            )
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         installHandlers()
@@ -45,10 +49,13 @@ enum TemporaryFiles {
             let parts = name.split(separator: "-")
             let path = base + "/" + name
             if parts.count == 4, let pid = Int32(parts[2]) {
-                if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: path) }
+                if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
             } else if parts.count == 3, ["spool", "stdin"].contains(parts[1]),
-                      let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                      modified < dayAgo {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                modified < dayAgo
+            {
                 try? FileManager.default.removeItem(atPath: path)
             }
         }

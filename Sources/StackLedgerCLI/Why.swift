@@ -8,17 +8,25 @@ struct Why: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Why a widget is on top of a stack at an instant, or why another is not.",
         discussion: """
-        Explains with the rules Apple documents (rule ids R, T, G, D, S, P, W of docs/smart-stack-model.md) \
-        and, where Apple is silent, with the parameters of the policy smartstack-1 (StackLedger's model, \
-        not Apple's algorithm). Every reason cites the stored events it rests on by sequence number.
-        """)
+            Explains with the rules Apple documents (rule ids R, T, G, D, S, P, W of docs/smart-stack-model.md) \
+            and, where Apple is silent, with the parameters of the policy smartstack-1 (StackLedger's model, \
+            not Apple's algorithm). Every reason cites the stored events it rests on by sequence number.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The instant (RFC 3339).") var at: String
     @Option(help: "The stack.") var stack: String
     @Option(help: "A widget instance id or kind: why it is or is not on top or suggested.") var widget: String?
-    @Option(parsing: .upToNextOption, help: "Replay as if these stored events (sequence numbers, listed or joined with commas) had never been recorded.") var without: [String] = []
-    @Option(name: .customLong("with"), help: ArgumentHelp("Replay as if the events in this NDJSON file had also been recorded (nothing is stored).", valueName: "file")) var withFile: String?
+    @Option(
+        parsing: .upToNextOption,
+        help:
+            "Replay as if these stored events (sequence numbers, listed or joined with commas) had never been recorded."
+    ) var without: [String] = []
+    @Option(
+        name: .customLong("with"),
+        help: ArgumentHelp(
+            "Replay as if the events in this NDJSON file had also been recorded (nothing is stored).", valueName: "file"
+        )) var withFile: String?
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
@@ -32,7 +40,9 @@ struct Why: ParsableCommand {
         for item in without {
             for text in item.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let seq = UInt64(text), seq > 0 else {
-                    throw ValidationError("--without \(String(text).shown): name stored events by their sequence numbers (1 or more), as `stackledger log` prints them")
+                    throw ValidationError(
+                        "--without \(String(text).shown): name stored events by their sequence numbers (1 or more), as `stackledger log` prints them"
+                    )
                 }
                 out.insert(seq)
             }
@@ -44,30 +54,44 @@ struct Why: ParsableCommand {
         let t = try parseTime(at, option: "--at")
         let lines = try withFile.map(Why.readEvents) ?? []
         let session = try QuerySession(store: storeOptions, options: options)
-        let extra = try withFile.map { try Why.checkAgainstStore(lines, path: $0, ledger: session.ledger, device: session.device) } ?? []
+        let extra =
+            try withFile.map {
+                try Why.checkAgainstStore(lines, path: $0, ledger: session.ledger, device: session.device)
+            } ?? []
         var query = try options.query()
         query.without = try withoutSeqs()
         if let last = query.without.max() {
             let stored = try withLedgerErrors { try session.ledger.read { try $0.lastSeq() } } ?? 0
             guard last <= stored else {
-                throw fail("--without \(last): the store holds no event with that sequence number (its last is \(stored))", code: ExitCodes.usage)
+                throw fail(
+                    "--without \(last): the store holds no event with that sequence number (its last is \(stored))",
+                    code: ExitCodes.usage)
             }
         }
         query.with = extra
         let explanation = try withLedgerErrors {
-            try Explainer(projector: session.projector, device: session.device).explain(stack: stack, at: t, widget: widget, query: query)
+            try Explainer(projector: session.projector, device: session.device).explain(
+                stack: stack, at: t, widget: widget, query: query)
         }
         guard let explanation else {
-            throw fail("--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.shown); `stackledger state --at \(at)` lists the stacks", code: ExitCodes.usage)
+            throw fail(
+                "--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.shown); `stackledger state --at \(at)` lists the stacks",
+                code: ExitCodes.usage)
         }
         var out = StandardOutput()
         if options.json {
             var w = CanonicalWriter()
-            try withLedgerErrors { try explanation.writeJSON(&w, verified: session.verified, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion, ledger: session.ledger) }
+            try withLedgerErrors {
+                try explanation.writeJSON(
+                    &w, verified: session.verified, policy: session.projector.policy,
+                    tool: StackLedgerCommand.toolVersion, ledger: session.ledger)
+            }
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {
-            out.write(try explanation.text(verified: session.verified, ledger: session.ledger, policy: session.projector.policy))
+            out.write(
+                try explanation.text(
+                    verified: session.verified, ledger: session.ledger, policy: session.projector.policy))
         }
         out.flush()
     }
@@ -80,7 +104,9 @@ struct Why: ParsableCommand {
         }
         var decoder = EventDecoder()
         var events = [(line: Int, event: Event)]()
-        for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let text = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
             if text.allSatisfy(\.isWhitespace) { continue }
             do {
@@ -102,18 +128,27 @@ struct Why: ParsableCommand {
     /// The `--with` events as `ingest` would take them: each of the device asked about; an id
     /// given twice in the file or already stored must name the same content (then the later
     /// one is left out, as ingest skips a duplicate), else the line is refused (65).
-    static func checkAgainstStore(_ lines: [(line: Int, event: Event)], path: String, ledger: Ledger, device: String) throws -> [Event] {
+    static func checkAgainstStore(_ lines: [(line: Int, event: Event)], path: String, ledger: Ledger, device: String)
+        throws -> [Event]
+    {
         var seen = [String: (line: Int, text: String)]()
         var out = [Event]()
         for (line, event) in lines {
             guard event.envelope.device == device else {
-                throw fail("\(path):\(line): the event is of device \(event.envelope.device.shown), not \(device.shown); a what-if replays one device (nothing was stored)", code: ExitCodes.dataError)
+                throw fail(
+                    "\(path):\(line): the event is of device \(event.envelope.device.shown), not \(device.shown); a what-if replays one device (nothing was stored)",
+                    code: ExitCodes.dataError)
             }
-            guard let id = event.envelope.id else { out.append(event); continue }
+            guard let id = event.envelope.id else {
+                out.append(event)
+                continue
+            }
             let text = Why.contentText(event)
             if let earlier = seen[id] {
                 guard earlier.text == text else {
-                    throw fail("\(path):\(line): id \(id.shown) is given at line \(earlier.line) with other content; give the event another id (nothing was stored)", code: ExitCodes.dataError)
+                    throw fail(
+                        "\(path):\(line): id \(id.shown) is given at line \(earlier.line) with other content; give the event another id (nothing was stored)",
+                        code: ExitCodes.dataError)
                 }
                 continue
             }
@@ -126,7 +161,9 @@ struct Why: ParsableCommand {
             }
             if let (seq, storedText) = stored {
                 guard storedText == text else {
-                    throw fail("\(path):\(line): id \(id.shown) is stored as sequence number \(seq) with other content; give the event another id (nothing was stored)", code: ExitCodes.dataError)
+                    throw fail(
+                        "\(path):\(line): id \(id.shown) is stored as sequence number \(seq) with other content; give the event another id (nothing was stored)",
+                        code: ExitCodes.dataError)
                 }
                 continue
             }

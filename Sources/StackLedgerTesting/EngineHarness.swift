@@ -27,7 +27,9 @@ public struct EngineHarness {
 
     /// The engine of `device` with every event dated at or before `time` applied (or, with
     /// `knownAt`, at or before that), advanced to `time`.
-    public func engine(at time: String, device: String = "default", knownAt: String? = nil, without: Set<UInt64> = []) throws -> DeviceEngine {
+    public func engine(at time: String, device: String = "default", knownAt: String? = nil, without: Set<UInt64> = [])
+        throws -> DeviceEngine
+    {
         let t = try Timestamp(rfc3339: time).microseconds
         let limit = min(t, try knownAt.map { try Timestamp(rfc3339: $0).microseconds } ?? .max)
         var engine = DeviceEngine(device: device, policy: policy)
@@ -39,13 +41,17 @@ public struct EngineHarness {
     }
 
     /// The state at `time`.
-    public func state(at time: String, device: String = "default", knownAt: String? = nil, without: Set<UInt64> = []) throws -> DeviceSnapshot {
+    public func state(at time: String, device: String = "default", knownAt: String? = nil, without: Set<UInt64> = [])
+        throws -> DeviceSnapshot
+    {
         var engine = try self.engine(at: time, device: device, knownAt: knownAt, without: without)
         return engine.snapshot(at: try Timestamp(rfc3339: time))
     }
 
     /// The stack `stack` at `time`.
-    public func stack(_ stack: String, at time: String, device: String = "default", without: Set<UInt64> = []) throws -> StackSnapshot? {
+    public func stack(_ stack: String, at time: String, device: String = "default", without: Set<UInt64> = []) throws
+        -> StackSnapshot?
+    {
         try state(at: time, device: device, without: without).stacks.first { $0.stack == stack }
     }
 

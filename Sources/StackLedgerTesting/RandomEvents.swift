@@ -14,8 +14,10 @@ public struct RandomEvents {
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
     mutating func pick<T>(_ xs: [T]) -> T { xs[int(xs.count)] }
 
-    static let names = ["w1", "home-1", "com.example.cards", "Ünïcødé", "tab\there", "quote\"d", "back\\slash",
-                        "emoji 🎉", "CardRecentPurchasesWidget", "a/b", "line\nbreak", "<img src=x onerror=alert(1)>"]
+    static let names = [
+        "w1", "home-1", "com.example.cards", "Ünïcødé", "tab\there", "quote\"d", "back\\slash",
+        "emoji 🎉", "CardRecentPurchasesWidget", "a/b", "line\nbreak", "<img src=x onerror=alert(1)>",
+    ]
 
     mutating func string() -> String {
         var s = pick(Self.names)
@@ -70,7 +72,9 @@ public struct RandomEvents {
 
     mutating func context() -> String {
         switch int(9) {
-        case 0: return #"{"date":{"from":\#(time()),"to":"2200-01-01T00:00:00Z","kind":"\#(pick(["default", "informational", "scheduled"]))"}}"#
+        case 0:
+            return
+                #"{"date":{"from":\#(time()),"to":"2200-01-01T00:00:00Z","kind":"\#(pick(["default", "informational", "scheduled"]))"}}"#
         case 1: return #"{"date":{"at":\#(time())}}"#
         case 2: return #"{"location":{"inferred":"\#(pick(["home", "work", "school", "commute"]))"}}"#
         case 3: return #"{"location":{"region":{"latitude":48.85,"longitude":2.35,"radius":\#(int(500))}}}"#
@@ -105,9 +109,11 @@ public struct RandomEvents {
         switch type {
         case .stackCreated:
             return #""stack":\#(str()),"platform":"\#(pick(["iOS", "iPadOS", "watchOS"]))","family":"systemSmall""#
-                + (chance(50) ? #","smartRotate":\#(chance(50))"# : "") + (chance(50) ? #","widgetSuggestions":\#(chance(50))"# : "")
+                + (chance(50) ? #","smartRotate":\#(chance(50))"# : "")
+                + (chance(50) ? #","widgetSuggestions":\#(chance(50))"# : "")
         case .stackSettingsChanged:
-            return #""stack":\#(str())"# + (chance(50) ? #","smartRotate":\#(chance(50))"# : "") + (chance(50) ? #","widgetSuggestions":false"# : "")
+            return #""stack":\#(str())"# + (chance(50) ? #","smartRotate":\#(chance(50))"# : "")
+                + (chance(50) ? #","widgetSuggestions":false"# : "")
         case .widgetAdded:
             return #""stack":\#(str()),"widget":\#(widget())"# + (chance(50) ? #","position":\#(int(5))"# : "")
         case .widgetRemoved, .widgetPinned, .widgetUnpinned, .scrolled:
@@ -117,17 +123,23 @@ public struct RandomEvents {
         case .suggestionKept, .suggestionDismissed:
             return #""stack":\#(str()),"instance":\#(str()),"kind":\#(str())"#
         case .widgetViewed, .widgetTapped:
-            return #""instance":\#(str())"# + (chance(50) ? #","duration":\#(int(100))"# : "") + (chance(50) ? #","inStack":true"# : "")
+            return #""instance":\#(str())"# + (chance(50) ? #","duration":\#(int(100))"# : "")
+                + (chance(50) ? #","inStack":true"# : "")
         case .appForeground:
             return chance(50) ? #""duration":\#(int(1000))"# : #""x-extra":[1,{"a":null}]"#
         case .widgetTimeline:
             let entries = list(5) { r in
                 #"{"date":\#(r.time()),"relevance":\#(r.chance(30) ? "null" : #"{"score":\#(r.number())\#(r.chance(50) ? #","duration":\#(r.int(3600))"# : "")}"#)}"#
             }
-            let policy = [",\"policy\":\"atEnd\"", ",\"policy\":\"never\"", ",\"policy\":{\"after\":\"2100-01-01T00:00:00Z\"}", ""][int(4)]
-            return #""kind":\#(str())"# + (chance(30) ? #","instance":\#(str())"# : "") + #","entries":\#(entries)\#(policy)"#
+            let policy = [
+                ",\"policy\":\"atEnd\"", ",\"policy\":\"never\"", ",\"policy\":{\"after\":\"2100-01-01T00:00:00Z\"}",
+                "",
+            ][int(4)]
+            return #""kind":\#(str())"# + (chance(30) ? #","instance":\#(str())"# : "")
+                + #","entries":\#(entries)\#(policy)"#
         case .widgetDeclared:
-            return #""kind":\#(str()),"families":["systemSmall","accessoryRectangular"],"configuration":"\#(pick(["static", "intent", "relevance"]))""#
+            return
+                #""kind":\#(str()),"families":["systemSmall","accessoryRectangular"],"configuration":"\#(pick(["static", "intent", "relevance"]))""#
                 + (chance(30) ? #","associatedKind":\#(str())"# : "")
         case .reloadRequested:
             return chance(50) ? #""kind":\#(str())"# : #""all":true"#
@@ -135,27 +147,35 @@ public struct RandomEvents {
             return #""kind":\#(str())"# + (chance(50) ? #","reason":\#(str()),"budgetRemaining":\#(int(70))"# : "")
         case .intentDonated:
             return #""api":"\#(pick(["appIntents", "siriKit"]))","intent":\#(intent())"#
-                + (chance(50) ? #","predictionParameters":["p0","p1"]"# : "") + (chance(50) ? #","donationId":\#(str())"# : "")
+                + (chance(50) ? #","predictionParameters":["p0","p1"]"# : "")
+                + (chance(50) ? #","donationId":\#(str())"# : "")
                 + (chance(30) ? #","groupIdentifier":\#(str())"# : "")
         case .donationsDeleted:
-            return [#""donationIds":[\#(str()),\#(str())]"#, #""intent":\#(str())"#, #""groupIdentifier":\#(str())"#, #""all":true"#][int(4)]
+            return [
+                #""donationIds":[\#(str()),\#(str())]"#, #""intent":\#(str())"#, #""groupIdentifier":\#(str())"#,
+                #""all":true"#,
+            ][int(4)]
         case .relevantShortcuts:
             let shortcuts = list(3) { r in
                 #"{"widgetKind":\#(r.str()),"role":"\#(r.pick(["action", "information"]))","intent":\#(r.chance(50) ? r.intent() : "null"),"relevanceProviders":\#(r.list(2) { $0.provider() })}"#
             }
             return #""shortcuts":\#(shortcuts)"#
         case .relevantIntents:
-            return #""intents":\#(list(3) { r in #"{"widgetKind":\#(r.str()),"intent":\#(r.intent()),"context":\#(r.context())}"# })"#
+            return
+                #""intents":\#(list(3) { r in #"{"widgetKind":\#(r.str()),"intent":\#(r.intent()),"context":\#(r.context())}"# })"#
         case .widgetRelevance:
             let attrs = list(3) { r in
-                let group = [#","group":"automatic""#, #","group":"ungrouped""#, #","group":{"named":"g"}"#, ""][r.int(4)]
-                return #"{"configuration":\#(r.chance(50) ? r.intent() : "null"),"context":\#(r.chance(70) ? r.context() : "null")\#(group)}"#
+                let group = [#","group":"automatic""#, #","group":"ungrouped""#, #","group":{"named":"g"}"#, ""][
+                    r.int(4)]
+                return
+                    #"{"configuration":\#(r.chance(50) ? r.intent() : "null"),"context":\#(r.chance(70) ? r.context() : "null")\#(group)}"#
             }
             return #""kind":\#(str()),"attributes":\#(attrs)"#
         case .contextChanged:
             return #""context":\#(context()),"active":\#(chance(50))"#
         case .permissionChanged:
-            return #""permission":"\#(pick(["locationForWidgets", "sleep", "workout", "activityRings"]))","granted":\#(chance(50))"#
+            return
+                #""permission":"\#(pick(["locationForWidgets", "sleep", "workout", "activityRings"]))","granted":\#(chance(50))"#
         case .deviceInfo:
             return #""platform":"watchOS","osVersion":"26.1""# + (chance(50) ? #","timeZone":"Europe/Paris""# : "")
         case .developerMode:
@@ -173,7 +193,9 @@ public struct RandomEvents {
         parts.append(#""app":\#(str())"#)
         if chance(40) { parts.append(#""id":"id-\#(seqHint)-\#(int(1_000_000))""#) }
         if chance(20) {
-            parts.append(#""source":{"artifact":"\#(String(repeating: "ab", count: 32))","path":\#(str()),"stream":"App.Intent","locator":\#(chance(50) ? "\(int(100_000))" : "\"row-7\"")}"#)
+            parts.append(
+                #""source":{"artifact":"\#(String(repeating: "ab", count: 32))","path":\#(str()),"stream":"App.Intent","locator":\#(chance(50) ? "\(int(100_000))" : "\"row-7\"")}"#
+            )
         }
         parts.append(fields(type))
         if chance(15) { parts.append(#""zExtra":{"nested":[1,2.5,"x",null,true]}"#) }

@@ -32,7 +32,9 @@ public struct WorkloadGenerator {
     }
 
     static let families = ["systemSmall", "systemMedium"]
-    static let zones: [(String, Int16)] = [("Europe/Paris", 60), ("America/New_York", -300), ("Asia/Tokyo", 540), ("UTC", 0)]
+    static let zones: [(String, Int16)] = [
+        ("Europe/Paris", 60), ("America/New_York", -300), ("Asia/Tokyo", 540), ("UTC", 0),
+    ]
     static let routines = ["morning", "evening", "home", "work", "commute"]
 
     struct App {
@@ -63,7 +65,10 @@ public struct WorkloadGenerator {
                         produced += 1
                     }
                     if late.count > 64 || (produced % 1000 == 0 && !late.isEmpty) {
-                        for l in late where produced < config.events { try emit(l); produced += 1 }
+                        for l in late where produced < config.events {
+                            try emit(l)
+                            produced += 1
+                        }
                         late.removeAll()
                     }
                 }
@@ -92,7 +97,8 @@ public struct WorkloadGenerator {
 
     func apps(device: Int) -> [App] {
         (0..<config.appsPerDevice).map { a in
-            App(bundle: "com.example.app\(a)", kind: "Widget\(a)", intent: "Configure\(a)Intent",
+            App(
+                bundle: "com.example.app\(a)", kind: "Widget\(a)", intent: "Configure\(a)Intent",
                 scale: [1, 10, 100, 5000][a % 4])
         }
     }
@@ -113,18 +119,34 @@ public struct WorkloadGenerator {
         }
         if day == 0 {
             let t0 = Timestamp(microseconds: midnight + 6 * 3_600_000_000, offsetMinutes: offset)
-            add(t0, (try! decodeBody(#"{"platform":"\#(platform)","osVersion":"26.1","timeZone":"\#(zone)"}"#, "device.info")))
+            add(
+                t0,
+                (try! decodeBody(
+                    #"{"platform":"\#(platform)","osVersion":"26.1","timeZone":"\#(zone)"}"#, "device.info")))
             for s in 0..<2 {
                 let family = platform == "watchOS" ? "accessoryRectangular" : WorkloadGenerator.families[s]
-                add(t0, (try! decodeBody(#"{"stack":"stack-\#(s)","platform":"\#(platform)","family":"\#(family)"}"#, "stack.created")))
+                add(
+                    t0,
+                    (try! decodeBody(
+                        #"{"stack":"stack-\#(s)","platform":"\#(platform)","family":"\#(family)"}"#, "stack.created")))
                 for (i, app) in apps.enumerated() where i % 2 == s && i < 6 {
-                    add(t0, (try! decodeBody(#"{"stack":"stack-\#(s)","widget":{"instance":"w-\#(d)-\#(i)","app":"\#(app.bundle)","kind":"\#(app.kind)","family":"\#(family)","configuration":{"intent":"\#(app.intent)","parameters":{"item":"item-\#(i % 3)"}}}}"#, "stack.widgetAdded")))
+                    add(
+                        t0,
+                        (try! decodeBody(
+                            #"{"stack":"stack-\#(s)","widget":{"instance":"w-\#(d)-\#(i)","app":"\#(app.bundle)","kind":"\#(app.kind)","family":"\#(family)","configuration":{"intent":"\#(app.intent)","parameters":{"item":"item-\#(i % 3)"}}}}"#,
+                            "stack.widgetAdded")))
                 }
             }
             for app in apps {
-                add(t0, app: app.bundle, (try! decodeBody(#"{"kind":"\#(app.kind)","families":["systemSmall","systemMedium","accessoryRectangular"],"configuration":"intent"}"#, "widget.declared")))
+                add(
+                    t0, app: app.bundle,
+                    (try! decodeBody(
+                        #"{"kind":"\#(app.kind)","families":["systemSmall","systemMedium","accessoryRectangular"],"configuration":"intent"}"#,
+                        "widget.declared")))
             }
-            add(t0, app: apps[0].bundle, (try! decodeBody(#"{"permission":"locationForWidgets","granted":true}"#, "permission.changed")))
+            add(
+                t0, app: apps[0].bundle,
+                (try! decodeBody(#"{"permission":"locationForWidgets","granted":true}"#, "permission.changed")))
         }
         for app in apps {
             // Timelines every 1-2 hours, 4-12 entries each.
@@ -134,25 +156,43 @@ public struct WorkloadGenerator {
                 var entries = [String]()
                 let n = 4 + Int(rng.next() % 9)
                 for k in 0..<n {
-                    let at = Timestamp(microseconds: delivered.microseconds + Int64(k) * 900_000_000, offsetMinutes: offset)
+                    let at = Timestamp(
+                        microseconds: delivered.microseconds + Int64(k) * 900_000_000, offsetMinutes: offset)
                     let roll = rng.next() % 10
                     let rel: String
-                    if roll < 2 { rel = "null" }
-                    else if roll < 4 { rel = #"{"score":0}"# }
-                    else {
+                    if roll < 2 {
+                        rel = "null"
+                    } else if roll < 4 {
+                        rel = #"{"score":0}"#
+                    } else {
                         let score = (Double(rng.next() % 10_000) / 10_000 * app.scale * 100).rounded() / 100
                         rel = #"{"score":\#(score),"duration":\#(600 + Int(rng.next() % 4) * 600)}"#
                     }
                     entries.append(#"{"date":"\#(at.rfc3339)","relevance":\#(rel)}"#)
                 }
-                add(delivered, app: app.bundle, (try! decodeBody(#"{"kind":"\#(app.kind)","entries":[\#(entries.joined(separator: ","))]}"#, "widget.timeline")))
-                add(delivered, app: app.bundle, (try! decodeBody(#"{"kind":"\#(app.kind)","reason":"timeline","budgetRemaining":\#(40 - Int(hour))}"#, "widget.reloaded")))
+                add(
+                    delivered, app: app.bundle,
+                    (try! decodeBody(
+                        #"{"kind":"\#(app.kind)","entries":[\#(entries.joined(separator: ","))]}"#, "widget.timeline")))
+                add(
+                    delivered, app: app.bundle,
+                    (try! decodeBody(
+                        #"{"kind":"\#(app.kind)","reason":"timeline","budgetRemaining":\#(40 - Int(hour))}"#,
+                        "widget.reloaded")))
                 if rng.next() % 3 == 0 {
-                    add(time(midnight, hour * 3600 + 1200, offset: offset), app: app.bundle, (try! decodeBody(#"{"api":"appIntents","intent":{"intent":"\#(app.intent)","parameters":{"item":"item-\#(rng.next() % 3)"}},"predictionParameters":["item"]}"#, "intent.donated")))
+                    add(
+                        time(midnight, hour * 3600 + 1200, offset: offset), app: app.bundle,
+                        (try! decodeBody(
+                            #"{"api":"appIntents","intent":{"intent":"\#(app.intent)","parameters":{"item":"item-\#(rng.next() % 3)"}},"predictionParameters":["item"]}"#,
+                            "intent.donated")))
                 }
                 if rng.next() % 4 == 0 {
-                    add(time(midnight, hour * 3600 + 1800, offset: offset), app: app.bundle, (try! decodeBody(#"{"duration":\#(30 + rng.next() % 600)}"#, "app.foreground")))
-                    add(time(midnight, hour * 3600 + 1790, offset: offset), app: app.bundle, (try! decodeBody(#"{"kind":"\#(app.kind)","duration":\#(rng.next() % 20)}"#, "widget.viewed")))
+                    add(
+                        time(midnight, hour * 3600 + 1800, offset: offset), app: app.bundle,
+                        (try! decodeBody(#"{"duration":\#(30 + rng.next() % 600)}"#, "app.foreground")))
+                    add(
+                        time(midnight, hour * 3600 + 1790, offset: offset), app: app.bundle,
+                        (try! decodeBody(#"{"kind":"\#(app.kind)","duration":\#(rng.next() % 20)}"#, "widget.viewed")))
                 }
                 hour += 1 + Int64(rng.next() % 2)
             }
@@ -160,25 +200,46 @@ public struct WorkloadGenerator {
                 let s = time(midnight, 8 * 3600 + Int64(rng.next() % 36_000), offset: offset)
                 let e = Timestamp(microseconds: s.microseconds + 1_800_000_000, offsetMinutes: offset)
                 let routine = WorkloadGenerator.routines[Int(rng.next() % 5)]
-                add(time(midnight, 7 * 3600, offset: offset), app: app.bundle, (try! decodeBody(#"{"shortcuts":[{"widgetKind":"\#(app.kind)","role":"information","intent":null,"relevanceProviders":[{"date":{"start":"\#(s.rfc3339)","end":"\#(e.rfc3339)"}}]},{"widgetKind":"\#(app.kind)","intent":{"intent":"\#(app.intent)","parameters":{"item":"item-1"}},"relevanceProviders":[{"dailyRoutine":"\#(routine)"}]}]}"#, "shortcuts.relevantSet")))
+                add(
+                    time(midnight, 7 * 3600, offset: offset), app: app.bundle,
+                    (try! decodeBody(
+                        #"{"shortcuts":[{"widgetKind":"\#(app.kind)","role":"information","intent":null,"relevanceProviders":[{"date":{"start":"\#(s.rfc3339)","end":"\#(e.rfc3339)"}}]},{"widgetKind":"\#(app.kind)","intent":{"intent":"\#(app.intent)","parameters":{"item":"item-1"}},"relevanceProviders":[{"dailyRoutine":"\#(routine)"}]}]}"#,
+                        "shortcuts.relevantSet")))
             }
             if platform == "watchOS" && rng.next() % 2 == 0 {
-                add(time(midnight, 7 * 3600, offset: offset), app: app.bundle, (try! decodeBody(#"{"intents":[{"widgetKind":"\#(app.kind)","intent":{"intent":"\#(app.intent)","parameters":{"item":"item-2"}},"context":{"fitness":"workoutActive"}}]}"#, "intents.relevantSet")))
+                add(
+                    time(midnight, 7 * 3600, offset: offset), app: app.bundle,
+                    (try! decodeBody(
+                        #"{"intents":[{"widgetKind":"\#(app.kind)","intent":{"intent":"\#(app.intent)","parameters":{"item":"item-2"}},"context":{"fitness":"workoutActive"}}]}"#,
+                        "intents.relevantSet")))
             }
         }
         // Context through the day.
-        let contexts: [(Int64, Int64, String)] = [(8, 9, #"{"location":{"inferred":"commute"}}"#), (9, 17, #"{"location":{"inferred":"work"}}"#),
-                                                  (18, 19, #"{"fitness":"workoutActive"}"#), (20, 22, #"{"hardware":{"headphones":"connected"}}"#)]
+        let contexts: [(Int64, Int64, String)] = [
+            (8, 9, #"{"location":{"inferred":"commute"}}"#), (9, 17, #"{"location":{"inferred":"work"}}"#),
+            (18, 19, #"{"fitness":"workoutActive"}"#), (20, 22, #"{"hardware":{"headphones":"connected"}}"#),
+        ]
         for (from, to, ctx) in contexts {
-            add(time(midnight, from * 3600, offset: offset), (try! decodeBody(#"{"context":\#(ctx),"active":true}"#, "context.changed")))
-            add(time(midnight, to * 3600, offset: offset), (try! decodeBody(#"{"context":\#(ctx),"active":false}"#, "context.changed")))
+            add(
+                time(midnight, from * 3600, offset: offset),
+                (try! decodeBody(#"{"context":\#(ctx),"active":true}"#, "context.changed")))
+            add(
+                time(midnight, to * 3600, offset: offset),
+                (try! decodeBody(#"{"context":\#(ctx),"active":false}"#, "context.changed")))
         }
-        add(time(midnight, 7 * 3600 + 300, offset: offset), (try! decodeBody(#"{"context":{"device":"locked"},"active":false}"#, "context.changed")))
+        add(
+            time(midnight, 7 * 3600 + 300, offset: offset),
+            (try! decodeBody(#"{"context":{"device":"locked"},"active":false}"#, "context.changed")))
         if rng.next() % 3 == 0 {
-            add(time(midnight, 12 * 3600, offset: offset), (try! decodeBody(#"{"stack":"stack-0","instance":"w-\#(d)-0"}"#, "stack.scrolled")))
+            add(
+                time(midnight, 12 * 3600, offset: offset),
+                (try! decodeBody(#"{"stack":"stack-0","instance":"w-\#(d)-0"}"#, "stack.scrolled")))
         }
         if rng.next() % 7 == 0 {
-            add(time(midnight, 13 * 3600, offset: offset), (try! decodeBody(#"{"stack":"stack-1","smartRotate":\#(rng.next() % 2 == 0)}"#, "stack.settingsChanged")))
+            add(
+                time(midnight, 13 * 3600, offset: offset),
+                (try! decodeBody(#"{"stack":"stack-1","smartRotate":\#(rng.next() % 2 == 0)}"#, "stack.settingsChanged"))
+            )
         }
         return out
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
-import StackLedgerTesting
 import SmartStack
+import StackLedgerTesting
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a synthetic StackLedger workload as NDJSON to standard output.

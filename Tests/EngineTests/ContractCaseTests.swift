@@ -1,7 +1,7 @@
-import Testing
+import Ledger
 import SmartStack
 import StackLedgerTesting
-import Ledger
+import Testing
 
 /// Minimal logs where only documented rules decide, each with the outcome the contract
 /// (`docs/events.md`, `docs/smart-stack-model.md`) gives, not the one the engine printed.
@@ -16,11 +16,12 @@ struct ContractCaseTests {
 
     @Test("T1: a kind timeline replaces an instance timeline's entries only from its own time on")
     func kindTimelineAfterInstanceTimeline() throws {
-        let harness = try EngineHarness(Self.twoWidgets + [
-            #"{"type":"widget.timeline","time":"2026-05-04T08:00:00Z","app":"a","kind":"K","instance":"w1","entries":[{"date":"2026-05-04T08:00:00Z","relevance":{"score":2}}]}"#,
-            #"{"type":"widget.timeline","time":"2026-05-04T09:00:00Z","app":"a","kind":"K","entries":[{"date":"2026-05-04T20:00:00Z","relevance":{"score":4}}]}"#,
-            #"{"type":"widget.timeline","time":"2026-05-04T10:00:00Z","app":"b","kind":"L","entries":[{"date":"2026-05-04T10:00:00Z","relevance":{"score":1}},{"date":"2026-05-04T20:00:00Z","relevance":{"score":3}}]}"#,
-        ])
+        let harness = try EngineHarness(
+            Self.twoWidgets + [
+                #"{"type":"widget.timeline","time":"2026-05-04T08:00:00Z","app":"a","kind":"K","instance":"w1","entries":[{"date":"2026-05-04T08:00:00Z","relevance":{"score":2}}]}"#,
+                #"{"type":"widget.timeline","time":"2026-05-04T09:00:00Z","app":"a","kind":"K","entries":[{"date":"2026-05-04T20:00:00Z","relevance":{"score":4}}]}"#,
+                #"{"type":"widget.timeline","time":"2026-05-04T10:00:00Z","app":"b","kind":"L","entries":[{"date":"2026-05-04T10:00:00Z","relevance":{"score":1}},{"date":"2026-05-04T20:00:00Z","relevance":{"score":3}}]}"#,
+            ])
         let stack = try #require(try harness.stack("s1", at: Self.at("10:30")))
         // w1's 08:00 entry (score 2, the minimum of K's scores) still governs: both rank 0, and a tie keeps the top.
         #expect(stack.widgets.first { $0.widget.instance == "w1" }?.relevance?.score == 2)
@@ -35,10 +36,14 @@ struct ContractCaseTests {
             #"{"type":"widget.timeline","time":"2026-05-04T15:18:00Z","app":"a","kind":"K","entries":[{"date":"2026-05-04T18:18:00Z","relevance":{"score":10,"duration":3600}}]}"#,
             #"{"type":"widget.timeline","time":"2026-05-04T18:22:00Z","app":"a","kind":"K","instance":"w1","entries":[{"date":"2026-05-04T18:22:00Z","relevance":null}]}"#,
         ])
-        let open = try #require(try harness.stack("s1", at: Self.at("18:30"))).widgets.first { $0.widget.instance == "w1" }
+        let open = try #require(try harness.stack("s1", at: Self.at("18:30"))).widgets.first {
+            $0.widget.instance == "w1"
+        }
         #expect(open?.relevance?.score == 10)
         #expect(open?.entry?.date.microseconds == (try SmartStackTime.micros(Self.at("18:22"))))
-        let closed = try #require(try harness.stack("s1", at: Self.at("19:30"))).widgets.first { $0.widget.instance == "w1" }
+        let closed = try #require(try harness.stack("s1", at: Self.at("19:30"))).widgets.first {
+            $0.widget.instance == "w1"
+        }
         #expect(closed?.relevance == nil)
     }
 

@@ -1,7 +1,8 @@
-import Testing
 import Ledger
-@testable import SmartStack
 import StackLedgerTesting
+import Testing
+
+@testable import SmartStack
 
 /// The engine keeps derived caches (members' candidates in two parts, the Widget
 /// Suggestions plan, usage patterns, stacks that cannot change before an instant). They
@@ -9,12 +10,14 @@ import StackLedgerTesting
 /// decides exactly as one that kept them.
 @Suite("Engine caches")
 struct EngineCacheTests {
-    @Test("an engine with warm caches decides and ranks as one whose caches were dropped before each event", arguments: [UInt64(5), 77])
+    @Test(
+        "an engine with warm caches decides and ranks as one whose caches were dropped before each event",
+        arguments: [UInt64(5), 77])
     func cachesNeverChangeADecision(seed: UInt64) {
         var config = WorkloadGenerator.Configuration()
         config.events = 24000
         config.seed = seed
-        config.devices = 4  // device-3 is a watch
+        config.devices = 4 // device-3 is a watch
         config.latePercent = 0
         var generator = WorkloadGenerator(config)
         var byDevice = [String: [Event]]()
@@ -22,9 +25,12 @@ struct EngineCacheTests {
         #expect(byDevice.count == 4)
         var decisions = 0
         for (device, events) in byDevice.sorted(by: { $0.key < $1.key }) {
-            let ordered = withDeletions(events.enumerated().sorted {
-                ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
-            }.map(\.element))
+            let ordered = withDeletions(
+                events.enumerated().sorted {
+                    ($0.element.envelope.time.microseconds, $0.offset) < (
+                        $1.element.envelope.time.microseconds, $1.offset
+                    )
+                }.map(\.element))
             var warm = DeviceEngine(device: device, policy: Policy())
             for (k, event) in ordered.enumerated() {
                 var cold = warm
@@ -37,14 +43,17 @@ struct EngineCacheTests {
                 decisions += a.count
                 // What the caches answer now, member by member and for the system's places.
                 for i in warm.state.stacks.indices {
-                    for j in warm.state.stacks[i].members.indices where warm.memberCandidate(stack: i, member: j) != cold.memberCandidate(stack: i, member: j) {
+                    for j in warm.state.stacks[i].members.indices
+                    where warm.memberCandidate(stack: i, member: j) != cold.memberCandidate(stack: i, member: j) {
                         Issue.record("\(device): event \(k + 1): member \(j) of stack \(i) differs")
                         return
                     }
                 }
                 let (placedWarm, placedCold) = (warm.systemCandidates(), cold.systemCandidates())
-                #expect(placedWarm.map(\.stack) == placedCold.map(\.stack) && placedWarm.map(\.candidate) == placedCold.map(\.candidate),
-                        "\(device): event \(k + 1): system candidates differ")
+                #expect(
+                    placedWarm.map(\.stack) == placedCold.map(\.stack)
+                        && placedWarm.map(\.candidate) == placedCold.map(\.candidate),
+                    "\(device): event \(k + 1): system candidates differ")
                 if k % 500 == 0 { #expect(warm.checkpoint() == cold.checkpoint()) }
             }
         }
@@ -63,7 +72,8 @@ func withDeletions(_ events: [Event]) -> [Event] {
         guard case .intentDonated(let d) = event.body, let app = event.envelope.app else { continue }
         donations += 1
         guard donations % 400 == 0 else { continue }
-        let line = #"{"type":"intent.donationsDeleted","time":"\#(event.envelope.time.rfc3339)","device":"\#(event.envelope.device)","app":"\#(app)","intent":"\#(d.intent.name)"}"#
+        let line =
+            #"{"type":"intent.donationsDeleted","time":"\#(event.envelope.time.rfc3339)","device":"\#(event.envelope.device)","app":"\#(app)","intent":"\#(d.intent.name)"}"#
         out.append(try! decoder.decode(line))
     }
     return out

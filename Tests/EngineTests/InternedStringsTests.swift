@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStack
 
 @Suite("Interned strings of a checkpoint")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import Ledger
 import SmartStack
 import StackLedgerTesting
+import Testing
 
 /// Each reason's basis is what it says: documented only where Apple's rules alone decide,
 /// the policy (with the parameters named) wherever two widgets are compared.
@@ -23,11 +23,23 @@ struct ReasonBasisTests {
         var rows = [Row]()
         for line in text[start.upperBound...].split(separator: "\n").drop(while: { !$0.hasPrefix("|") }) {
             guard line.hasPrefix("|") else { break }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 5, cells[1].hasPrefix("`") else { continue }
-            let ticked = { (s: String) in Set(s.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }) }
-            let ids = Set(cells[4].split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).filter { $0.count == 2 && $0.first!.isUppercase && $0.last!.isNumber })
-            rows.append(Row(code: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), bases: cells[3], rules: ids, parameters: ticked(cells[4])))
+            let ticked = { (s: String) in
+                Set(
+                    s.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+                        .map { String($0.element) })
+            }
+            let ids = Set(
+                cells[4].split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).filter {
+                    $0.count == 2 && $0.first!.isUppercase && $0.last!.isNumber
+                })
+            rows.append(
+                Row(
+                    code: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), bases: cells[3], rules: ids,
+                    parameters: ticked(cells[4])))
         }
         return rows
     }
@@ -36,8 +48,10 @@ struct ReasonBasisTests {
     static func documented(_ r: Reason, in table: [Row]) -> Bool {
         table.contains { row in
             guard row.code == r.code, row.bases.contains(r.basis.rawValue) else { return false }
-            return r.basis == .documented ? row.rules.contains(r.rule) && r.parameters.isEmpty
-                : !r.parameters.isEmpty && r.parameters.first == r.rule && r.parameters.allSatisfy(row.parameters.contains)
+            return r.basis == .documented
+                ? row.rules.contains(r.rule) && r.parameters.isEmpty
+                : !r.parameters.isEmpty && r.parameters.first == r.rule
+                    && r.parameters.allSatisfy(row.parameters.contains)
         }
     }
 
@@ -48,7 +62,9 @@ struct ReasonBasisTests {
         #expect(Set(table.map(\.code)) == Set(ReasonCode.allCases.map(\.rawValue)))
     }
 
-    @Test("every reason of every decision, candidate and verdict over the scenarios and a workload has a row in the table")
+    @Test(
+        "every reason of every decision, candidate and verdict over the scenarios and a workload has a row in the table"
+    )
     func everyReasonHasItsRow() throws {
         let table = try Self.table()
         var logs = [[String]]()
@@ -69,17 +85,24 @@ struct ReasonBasisTests {
             let device = harness.events.first?.event.envelope.device ?? "default"
             let times = harness.events.map(\.event.envelope.time.microseconds).sorted()
             guard let first = times.first, let last = times.last else { continue }
-            var reasons = try harness.decisions(through: Timestamp(microseconds: last).rfc3339, device: device).flatMap(\.reasons)
+            var reasons = try harness.decisions(through: Timestamp(microseconds: last).rfc3339, device: device).flatMap(
+                \.reasons)
             for k in 1...8 {
                 let at = Timestamp(microseconds: first + (last - first) / 8 * Int64(k)).rfc3339
                 var engine = try harness.engine(at: at, device: device)
                 let snapshot = engine.snapshot(at: try Timestamp(rfc3339: at))
                 for stack in snapshot.stacks {
                     for c in engine.candidates(stack: stack.stack) { reasons += c.reasons }
-                    for w in stack.widgets { reasons += engine.verdict(stack: stack.stack, widget: w.widget.kind)?.reasons ?? [] }
+                    for w in stack.widgets {
+                        reasons += engine.verdict(stack: stack.stack, widget: w.widget.kind)?.reasons ?? []
+                    }
                 }
             }
-            for r in reasons { #expect(Self.documented(r, in: table), "no row in docs/queries.md for \(r.code) \(r.basis) \(r.rule) \(r.parameters)") }
+            for r in reasons {
+                #expect(
+                    Self.documented(r, in: table),
+                    "no row in docs/queries.md for \(r.code) \(r.basis) \(r.rule) \(r.parameters)")
+            }
             seen += reasons.count
         }
         #expect(seen > 100)
@@ -97,7 +120,8 @@ struct ReasonBasisTests {
     func outrankedAcrossProviders() throws {
         var engine = try EngineHarness(Self.twoProviders).engine(at: Line.t("09:10"))
         let r = try #require(engine.verdict(stack: "home", widget: "B")?.reasons.first { $0.code == "OUTRANKED" })
-        #expect(r.basis == .policy && r.rule == "normalizationWindowDays" && r.parameters == ["normalizationWindowDays"])
+        #expect(
+            r.basis == .policy && r.rule == "normalizationWindowDays" && r.parameters == ["normalizationWindowDays"])
     }
 
     @Test("OUTRANKED between two instances of one provider is rule R2")
@@ -126,7 +150,8 @@ struct ReasonBasisTests {
         var engine = try EngineHarness(lines).engine(at: Line.t("09:10"))
         let r = try #require(engine.verdict(stack: "home", widget: "A")?.reasons.first { $0.code == "OUTRANKED" })
         #expect(r.basis == .policy)
-        #expect(Set(r.parameters) == ["normalizationWindowDays", "relevantShortcutRank"] && r.parameters.first == r.rule)
+        #expect(
+            Set(r.parameters) == ["normalizationWindowDays", "relevantShortcutRank"] && r.parameters.first == r.rule)
     }
 
     @Test("RANKED_FIRST in a rotation that chose one eligible widget over another; none without a rival")
@@ -136,8 +161,10 @@ struct ReasonBasisTests {
         let over = try #require(decisions.last { $0.action == .rotate && $0.widget.instance == "b" })
         let r = try #require(over.reasons.first { $0.code == "RANKED_FIRST" })
         #expect(r.basis == .policy && r.parameters == ["normalizationWindowDays"] && r.detail.contains("above A"))
-        let alone = try EngineHarness([Line.stack(), Line.add("a", app: "com.a", kind: "A"), Line.add("b", app: "com.b", kind: "B", at: "06:02"),
-                                       Line.timeline("com.b", "B", at: "07:00", [("07:00", 3, 600)])]).decisions(through: Line.t("07:05"))
+        let alone = try EngineHarness([
+            Line.stack(), Line.add("a", app: "com.a", kind: "A"), Line.add("b", app: "com.b", kind: "B", at: "06:02"),
+            Line.timeline("com.b", "B", at: "07:00", [("07:00", 3, 600)]),
+        ]).decisions(through: Line.t("07:05"))
         let rotation = try #require(alone.first { $0.action == .rotate })
         #expect(!rotation.reasons.contains { $0.code == "RANKED_FIRST" })
     }

@@ -1,7 +1,7 @@
-import Testing
+import Ledger
 import SmartStack
 import StackLedgerTesting
-import Ledger
+import Testing
 
 /// The documented relevance rules (R1-R8) and Smart Rotate's rules (G1, G3), one test each.
 @Suite("Relevance and Smart Rotate rules")
@@ -14,7 +14,8 @@ struct RelevanceRuleTests {
     ]
 
     func top(_ lines: [String], at time: String, policy: Policy = Policy()) throws -> String? {
-        try EngineHarness(RelevanceRuleTests.base + lines, policy: policy).stack("home", at: Line.t(time))?.top?.widget.instance
+        try EngineHarness(RelevanceRuleTests.base + lines, policy: policy).stack("home", at: Line.t(time))?.top?.widget
+            .instance
     }
 
     @Test("R1: a score of 0 or less never rotates")
@@ -25,7 +26,9 @@ struct RelevanceRuleTests {
         #expect(try EngineHarness(RelevanceRuleTests.base + lines).decisions(through: Line.t("23:00")).isEmpty)
     }
 
-    @Test("T1: a widget displays the latest entry dated at or before the instant, with or without relevance; a later timeline replaces the rest")
+    @Test(
+        "T1: a widget displays the latest entry dated at or before the instant, with or without relevance; a later timeline replaces the rest"
+    )
     func t1() throws {
         let lines = [
             Line.timeline("com.b", "B", at: "08:00", [("08:00", nil, 0), ("09:00", 5, 1800), ("10:00", nil, 0)]),
@@ -43,7 +46,8 @@ struct RelevanceRuleTests {
         #expect(try shown("09:50") == (Line.t("09:45"), 5))
         #expect(try shown("10:30") == (Line.t("09:45"), 5))
         #expect(try shown("11:00") == (Line.t("11:00"), 5))
-        #expect(try harness.stack("home", at: Line.t("11:00"))?.widgets.first { $0.widget.instance == "a" }?.entry == nil)
+        #expect(
+            try harness.stack("home", at: Line.t("11:00"))?.widgets.first { $0.widget.instance == "a" }?.entry == nil)
     }
 
     @Test("R2: scores compare only with the same provider's scores, never by magnitude")
@@ -54,7 +58,14 @@ struct RelevanceRuleTests {
             Line.timeline("com.b", "B", at: "07:00", [("07:00", 5000, 60), ("09:00", 1000, 3600)]),
             Line.event("stack.scrolled", at: "08:00", #""stack":"home","instance":"b""#),
         ]
-        let harness = try EngineHarness(RelevanceRuleTests.base + lines, policy: Policy(parameters: { var p = PolicyParameters(); p.scrollHoldMinutes = 0; return p }()))
+        let harness = try EngineHarness(
+            RelevanceRuleTests.base + lines,
+            policy: Policy(
+                parameters: {
+                    var p = PolicyParameters()
+                    p.scrollHoldMinutes = 0
+                    return p
+                }()))
         let stack = try #require(try harness.stack("home", at: Line.t("09:10")))
         #expect(stack.top?.widget.instance == "a")
         #expect(stack.widgets.first { $0.widget.instance == "a" }?.relevance?.normalized == 1)
@@ -80,7 +91,7 @@ struct RelevanceRuleTests {
         let stack = try #require(try EngineHarness(RelevanceRuleTests.base + lines).stack("home", at: Line.t("09:40")))
         let r = try #require(stack.widgets.first { $0.widget.instance == "b" }?.relevance)
         #expect(r.score == 7)
-        #expect(r.since.microseconds == (try Ledger_t("09:00")))
+        #expect(r.since.microseconds == (try testMicros("09:00")))
     }
 
     @Test("R5: a score of 0 removes a previous relevance")
@@ -94,10 +105,12 @@ struct RelevanceRuleTests {
     func r6() throws {
         let lines = [Line.timeline("com.b", "B", at: "08:00", [("09:00", 7, 0), ("12:00", nil, 0), ("15:00", 3, 0)])]
         let h = try EngineHarness(RelevanceRuleTests.base + lines)
-        let at14 = try #require(try h.stack("home", at: Line.t("14:59"))?.widgets.first { $0.widget.instance == "b" }?.relevance)
+        let at14 = try #require(
+            try h.stack("home", at: Line.t("14:59"))?.widgets.first { $0.widget.instance == "b" }?.relevance)
         #expect(at14.score == 7)
-        #expect(at14.until?.microseconds == (try Ledger_t("15:00")))
-        let at15 = try #require(try h.stack("home", at: Line.t("15:00"))?.widgets.first { $0.widget.instance == "b" }?.relevance)
+        #expect(at14.until?.microseconds == (try testMicros("15:00")))
+        let at15 = try #require(
+            try h.stack("home", at: Line.t("15:00"))?.widgets.first { $0.widget.instance == "b" }?.relevance)
         #expect(at15.score == 3)
         #expect(try h.decisions(through: Line.t("23:00")).first?.reasons.first?.rule == "R6")
     }
@@ -107,12 +120,16 @@ struct RelevanceRuleTests {
         let lines = [Line.timeline("com.b", "B", at: "08:00", [("09:00", 7, 1800)])]
         let h = try EngineHarness(RelevanceRuleTests.base + lines)
         #expect(try h.stack("home", at: Line.t("08:59"))?.widgets.first { $0.widget.instance == "b" }?.relevance == nil)
-        #expect(try h.stack("home", at: "2026-03-02T09:29:59Z")?.widgets.first { $0.widget.instance == "b" }?.relevance?.score == 7)
+        #expect(
+            try h.stack("home", at: "2026-03-02T09:29:59Z")?.widgets.first { $0.widget.instance == "b" }?.relevance?
+                .score == 7)
         #expect(try h.stack("home", at: Line.t("09:30"))?.widgets.first { $0.widget.instance == "b" }?.relevance == nil)
         let d = try #require(try h.decisions(through: Line.t("23:00")).first)
-        let nine = try Ledger_t("09:00")
+        let nine = try testMicros("09:00")
         #expect(d.action == .rotate && d.widget.instance == "b" && d.time.microseconds == nine)
-        #expect(d.reasons.first?.code == "RELEVANCE_SCORE" && d.reasons.first?.rule == "R7" && d.reasons.first?.events == [4])
+        #expect(
+            d.reasons.first?.code == "RELEVANCE_SCORE" && d.reasons.first?.rule == "R7"
+                && d.reasons.first?.events == [4])
         // The top stays after the window closes: nothing displaced it.
         #expect(try top(lines, at: "10:00") == "b")
     }
@@ -144,7 +161,9 @@ struct RelevanceRuleTests {
         #expect(!stack.widgets.contains { $0.widget.kind == "C" })
     }
 
-    @Test("G3: rotations per widget per local day are capped; Developer Mode lifts the cap; the count resets at local midnight")
+    @Test(
+        "G3: rotations per widget per local day are capped; Developer Mode lifts the cap; the count resets at local midnight"
+    )
     func g3() throws {
         var params = PolicyParameters()
         params.rotationCapPerWidgetPerDay = 1
@@ -156,8 +175,8 @@ struct RelevanceRuleTests {
         ]
         #expect(try top(lines, at: "09:10", policy: policy) == "b")
         #expect(try top(lines, at: "10:10", policy: policy) == "a")
-        #expect(try top(lines, at: "11:10", policy: policy) == "a")  // B reached its cap of 1 today
-        #expect(try top(lines, at: "2026-03-03T09:10:00Z", policy: policy) == "b")  // a new day
+        #expect(try top(lines, at: "11:10", policy: policy) == "a") // B reached its cap of 1 today
+        #expect(try top(lines, at: "2026-03-03T09:10:00Z", policy: policy) == "b") // a new day
         let dev = lines + [Line.event("system.developerMode", at: "07:00", #""enabled":true"#)]
         #expect(try top(dev, at: "11:10", policy: policy) == "b")
     }
@@ -183,6 +202,6 @@ struct RelevanceRuleTests {
 }
 
 /// Microseconds of a test time.
-func Ledger_t(_ time: String) throws -> Int64 {
+func testMicros(_ time: String) throws -> Int64 {
     try SmartStackTime.micros(Line.t(time))
 }

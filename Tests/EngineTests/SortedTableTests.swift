@@ -1,6 +1,7 @@
-import Testing
-@testable import SmartStack
 import StackLedgerTesting
+import Testing
+
+@testable import SmartStack
 
 @Suite("Sorted tables")
 struct SortedTableTests {
@@ -14,9 +15,15 @@ struct SortedTableTests {
         for step in 0..<20_000 {
             let key = keys[Int(next() % UInt64(keys.count))]
             switch next() % 5 {
-            case 0: table[key] = nil; reference[key] = nil
-            case 1 where step % 500 == 0: table.removeAll(); reference.removeAll()
-            case 2: table.removeAll { $0 % 7 == 0 }; reference = reference.filter { $0.value % 7 != 0 }
+            case 0:
+                table[key] = nil
+                reference[key] = nil
+            case 1 where step % 500 == 0:
+                table.removeAll()
+                reference.removeAll()
+            case 2:
+                table.removeAll { $0 % 7 == 0 }
+                reference = reference.filter { $0.value % 7 != 0 }
             default:
                 let v = Int(next() % 1000)
                 table[key] = v
@@ -34,7 +41,10 @@ struct SortedTableTests {
     func findsAKeyInTwoParts() {
         var table = SortedTable<Int>()
         #expect(table.value("com.example.a", 0x1F, "sleep") == nil)
-        let parts = [("com.example.a", "sleep"), ("com.example.a", "locationForWidgets"), ("com.example.bb", "sleep"), ("", ""), ("é", "x")]
+        let parts = [
+            ("com.example.a", "sleep"), ("com.example.a", "locationForWidgets"), ("com.example.bb", "sleep"), ("", ""),
+            ("é", "x"),
+        ]
         for (k, (a, b)) in parts.enumerated() { table[a + "\u{1F}" + b] = k }
         for (k, (a, b)) in parts.enumerated() { #expect(table.value(a, 0x1F, b) == k) }
         #expect(table.value("com.example.a", 0x2F, "sleep") == nil)
@@ -44,7 +54,8 @@ struct SortedTableTests {
 
     @Test("tables with the same entries are equal however they were built")
     func equalityIgnoresHistory() {
-        var a = SortedTable<Int>(), b = SortedTable<Int>()
+        var a = SortedTable<Int>()
+        var b = SortedTable<Int>()
         for (i, k) in ["x", "b", "a", "m"].enumerated() { a[k] = i }
         for (k, i) in [("m", 3), ("a", 2), ("zz", 9), ("b", 1), ("x", 0)] { b[k] = i }
         b["zz"] = nil

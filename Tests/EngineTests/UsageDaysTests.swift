@@ -1,7 +1,8 @@
-import Testing
 import Ledger
-@testable import SmartStack
 import StackLedgerTesting
+import Testing
+
+@testable import SmartStack
 
 /// A checkpoint series copies each day's usage bytes from the state before while the
 /// day is unchanged: the bytes must be exactly those of a state written afresh.
@@ -17,13 +18,15 @@ struct UsageDaysTests {
         var generator = WorkloadGenerator(config)
         var events = [Event]()
         generator.generate { if $0.envelope.device == "device-0" { events.append($0) } }
-        let ordered = withDeletions(events.enumerated().sorted {
-            ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
-        }.map(\.element))
+        let ordered = withDeletions(
+            events.enumerated().sorted {
+                ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
+            }.map(\.element))
         #expect(ordered.contains { if case .donationsDeleted = $0.body { true } else { false } })
         var engine = DeviceEngine(device: "device-0", policy: Policy())
         var days = UsageDays()
-        var compared = 0, runs = 0
+        var compared = 0
+        var runs = 0
         var previous = [UInt8]()
         for (k, event) in ordered.enumerated() {
             engine.apply(event, seq: UInt64(k + 1))

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import SmartStack
 
 @Suite("Usage parts")
 struct UsagePartTests {
     func candidate(_ source: String) -> Candidate {
-        Candidate(widget: WidgetIdentity(instance: "w-1", kind: "K", app: "com.example.a"), rank: 0.5,
-                  signal: .pattern(intent: "I", evidence: [1, 2, 3], suggestion: false), source: source)
+        Candidate(
+            widget: WidgetIdentity(instance: "w-1", kind: "K", app: "com.example.a"), rank: 0.5,
+            signal: .pattern(intent: "I", evidence: [1, 2, 3], suggestion: false), source: source)
     }
 
     @Test("a part is a value: changing a copy's candidates leaves the original's as they were")

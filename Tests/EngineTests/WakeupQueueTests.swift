@@ -1,6 +1,7 @@
-import Testing
-@testable import SmartStack
 import StackLedgerTesting
+import Testing
+
+@testable import SmartStack
 
 @Suite("Wakeup queue")
 struct WakeupQueueTests {

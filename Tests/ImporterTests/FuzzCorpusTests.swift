@@ -34,14 +34,18 @@ struct FuzzCorpusTests {
     @Test("the engine answers every query on random logs of extreme but valid events without a crash")
     func extremeEvents() {
         var rng = SplitMix64(seed: 28)
-        var events = 0, decisions = 0, answered = 0
+        var events = 0
+        var decisions = 0
+        var answered = 0
         for round in 0..<150 {
             let bytes = (0..<(48 + round % 80)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let r = bytes.withUnsafeBufferPointer { replayExtremeLog($0) }
             (events, decisions, answered) = (events + r.events, decisions + r.decisions, answered + r.answerBytes)
         }
         // The logs were not all refused: the engine had events, made decisions and answered.
-        #expect(events > 1_000 && decisions > 50 && answered > 100_000, "\(events) events, \(decisions) decisions, \(answered) bytes")
+        #expect(
+            events > 1_000 && decisions > 50 && answered > 100_000,
+            "\(events) events, \(decisions) decisions, \(answered) bytes")
     }
 
     @Test("the inputs that once crashed a parser pass every oracle")

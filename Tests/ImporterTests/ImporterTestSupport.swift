@@ -22,7 +22,8 @@ struct Scratch {
     @discardableResult
     func write(_ relative: String, _ bytes: [UInt8]) throws -> String {
         let full = path + "/" + relative
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: full))
         return full
     }
@@ -86,7 +87,10 @@ extension Ledger {
     func storedEvents() throws -> [Event] {
         try read { reader in
             var events = [Event]()
-            try reader.scan { view in events.append(try Event(record: view)); return true }
+            try reader.scan { view in
+                events.append(try Event(record: view))
+                return true
+            }
             return events
         }
     }

@@ -37,63 +37,100 @@ struct KnowledgeCTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.path + "/evidence") == listing)
 
         let events = try ledger.storedEvents()
-        let firstUnix = Double(try sqlite3(path, "SELECT MIN(ZSTARTDATE) + 978307200 FROM ZOBJECT WHERE ZSTREAMNAME IN \(streams)"))!
-        let lastUnix = Double(try sqlite3(path, "SELECT MAX(ZSTARTDATE) + 978307200 FROM ZOBJECT WHERE ZSTREAMNAME IN \(streams)"))!
+        let firstUnix = Double(
+            try sqlite3(path, "SELECT MIN(ZSTARTDATE) + 978307200 FROM ZOBJECT WHERE ZSTREAMNAME IN \(streams)"))!
+        let lastUnix = Double(
+            try sqlite3(path, "SELECT MAX(ZSTARTDATE) + 978307200 FROM ZOBJECT WHERE ZSTREAMNAME IN \(streams)"))!
         let times = events.map(\.envelope.time.microseconds)
         #expect(times.min() == Int64(firstUnix * 1e6))
         #expect(times.max() == Int64(lastUnix * 1e6))
         // ZSECONDSFROMGMT: Pacific standard and daylight time.
         #expect(Set(events.map(\.envelope.time.offsetMinutes)) == [-480, -420])
-        let pk = try sqlite3(path, "SELECT Z_PK || '|' || ZVALUESTRING || '|' || (ZENDDATE - ZSTARTDATE) FROM ZOBJECT WHERE ZSTREAMNAME = '/app/usage' ORDER BY Z_PK LIMIT 1")
-            .split(separator: "|").map(String.init)
+        let pk = try sqlite3(
+            path,
+            "SELECT Z_PK || '|' || ZVALUESTRING || '|' || (ZENDDATE - ZSTARTDATE) FROM ZOBJECT WHERE ZSTREAMNAME = '/app/usage' ORDER BY Z_PK LIMIT 1"
+        )
+        .split(separator: "|").map(String.init)
         let usage = try #require(events.first { $0.envelope.source?.locatorJSON == pk[0] })
         #expect(usage.envelope.app == pk[1])
         #expect(canonical(usage).contains("\"duration\":\(pk[2])"))
         #expect(usage.envelope.source?.stream == "/app/usage")
-        let lit = Int(try sqlite3(path, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME = '/display/isBacklit' AND ZVALUEINTEGER = 1"))!
+        let lit = Int(
+            try sqlite3(
+                path, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME = '/display/isBacklit' AND ZVALUEINTEGER = 1"))!
         #expect(events.filter { canonical($0).contains("\"device\":\"backlight\"},\"active\":true") }.count == lit)
     }
 
-    @Test("an iOS-shaped database: intents, relevant shortcuts, widget views and refreshes, locks; Z_nEVENT from the schema")
+    @Test(
+        "an iOS-shaped database: intents, relevant shortcuts, widget views and refreshes, locks; Z_nEVENT from the schema"
+    )
     func iosStreams() throws {
         let s = Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         let t = 816_854_400.0 // 2026-11-20T08:00:00Z
-        let shortcutA = BiomePayloads.relevantShortcutArchive(widgetKind: "CalendarWidget", role: 1, intentClass: nil, providers: [.date(start: t + 5400, end: t + 7200)])
-        let shortcutB = BiomePayloads.relevantShortcutArchive(widgetKind: "CalendarWidget", role: 0, intentClass: "ShowDayIntent", providers: [.dailyRoutine(1)])
-        try sqlite3Write(db, KnowledgeCFixture.schema + """
-            INSERT INTO ZSOURCE VALUES (1, 16, 'com.example.festival', 'g1', NULL, NULL);
-            INSERT INTO ZSTRUCTUREDMETADATA VALUES (1, 17, 'FestivalIntent', 'Open', 'D-1', 0, NULL, NULL),
-                (2, 17, NULL, NULL, NULL, NULL, NULL, \(shortcutA.hexLiteral)), (3, 17, NULL, NULL, NULL, NULL, NULL, \(shortcutB.hexLiteral));
-            INSERT INTO ZOBJECT VALUES
-                (1, 12, 1, '/app/intents', 'com.example.festival', NULL, \(t), \(t + 1), \(t), 3600, 1, 1, NULL),
-                (2, 12, 1, '/app/relevantShortcuts', 'com.example.calendar', NULL, \(t), \(t), \(t), 3600, 2, NULL, NULL),
-                (3, 12, 1, '/app/relevantShortcuts', 'com.example.calendar', NULL, \(t), \(t), \(t), 3600, 3, NULL, NULL),
-                (4, 12, 1, '/dasd/widgetView', 'WeatherWidget-budget', NULL, \(t + 60), \(t + 72), \(t + 72), 3600, NULL, NULL, NULL),
-                (5, 12, 1, '/dasd/widgetRefresh', 'WeatherWidget-budget', NULL, \(t + 90), \(t + 90), \(t + 90), 3600, NULL, NULL, NULL),
-                (6, 12, 1, '/widgets/viewed', 'com.example.weather.widget', NULL, \(t + 100), \(t + 130), \(t + 130), 3600, NULL, NULL, NULL),
-                (7, 12, 1, '/device/isLocked', NULL, 1, \(t + 200), \(t + 300), \(t + 200), 3600, NULL, NULL, NULL),
-                (8, 12, 1, '/safari/history', 'https://example.com', NULL, \(t), \(t), \(t), 3600, NULL, NULL, NULL);
-            INSERT INTO ZCUSTOMMETADATA VALUES (1, 5, 'extensionBundle', 'com.example.weather.widget', NULL, NULL, NULL),
-                (2, 5, 'inStack', NULL, 1, NULL, NULL), (3, 5, 'extensionBundle', 'com.example.weather.widget', NULL, NULL, NULL),
-                (4, 5, 'refreshReason', 'timelineReload', NULL, NULL, NULL), (5, 5, 'isDASInitiated', NULL, 1, NULL, NULL);
-            INSERT INTO Z_5EVENT VALUES (1, 4), (2, 4), (3, 5), (4, 5), (5, 5);
-            """)
+        let shortcutA = BiomePayloads.relevantShortcutArchive(
+            widgetKind: "CalendarWidget", role: 1, intentClass: nil, providers: [.date(start: t + 5400, end: t + 7200)])
+        let shortcutB = BiomePayloads.relevantShortcutArchive(
+            widgetKind: "CalendarWidget", role: 0, intentClass: "ShowDayIntent", providers: [.dailyRoutine(1)])
+        try sqlite3Write(
+            db,
+            KnowledgeCFixture.schema + """
+                INSERT INTO ZSOURCE VALUES (1, 16, 'com.example.festival', 'g1', NULL, NULL);
+                INSERT INTO ZSTRUCTUREDMETADATA VALUES (1, 17, 'FestivalIntent', 'Open', 'D-1', 0, NULL, NULL),
+                    (2, 17, NULL, NULL, NULL, NULL, NULL, \(shortcutA.hexLiteral)), (3, 17, NULL, NULL, NULL, NULL, NULL, \(shortcutB.hexLiteral));
+                INSERT INTO ZOBJECT VALUES
+                    (1, 12, 1, '/app/intents', 'com.example.festival', NULL, \(t), \(t + 1), \(t), 3600, 1, 1, NULL),
+                    (2, 12, 1, '/app/relevantShortcuts', 'com.example.calendar', NULL, \(t), \(t), \(t), 3600, 2, NULL, NULL),
+                    (3, 12, 1, '/app/relevantShortcuts', 'com.example.calendar', NULL, \(t), \(t), \(t), 3600, 3, NULL, NULL),
+                    (4, 12, 1, '/dasd/widgetView', 'WeatherWidget-budget', NULL, \(t + 60), \(t + 72), \(t + 72), 3600, NULL, NULL, NULL),
+                    (5, 12, 1, '/dasd/widgetRefresh', 'WeatherWidget-budget', NULL, \(t + 90), \(t + 90), \(t + 90), 3600, NULL, NULL, NULL),
+                    (6, 12, 1, '/widgets/viewed', 'com.example.weather.widget', NULL, \(t + 100), \(t + 130), \(t + 130), 3600, NULL, NULL, NULL),
+                    (7, 12, 1, '/device/isLocked', NULL, 1, \(t + 200), \(t + 300), \(t + 200), 3600, NULL, NULL, NULL),
+                    (8, 12, 1, '/safari/history', 'https://example.com', NULL, \(t), \(t), \(t), 3600, NULL, NULL, NULL);
+                INSERT INTO ZCUSTOMMETADATA VALUES (1, 5, 'extensionBundle', 'com.example.weather.widget', NULL, NULL, NULL),
+                    (2, 5, 'inStack', NULL, 1, NULL, NULL), (3, 5, 'extensionBundle', 'com.example.weather.widget', NULL, NULL, NULL),
+                    (4, 5, 'refreshReason', 'timelineReload', NULL, NULL, NULL), (5, 5, 'isDASInitiated', NULL, 1, NULL, NULL);
+                INSERT INTO Z_5EVENT VALUES (1, 4), (2, 4), (3, 5), (4, 5), (5, 5);
+                """)
         let ledger = try s.ledger()
         let report = try importDB(db, into: ledger)
         #expect(report.error == nil)
         #expect(report.imported == 6)
         #expect(report.skipped == 1)
         let lines = try ledger.storedEvents().map(canonical)
-        #expect(lines.contains { $0.hasPrefix("{\"type\":\"intent.donated\",\"time\":\"2026-11-20T09:00:00+01:00\",\"app\":\"com.example.festival\"") &&
-                                 $0.contains("\"api\":\"siriKit\",\"intent\":{\"intent\":\"FestivalIntent\"},\"donationId\":\"D-1\",\"groupIdentifier\":\"g1\"") })
-        #expect(lines.contains { $0.contains("\"type\":\"shortcuts.relevantSet\"") && $0.contains("\"locator\":2") &&
-                                 $0.contains("[{\"widgetKind\":\"CalendarWidget\",\"role\":\"information\",\"intent\":null,\"relevanceProviders\":[{\"date\":{\"start\":\"2026-11-20T09:30:00Z\",\"end\":\"2026-11-20T10:00:00Z\"}}]},{\"widgetKind\":\"CalendarWidget\",\"intent\":{\"intent\":\"ShowDayIntent\"},\"relevanceProviders\":[{\"dailyRoutine\":\"evening\"}]}]") })
-        #expect(lines.contains { $0.contains("\"type\":\"widget.viewed\"") && $0.contains("\"app\":\"com.example.weather.widget\"") &&
-                                 $0.contains("\"kind\":\"WeatherWidget-budget\",\"duration\":12,\"inStack\":true") })
-        #expect(lines.contains { $0.contains("\"type\":\"widget.reloaded\"") && $0.contains("\"kind\":\"WeatherWidget-budget\",\"reason\":\"timelineReload\",\"isDASInitiated\":true") })
-        #expect(lines.contains { $0.contains("\"type\":\"widget.viewed\"") && $0.contains("\"kind\":\"com.example.weather.widget\",\"duration\":30") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "{\"type\":\"intent.donated\",\"time\":\"2026-11-20T09:00:00+01:00\",\"app\":\"com.example.festival\""
+                )
+                    && $0.contains(
+                        "\"api\":\"siriKit\",\"intent\":{\"intent\":\"FestivalIntent\"},\"donationId\":\"D-1\",\"groupIdentifier\":\"g1\""
+                    )
+            })
+        #expect(
+            lines.contains {
+                $0.contains("\"type\":\"shortcuts.relevantSet\"") && $0.contains("\"locator\":2")
+                    && $0.contains(
+                        "[{\"widgetKind\":\"CalendarWidget\",\"role\":\"information\",\"intent\":null,\"relevanceProviders\":[{\"date\":{\"start\":\"2026-11-20T09:30:00Z\",\"end\":\"2026-11-20T10:00:00Z\"}}]},{\"widgetKind\":\"CalendarWidget\",\"intent\":{\"intent\":\"ShowDayIntent\"},\"relevanceProviders\":[{\"dailyRoutine\":\"evening\"}]}]"
+                    )
+            })
+        #expect(
+            lines.contains {
+                $0.contains("\"type\":\"widget.viewed\"") && $0.contains("\"app\":\"com.example.weather.widget\"")
+                    && $0.contains("\"kind\":\"WeatherWidget-budget\",\"duration\":12,\"inStack\":true")
+            })
+        #expect(
+            lines.contains {
+                $0.contains("\"type\":\"widget.reloaded\"")
+                    && $0.contains(
+                        "\"kind\":\"WeatherWidget-budget\",\"reason\":\"timelineReload\",\"isDASInitiated\":true")
+            })
+        #expect(
+            lines.contains {
+                $0.contains("\"type\":\"widget.viewed\"")
+                    && $0.contains("\"kind\":\"com.example.weather.widget\",\"duration\":30")
+            })
         #expect(lines.contains { $0.contains("\"context\":{\"device\":\"locked\"},\"active\":true") })
     }
 
@@ -122,11 +159,16 @@ struct KnowledgeCTests {
         let input = Pipe()
         process.standardInput = input
         try process.run()
-        input.fileHandleForWriting.write(Data((KnowledgeCFixture.schema + "INSERT INTO ZOBJECT (Z_PK, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZSECONDSFROMGMT) VALUES (1, '/app/inFocus', 'com.example.early', 816854400, 0);").utf8))
+        input.fileHandleForWriting.write(
+            Data(
+                (KnowledgeCFixture.schema
+                    + "INSERT INTO ZOBJECT (Z_PK, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZSECONDSFROMGMT) VALUES (1, '/app/inFocus', 'com.example.early', 816854400, 0);")
+                    .utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         let path = s.path + "/evidence/knowledgeC.db"
-        let wal = try sha256(path + "-wal"), main = try sha256(path)
+        let wal = try sha256(path + "-wal")
+        let main = try sha256(path)
         let listing = try FileManager.default.contentsOfDirectory(atPath: s.path + "/evidence").sorted()
         #expect(listing == ["knowledgeC.db", "knowledgeC.db-wal"])
         let ledger = try s.ledger()
@@ -166,7 +208,9 @@ struct KnowledgeCTests {
         #expect(report.skipped == 5_000 - read)
         #expect(report.failed == 0)
         let refreshes = try ledger.storedEvents().filter { $0.envelope.type == "widget.reloaded" }
-        #expect(refreshes.count == Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME = '/dasd/widgetRefresh'")))
+        #expect(
+            refreshes.count
+                == Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME = '/dasd/widgetRefresh'")))
         #expect(refreshes.allSatisfy { canonical($0).contains("\"reason\":\"timeline\"") })
     }
 }

@@ -14,7 +14,8 @@ struct PowerLogTests {
     func realSample() throws {
         let s = Scratch()
         defer { s.cleanup() }
-        let path = try s.copyFixture(Self.fixture, to: "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
+        let path = try s.copyFixture(
+            Self.fixture, to: "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
         #expect(try md5(path) == "9436fb63a4289cd7073585bb49e0d2ba")
         let before = try sha256(path)
         let ledger = try s.ledger()
@@ -35,15 +36,22 @@ struct PowerLogTests {
         let inStack = Int(try sqlite3(path, "SELECT COUNT(*) FROM \(Self.stats) WHERE isInStack = 1"))!
         #expect(events.filter { canonical($0).contains("\"inStack\":true") }.count == inStack)
         // The Weather row, found and read by the sqlite3 shell, not by the importer.
-        let row = try sqlite3(path, "SELECT ID || '|' || bundleID || '|' || kind || '|' || printf('%.17g', totalTimeSpentOnScreen) || '|' || identifier || '|' || isInStack FROM \(Self.stats) WHERE bundleID LIKE '%weather%' ORDER BY ID LIMIT 1")
+        let row = try sqlite3(
+            path,
+            "SELECT ID || '|' || bundleID || '|' || kind || '|' || printf('%.17g', totalTimeSpentOnScreen) || '|' || identifier || '|' || isInStack FROM \(Self.stats) WHERE bundleID LIKE '%weather%' ORDER BY ID LIMIT 1"
+        )
         let cells = row.split(separator: "|").map(String.init)
         #expect(cells.count == 6)
         let weather = try #require(events.first { $0.envelope.source?.locatorJSON == cells[0] })
         let text = canonical(weather)
         #expect(weather.envelope.app == cells[1])
         let seconds = try #require(Double(cells[3]))
-        #expect(text.contains("\"kind\":\"\(cells[2])\",\"onScreen\":true,\"duration\":\(CanonicalWriter.text(of: .number(seconds))),\"inStack\":\(cells[5] == "1"),\"widgetIdentifier\":\"\(cells[4])\""), "\(text)")
-        #expect(weather.envelope.source?.path == "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
+        #expect(
+            text.contains(
+                "\"kind\":\"\(cells[2])\",\"onScreen\":true,\"duration\":\(CanonicalWriter.text(of: .number(seconds))),\"inStack\":\(cells[5] == "1"),\"widgetIdentifier\":\"\(cells[4])\""
+            ), "\(text)")
+        #expect(
+            weather.envelope.source?.path == "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
         #expect(weather.envelope.source?.stream == Self.stats)
     }
 
@@ -52,7 +60,9 @@ struct PowerLogTests {
         let s = Scratch()
         defer { s.cleanup() }
         let db = s.path + "/CurrentPowerlog.PLSQL"
-        try sqlite3Write(db, """
+        try sqlite3Write(
+            db,
+            """
             CREATE TABLE 'PLApplicationAgent_EventPoint_WidgetUpdates' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp' REAL, 'bundleID' TEXT, 'cost' INTEGER, 'identifier' TEXT, 'kind' TEXT, 'reason' INTEGER, 'remainingBudget' INTEGER, 'suggestionIdentifier' TEXT);
             CREATE TABLE 'PLApplicationAgent_EventPoint_SuggestedWidgetReload' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp' REAL, 'bundleID' TEXT, 'kind' TEXT, 'size' INTEGER, 'suggestionIdentifier' TEXT);
             INSERT INTO PLApplicationAgent_EventPoint_WidgetUpdates VALUES (1, 1795161600.5, 'com.example.cards.widget', 1, 'W-1', 'CardWidget', 2, 41, NULL);
@@ -64,9 +74,15 @@ struct PowerLogTests {
         #expect(report.imported == 2 && report.failed == 1)
         #expect(report.problems.first?.hasPrefix("2: ") == true)
         let lines = try ledger.storedEvents().map(canonical)
-        #expect(lines[0].contains("\"time\":\"2026-11-20T08:00:00.5Z\"") &&
-                lines[0].contains("\"kind\":\"CardWidget\",\"reason\":\"powerlog:2\",\"budgetRemaining\":41,\"cost\":1,\"widgetIdentifier\":\"W-1\""))
-        #expect(lines[1].contains("\"kind\":\"CalendarWidget\",\"reason\":\"suggestedWidget\",\"size\":1,\"suggestionIdentifier\":\"S-9\""))
+        #expect(
+            lines[0].contains("\"time\":\"2026-11-20T08:00:00.5Z\"")
+                && lines[0].contains(
+                    "\"kind\":\"CardWidget\",\"reason\":\"powerlog:2\",\"budgetRemaining\":41,\"cost\":1,\"widgetIdentifier\":\"W-1\""
+                ))
+        #expect(
+            lines[1].contains(
+                "\"kind\":\"CalendarWidget\",\"reason\":\"suggestedWidget\",\"size\":1,\"suggestionIdentifier\":\"S-9\""
+            ))
     }
 
     @Test("a WidgetStats row whose time on screen the contract cannot hold fails alone, named by its row")
@@ -74,7 +90,9 @@ struct PowerLogTests {
         let s = Scratch()
         defer { s.cleanup() }
         let db = s.path + "/CurrentPowerlog.PLSQL"
-        try sqlite3Write(db, """
+        try sqlite3Write(
+            db,
+            """
             CREATE TABLE '\(Self.stats)' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp' REAL, 'bundleID' TEXT, 'kind' TEXT, 'isInStack' INTEGER, 'totalTimeSpentOnScreen' REAL, 'identifier' TEXT, 'size' INTEGER, 'location' INTEGER, 'page' INTEGER, 'suggestionIdentifier' TEXT);
             INSERT INTO '\(Self.stats)' VALUES (1, 1795161600, 'com.apple.weather.widget', 'eather', 1, 1e15, 'W-1', 1, 0, 0, NULL);
             INSERT INTO '\(Self.stats)' VALUES (2, 1795161700, 'com.apple.weather.widget', 'eather', 1, 64.5, 'W-1', 1, 0, 0, NULL);
@@ -92,7 +110,8 @@ struct PowerLogTests {
     func notPowerLog() throws {
         let s = Scratch()
         defer { s.cleanup() }
-        let report = try ImportRun(format: .powerlog).run(path: try s.copyFixture(KnowledgeCTests.fixture, to: "x.PLSQL"), into: try s.ledger())[0]
+        let report = try ImportRun(format: .powerlog).run(
+            path: try s.copyFixture(KnowledgeCTests.fixture, to: "x.PLSQL"), into: try s.ledger())[0]
         #expect(report.error?.contains("none of the PowerLog widget tables") == true)
     }
 }

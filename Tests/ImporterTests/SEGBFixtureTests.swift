@@ -53,7 +53,9 @@ struct SEGBFixtureTests {
     func bytesAppended() throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(Self.trueTone))))
         for extra in [112, 1024, 32 * 1024] {
-            #expect(throws: SEGBError.self, "\(extra) bytes appended") { try SEGBFile(bytes: bytes + [UInt8](repeating: 0, count: extra)) }
+            #expect(throws: SEGBError.self, "\(extra) bytes appended") {
+                try SEGBFile(bytes: bytes + [UInt8](repeating: 0, count: extra))
+            }
         }
         // Short appends shift the trailer by less than its seven entries: zeros, random
         // bytes, or a copy of the file's own last entry.
@@ -63,7 +65,9 @@ struct SEGBFixtureTests {
             let noise = (0..<extra).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let lastEntry = Array(bytes.suffix(16).prefix(extra))
             for (name, tail) in [("zeros", zeros), ("noise", noise), ("a trailer entry", lastEntry)] {
-                #expect(throws: SEGBError.self, "\(extra) bytes of \(name) appended") { try SEGBFile(bytes: bytes + tail) }
+                #expect(throws: SEGBError.self, "\(extra) bytes of \(name) appended") {
+                    try SEGBFile(bytes: bytes + tail)
+                }
             }
         }
         #expect(try SEGBFile(bytes: bytes).records.count == 7)
@@ -110,12 +114,14 @@ struct SEGBFixtureTests {
         #expect(reports[0].problems.contains { $0.hasPrefix("80: CRC-32 mismatch") })
     }
 
-    @Test("a file that cannot be read imports nothing and names the offset", arguments: [
-        ("bad magic", 0),
-        ("truncated trailer", 1),
-        ("v1 end past the file", 2),
-        ("too short", 3),
-    ])
+    @Test(
+        "a file that cannot be read imports nothing and names the offset",
+        arguments: [
+            ("bad magic", 0),
+            ("truncated trailer", 1),
+            ("v1 end past the file", 2),
+            ("too short", 3),
+        ])
     func unreadable(_ name: String, _ damage: Int) throws {
         let s = Scratch()
         defer { s.cleanup() }
@@ -148,7 +154,9 @@ struct ArtifactLimitTests {
         var bytes = Array("SEGB".utf8) + [UInt8](repeating: 0, count: 60)
         let count = UInt32(SEGBFile.maximumEntries + 1)
         for k in 0..<4 { bytes[4 + k] = UInt8((count >> (8 * UInt32(k))) & 0xFF) }
-        #expect { try SEGBFile(bytes: bytes) } throws: { ($0 as? SEGBError)?.message.contains("the limit is \(SEGBFile.maximumEntries)") == true }
+        #expect { try SEGBFile(bytes: bytes) } throws: {
+            ($0 as? SEGBError)?.message.contains("the limit is \(SEGBFile.maximumEntries)") == true
+        }
     }
 
     @Test("a plist with more objects than the limit is refused")

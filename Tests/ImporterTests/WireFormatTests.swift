@@ -22,12 +22,14 @@ struct WireFormatTests {
         #expect(m.string(9) == nil)
     }
 
-    @Test("truncated or malformed protobuf is an error naming the byte", arguments: [
-        [UInt8]([0x12, 0x05, 0x61]),          // field 2 claims 5 bytes, has 1
-        [0x08, 0xFF, 0xFF],                    // varint never ends
-        [0x0B, 0x00],                          // wire type 3 (group)
-        [0x09, 0x01, 0x02],                    // fixed64 cut short
-    ])
+    @Test(
+        "truncated or malformed protobuf is an error naming the byte",
+        arguments: [
+            [UInt8]([0x12, 0x05, 0x61]), // field 2 claims 5 bytes, has 1
+            [0x08, 0xFF, 0xFF], // varint never ends
+            [0x0B, 0x00], // wire type 3 (group)
+            [0x09, 0x01, 0x02], // fixed64 cut short
+        ])
     func protobufErrors(bytes: [UInt8]) {
         #expect(throws: WireFormatError.self) { try ProtobufMessage(bytes[...]) }
     }
@@ -47,13 +49,21 @@ struct WireFormatTests {
 
     @Test("a keyed archive round-trips: objects, arrays, dates, strings, numbers, null")
     func keyedArchive() throws {
-        let bytes = KeyedArchiveWriter.archive(.object("INRelevantShortcut", [
-            ("widgetKind", .string("CalendarWidget")),
-            ("shortcutRole", .int(1)),
-            ("title", .string("Café ☕")),
-            ("shortcut", .object("INShortcut", [("intent", .null)])),
-            ("relevanceProviders", .array([.object("INDateRelevanceProvider", [("startDate", .date(100)), ("endDate", .date(200))])])),
-        ]))
+        let bytes = KeyedArchiveWriter.archive(
+            .object(
+                "INRelevantShortcut",
+                [
+                    ("widgetKind", .string("CalendarWidget")),
+                    ("shortcutRole", .int(1)),
+                    ("title", .string("Café ☕")),
+                    ("shortcut", .object("INShortcut", [("intent", .null)])),
+                    (
+                        "relevanceProviders",
+                        .array([
+                            .object("INDateRelevanceProvider", [("startDate", .date(100)), ("endDate", .date(200))])
+                        ])
+                    ),
+                ]))
         let v = try KeyedArchive.decode(bytes[...])
         #expect(v["$class"]?.string == "INRelevantShortcut")
         #expect(v["widgetKind"]?.string == "CalendarWidget")
@@ -67,75 +77,91 @@ struct WireFormatTests {
 
     @Test("the keyed archives the tests write are read the same way by Python's plistlib")
     func keyedArchiveByPlistlib() throws {
-        let bytes = KeyedArchiveWriter.archive(.object("INRelevantShortcut", [
-            ("widgetKind", .string("CalendarWidget")),
-            ("shortcutRole", .int(1)),
-            ("title", .string("Café ☕")),
-            ("relevanceProviders", .array([.object("INDateRelevanceProvider", [("startDate", .date(100)), ("endDate", .date(200))])])),
-        ]))
+        let bytes = KeyedArchiveWriter.archive(
+            .object(
+                "INRelevantShortcut",
+                [
+                    ("widgetKind", .string("CalendarWidget")),
+                    ("shortcutRole", .int(1)),
+                    ("title", .string("Café ☕")),
+                    (
+                        "relevanceProviders",
+                        .array([
+                            .object("INDateRelevanceProvider", [("startDate", .date(100)), ("endDate", .date(200))])
+                        ])
+                    ),
+                ]))
         let path = NSTemporaryDirectory() + "stackledger-archive-\(UUID().uuidString).plist"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         // An independent reader resolves the archive's UIDs and prints what it finds.
         let script = """
-        import plistlib, sys
-        p = plistlib.load(open(sys.argv[1], "rb"))
-        o = p["$objects"]
-        def r(x): return o[x.data] if isinstance(x, plistlib.UID) else x
-        root = r(p["$top"]["root"])
-        cls = r(root["$class"])["$classname"]
-        prov = r(r(root["relevanceProviders"])["NS.objects"][0])
-        print(p["$archiver"], cls, r(root["widgetKind"]), root["shortcutRole"], r(root["title"]),
-              r(prov["$class"])["$classname"], r(prov["startDate"])["NS.time"], r(prov["endDate"])["NS.time"], sep="|")
-        """
+            import plistlib, sys
+            p = plistlib.load(open(sys.argv[1], "rb"))
+            o = p["$objects"]
+            def r(x): return o[x.data] if isinstance(x, plistlib.UID) else x
+            root = r(p["$top"]["root"])
+            cls = r(root["$class"])["$classname"]
+            prov = r(r(root["relevanceProviders"])["NS.objects"][0])
+            print(p["$archiver"], cls, r(root["widgetKind"]), root["shortcutRole"], r(root["title"]),
+                  r(prov["$class"])["$classname"], r(prov["startDate"])["NS.time"], r(prov["endDate"])["NS.time"], sep="|")
+            """
         let out = try IndependentReader.python(script, path)
-        #expect(out == "NSKeyedArchiver|INRelevantShortcut|CalendarWidget|1|Café ☕|INDateRelevanceProvider|100.0|200.0", "\(out)")
+        #expect(
+            out == "NSKeyedArchiver|INRelevantShortcut|CalendarWidget|1|Café ☕|INDateRelevanceProvider|100.0|200.0",
+            "\(out)")
     }
 
     @Test("the protobuf payloads the tests write are read the same way by protoc --decode_raw")
     func protobufByProtoc() throws {
         func hex(_ d: Double) -> String { "0x" + String(d.bitPattern, radix: 16).leftPadded(to: 16) }
-        let transcript = BiomePayloads.transcript(app: "com.example.music", intentClass: "INPlayMediaIntent",
-                                                  unixTime: 1_700_000_000.25, parameters: [("mediaItems", "Blue in Green ☕")])
-        #expect(try IndependentReader.protocDecodeRaw(transcript) == """
-        1: "com.example.music"
-        4: \(hex(1_700_000_000.25))
-        5 {
-          1: "INPlayMediaIntent"
-          7 {
-            1: "mediaItems"
-            2 {
-              3 {
-                1 {
-                  1: "Blue in Green \\342\\230\\225"
+        let transcript = BiomePayloads.transcript(
+            app: "com.example.music", intentClass: "INPlayMediaIntent",
+            unixTime: 1_700_000_000.25, parameters: [("mediaItems", "Blue in Green ☕")])
+        #expect(
+            try IndependentReader.protocDecodeRaw(transcript) == """
+                1: "com.example.music"
+                4: \(hex(1_700_000_000.25))
+                5 {
+                  1: "INPlayMediaIntent"
+                  7 {
+                    1: "mediaItems"
+                    2 {
+                      3 {
+                        1 {
+                          1: "Blue in Green \\342\\230\\225"
+                        }
+                      }
+                    }
+                  }
                 }
-              }
-            }
-          }
-        }
-        """)
-        let visit = BiomePayloads.visit(latitude: 48.8566, longitude: 2.3522, accuracy: 35, arrival: 700_000_000, departure: 700_003_600, place: "Zoo")
-        #expect(try IndependentReader.protocDecodeRaw(visit) == """
-        1: \(hex(700_000_000))
-        3 {
-          1: \(hex(48.8566))
-          2: \(hex(2.3522))
-          3: \(hex(35))
-        }
-        4: \(hex(700_000_000))
-        5: \(hex(700_003_600))
-        8 {
-          5 {
-            2: "Zoo"
-          }
-        }
-        """)
+                """)
+        let visit = BiomePayloads.visit(
+            latitude: 48.8566, longitude: 2.3522, accuracy: 35, arrival: 700_000_000, departure: 700_003_600,
+            place: "Zoo")
+        #expect(
+            try IndependentReader.protocDecodeRaw(visit) == """
+                1: \(hex(700_000_000))
+                3 {
+                  1: \(hex(48.8566))
+                  2: \(hex(2.3522))
+                  3: \(hex(35))
+                }
+                4: \(hex(700_000_000))
+                5: \(hex(700_003_600))
+                8 {
+                  5 {
+                    2: "Zoo"
+                  }
+                }
+                """)
         let focus = BiomePayloads.inFocus(app: "com.example.cards", start: 700_000_123.5, foreground: true)
-        #expect(try IndependentReader.protocDecodeRaw(focus) == """
-        3: 1
-        4: \(hex(700_000_123.5))
-        6: "com.example.cards"
-        """)
+        #expect(
+            try IndependentReader.protocDecodeRaw(focus) == """
+                3: 1
+                4: \(hex(700_000_123.5))
+                6: "com.example.cards"
+                """)
         // And the project's reader finds the same values at the same field numbers.
         let m = try ProtobufMessage(transcript[...])
         #expect(m.string(1) == "com.example.music")
@@ -145,26 +171,30 @@ struct WireFormatTests {
 
     @Test("an App.RelevantShortcuts archive is read the same way by Python's plistlib")
     func relevantShortcutArchiveByPlistlib() throws {
-        let bytes = BiomePayloads.relevantShortcutArchive(widgetKind: "CalendarWidget", role: 0, intentClass: "INSendMessageIntent",
-                                                          providers: [.region(latitude: 48.85, longitude: 2.35, radius: 200), .dailyRoutine(3)])
+        let bytes = BiomePayloads.relevantShortcutArchive(
+            widgetKind: "CalendarWidget", role: 0, intentClass: "INSendMessageIntent",
+            providers: [.region(latitude: 48.85, longitude: 2.35, radius: 200), .dailyRoutine(3)])
         let path = NSTemporaryDirectory() + "stackledger-shortcut-\(UUID().uuidString).plist"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let script = """
-        import plistlib, sys
-        p = plistlib.load(open(sys.argv[1], "rb"))
-        o = p["$objects"]
-        def r(x): return o[x.data] if isinstance(x, plistlib.UID) else x
-        root = r(p["$top"]["root"])
-        intent = r(r(root["shortcut"])["intent"])
-        ps = [r(x) for x in r(root["relevanceProviders"])["NS.objects"]]
-        region = r(ps[0]["region"])
-        print(r(root["widgetKind"]), root["shortcutRole"], r(intent["$class"])["$classname"], r(intent["intentClassName"]),
-              r(ps[0]["$class"])["$classname"], region["kCLRegionCodingKeyCenterLatitude"], region["kCLRegionCodingKeyRadius"],
-              r(ps[1]["$class"])["$classname"], ps[1]["situation"], sep="|")
-        """
+            import plistlib, sys
+            p = plistlib.load(open(sys.argv[1], "rb"))
+            o = p["$objects"]
+            def r(x): return o[x.data] if isinstance(x, plistlib.UID) else x
+            root = r(p["$top"]["root"])
+            intent = r(r(root["shortcut"])["intent"])
+            ps = [r(x) for x in r(root["relevanceProviders"])["NS.objects"]]
+            region = r(ps[0]["region"])
+            print(r(root["widgetKind"]), root["shortcutRole"], r(intent["$class"])["$classname"], r(intent["intentClassName"]),
+                  r(ps[0]["$class"])["$classname"], region["kCLRegionCodingKeyCenterLatitude"], region["kCLRegionCodingKeyRadius"],
+                  r(ps[1]["$class"])["$classname"], ps[1]["situation"], sep="|")
+            """
         let out = try IndependentReader.python(script, path)
-        #expect(out == "CalendarWidget|0|INSendMessageIntent|INSendMessageIntent|INLocationRelevanceProvider|48.85|200.0|INDailyRoutineRelevanceProvider|3", "\(out)")
+        #expect(
+            out
+                == "CalendarWidget|0|INSendMessageIntent|INSendMessageIntent|INLocationRelevanceProvider|48.85|200.0|INDailyRoutineRelevanceProvider|3",
+            "\(out)")
     }
 
     @Test("a binary plist with a reference cycle or bad trailer is an error, not a hang")
@@ -174,12 +204,17 @@ struct WireFormatTests {
         cyclic += [0xA1, 0x00]
         let table = cyclic.count
         cyclic += [8]
-        cyclic += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        cyclic +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [
+                0, 0, 0, 0, 0, 0, 0, UInt8(table),
+            ]
         #expect(throws: WireFormatError.self) { try BinaryPlist.parse(cyclic[...]) }
         var bad = BinaryPlistWriter.encode(.string("x"))
         bad[bad.count - 9] = 0xFF // offset table offset past the end
         #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bad[...]) }
-        #expect(throws: WireFormatError.self) { try KeyedArchive.decode(BinaryPlistWriter.encode(.string("not an archive"))[...]) }
+        #expect(throws: WireFormatError.self) {
+            try KeyedArchive.decode(BinaryPlistWriter.encode(.string("not an archive"))[...])
+        }
     }
 }
 
@@ -206,7 +241,13 @@ struct FuzzRegressionTests {
         let bytes = try fixture("record-time-out-of-range.bin")
         #expect(throws: LedgerError.self) {
             try bytes.withUnsafeBytes { raw in
-                try RecordView.decodeUnchecked(raw, strings: ["default", "widget.timeline", "com.example.cards", "CardWidget", "w1", "home-1", "stack.created", "iOS", "systemSmall", "context.changed"]) { view in _ = try Event(record: view) }
+                try RecordView.decodeUnchecked(
+                    raw,
+                    strings: [
+                        "default", "widget.timeline", "com.example.cards", "CardWidget", "w1", "home-1",
+                        "stack.created", "iOS", "systemSmall", "context.changed",
+                    ]
+                ) { view in _ = try Event(record: view) }
             }
         }
     }
@@ -219,7 +260,8 @@ enum IndependentReader {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/protoc")
         p.arguments = ["--decode_raw"]
-        let input = Pipe(), out = Pipe()
+        let input = Pipe()
+        let out = Pipe()
         p.standardInput = input
         p.standardOutput = out
         try p.run()
@@ -227,11 +269,16 @@ enum IndependentReader {
         try input.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw ReaderFailed(tool: "protoc --decode_raw", status: p.terminationStatus) }
+        guard p.terminationStatus == 0 else {
+            throw ReaderFailed(tool: "protoc --decode_raw", status: p.terminationStatus)
+        }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    struct ReaderFailed: Error { var tool: String; var status: Int32 }
+    struct ReaderFailed: Error {
+        var tool: String
+        var status: Int32
+    }
 
     static func python(_ script: String, _ arguments: String...) throws -> String {
         let p = Process()

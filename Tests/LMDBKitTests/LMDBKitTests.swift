@@ -59,7 +59,10 @@ struct LMDBKitTests {
                 let c = try txn.cursor(db)
                 var seen = [UInt8]()
                 var e = try [UInt8(9)].withUnsafeBytes { try c.seek(exactly: $0) }
-                while let entry = e { seen.append(entry.value[1]); e = try c.nextDuplicate() }
+                while let entry = e {
+                    seen.append(entry.value[1])
+                    e = try c.nextDuplicate()
+                }
                 #expect(seen == [1, 3, 5])
                 #expect(try txn.statistics(db).entries == 3)
             }
@@ -73,7 +76,9 @@ struct LMDBKitTests {
             let before = env.info().mapSize
             let value = [UInt8](repeating: 7, count: 1000)
             for i in 0..<2000 {
-                try env.write { try $0.put(db, key: withUnsafeBytes(of: UInt32(i).bigEndian) { Array($0) }, value: value) }
+                try env.write {
+                    try $0.put(db, key: withUnsafeBytes(of: UInt32(i).bigEndian) { Array($0) }, value: value)
+                }
             }
             #expect(env.info().mapSize > before)
             let n = try env.read { try $0.statistics(db).entries }
@@ -88,7 +93,9 @@ struct LMDBKitTests {
             let value = [UInt8](repeating: 7, count: 1000)
             #expect(throws: LMDBError.mapFull) {
                 for i in 0..<2000 {
-                    try env.write { try $0.put(db, key: withUnsafeBytes(of: UInt32(i).bigEndian) { Array($0) }, value: value) }
+                    try env.write {
+                        try $0.put(db, key: withUnsafeBytes(of: UInt32(i).bigEndian) { Array($0) }, value: value)
+                    }
                 }
             }
         }

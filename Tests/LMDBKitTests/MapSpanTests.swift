@@ -1,13 +1,15 @@
 import Foundation
-@testable import LMDBKit
 import Testing
+
+@testable import LMDBKit
 
 @Suite("Releasing the map's pages")
 struct MapSpanTests {
     /// The resident size of this process's mapping of `file`, in kB (from /proc/self/smaps).
     func residentKB(of file: String) throws -> Int {
         let smaps = String(decoding: try #require(procFile("/proc/self/smaps")), as: UTF8.self)
-        var inFile = false, total = 0
+        var inFile = false
+        var total = 0
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if let first = fields.first, first.contains("-"), fields.count >= 5 {
@@ -28,7 +30,8 @@ struct MapSpanTests {
         let env = try Environment(path: dir, options: .init(initialMapSize: 256 << 20))
         let db = try env.write { try $0.openDatabase("values", flags: .create) }
         // 32 MiB in 2,048 values of 16 KiB, each filled with its own number.
-        let count = 2_048, size = 16 << 10
+        let count = 2_048
+        let size = 16 << 10
         try env.write { txn in
             for i in 0..<count {
                 let key = withUnsafeBytes(of: UInt32(i).bigEndian) { Array($0) }
@@ -39,11 +42,14 @@ struct MapSpanTests {
         try env.read { (txn) throws in
             func readAll(into span: inout MapSpan) throws -> Bool {
                 let cursor = try txn.cursor(db)
-                var entry = try cursor.first(), i = 0, intact = true
+                var entry = try cursor.first()
+                var i = 0
+                var intact = true
                 while let e = entry {
                     span.include(e.value)
                     // Touch every page of the value.
-                    for offset in stride(from: 0, to: e.value.count, by: 4_096) where e.value[offset] != UInt8(i % 251) { intact = false }
+                    for offset in stride(from: 0, to: e.value.count, by: 4_096) where e.value[offset] != UInt8(i % 251)
+                    { intact = false }
                     i += 1
                     entry = try cursor.next()
                 }

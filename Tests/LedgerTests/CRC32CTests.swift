@@ -20,8 +20,9 @@ struct CRC32CTests {
                     let slice = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
                     #expect(CRC32C.update(0, slice) == CRC32C.software(0, slice))
                     let half = length / 2
-                    let continued = CRC32C.update(CRC32C.update(0, UnsafeRawBufferPointer(rebasing: slice[0..<half])),
-                                                  UnsafeRawBufferPointer(rebasing: slice[half...]))
+                    let continued = CRC32C.update(
+                        CRC32C.update(0, UnsafeRawBufferPointer(rebasing: slice[0..<half])),
+                        UnsafeRawBufferPointer(rebasing: slice[half...]))
                     #expect(continued == CRC32C.software(0, slice))
                 }
             }

@@ -1,10 +1,11 @@
 import Foundation
-@testable import Ledger
-import Synchronization
 import LMDBKit
 import SmartStack
 import StackLedgerTesting
+import Synchronization
 import Testing
+
+@testable import Ledger
 
 @Suite("Appending and reading")
 struct LedgerAppendTests {
@@ -103,20 +104,35 @@ struct LedgerAppendTests {
         let store = TemporaryStore()
         defer { store.cleanup() }
         let ledger = try store.ledger()
-        let batches = try (0..<32).map { try randomEvents(40, seed: UInt64(1000 + $0)).map { e -> Event in var e = e; e.envelope.id = nil; return e } }
+        let batches = try (0..<32).map {
+            try randomEvents(40, seed: UInt64(1000 + $0)).map { e -> Event in
+                var e = e
+                e.envelope.id = nil
+                return e
+            }
+        }
         // The first commit waits, holding the write lock, until the 31 other appends queue
         // behind it: they must then share one commit.
         let taken = Mutex(false)
         let inside = DispatchSemaphore(value: 0)
         let failures = Mutex<[String]>([])
         let committer = ledger.committer
-        WriteHooks.whileInsideWrite({
+        let waitInside: @Sendable () -> Void = {
             // Only the first transaction waits.
-            guard taken.withLock({ t in defer { t = true }; return !t }) else { return }
+            guard
+                taken.withLock({ t in
+                    defer { t = true }
+                    return !t
+                })
+            else { return }
             inside.signal()
             var waited = 0
-            while committer.waiting < 31 && waited < 30_000 { usleep(1_000); waited += 1 }
-        }) {
+            while committer.waiting < 31 && waited < 30_000 {
+                usleep(1_000)
+                waited += 1
+            }
+        }
+        WriteHooks.whileInsideWrite(waitInside) {
             let leader = Thread {
                 do { _ = try ledger.append(batches[0]) } catch { failures.withLock { $0.append("0: \(error)") } }
             }
@@ -124,7 +140,9 @@ struct LedgerAppendTests {
             inside.wait()
             // One thread each: a pool as wide as the cores would queue only a few at a time.
             let others = (1..<batches.count).map { i in
-                Thread { do { _ = try ledger.append(batches[i]) } catch { failures.withLock { $0.append("\(i): \(error)") } } }
+                Thread {
+                    do { _ = try ledger.append(batches[i]) } catch { failures.withLock { $0.append("\(i): \(error)") } }
+                }
             }
             for t in others { t.start() }
             while !leader.isFinished || others.contains(where: { !$0.isFinished }) { usleep(1_000) }
@@ -157,7 +175,11 @@ struct LedgerAppendTests {
         try ledger.read { (r) throws in
             let device = events[5].envelope.device
             let expected = events.enumerated().filter { $0.element.envelope.device == device }
-                .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
+                .sorted {
+                    ($0.element.envelope.time.microseconds, $0.offset) < (
+                        $1.element.envelope.time.microseconds, $1.offset
+                    )
+                }
                 .map { UInt64($0.offset + 1) }
             #expect(try r.seqs(device: device) == expected)
             #expect(try r.eventCount(device: device) == expected.count)
@@ -180,9 +202,16 @@ struct LedgerAppendTests {
         #expect(events.contains { $0.envelope.id != nil } && events.contains { $0.envelope.source != nil })
         try ledger.read { (r) throws in
             for device in try r.devices() {
-                var full = [Event](), lean = [Event]()
-                try r.forEachRecord(device: device, after: nil, throughMicros: .max) { full.append(try Event(record: $0)); return true }
-                try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { lean.append(try Event(record: $0)); return true }
+                var full = [Event]()
+                var lean = [Event]()
+                try r.forEachRecord(device: device, after: nil, throughMicros: .max) {
+                    full.append(try Event(record: $0))
+                    return true
+                }
+                try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) {
+                    lean.append(try Event(record: $0))
+                    return true
+                }
                 #expect(!full.isEmpty)
                 #expect(lean.allSatisfy { $0.envelope.id == nil && $0.envelope.source == nil })
                 for i in full.indices {
@@ -205,15 +234,21 @@ struct LedgerAppendTests {
         for i in events.indices {
             events[i].envelope.device = (200..<400).contains(i) && i % 2 == 1 ? "other" : "runs"
             let second = i % 37 == 36 ? i - 30 : i
-            events[i].envelope.time = Timestamp(microseconds: 1_780_000_000_000_000 + Int64(second) * 1_000_000,
-                                                offsetMinutes: events[i].envelope.time.offsetMinutes)
+            events[i].envelope.time = Timestamp(
+                microseconds: 1_780_000_000_000_000 + Int64(second) * 1_000_000,
+                offsetMinutes: events[i].envelope.time.offsetMinutes)
         }
         _ = try ledger.append(events)
         try ledger.read { (r) throws in
             for device in ["runs", "other"] {
                 let expected = events.enumerated().filter { $0.element.envelope.device == device }
-                    .sorted { ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset) }
-                var seqs = [UInt64](), read = [Event]()
+                    .sorted {
+                        ($0.element.envelope.time.microseconds, $0.offset) < (
+                            $1.element.envelope.time.microseconds, $1.offset
+                        )
+                    }
+                var seqs = [UInt64]()
+                var read = [Event]()
                 try r.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
                     seqs.append(view.seq)
                     read.append(try Event(record: view))
@@ -224,8 +259,13 @@ struct LedgerAppendTests {
                 // From a position in the middle on.
                 let middle = expected[expected.count / 2]
                 var after = [UInt64]()
-                try r.forEachRecord(device: device, after: (middle.element.envelope.time.microseconds, UInt64(middle.offset + 1)),
-                                    throughMicros: .max) { after.append($0.seq); return true }
+                try r.forEachRecord(
+                    device: device, after: (middle.element.envelope.time.microseconds, UInt64(middle.offset + 1)),
+                    throughMicros: .max
+                ) {
+                    after.append($0.seq)
+                    return true
+                }
                 #expect(after == expected[(expected.count / 2 + 1)...].map { UInt64($0.offset + 1) })
             }
         }

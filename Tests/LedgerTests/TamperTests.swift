@@ -1,6 +1,6 @@
 import Foundation
-import Ledger
 import LMDBKit
+import Ledger
 import SmartStack
 import StackLedgerTesting
 import Testing
@@ -37,7 +37,9 @@ struct TamperTests {
     }
 
     /// Changes the key index's entries for its first key: `edit` gets that key's values.
-    func editKeyIndex(_ store: TemporaryStore, _ edit: (Transaction, Database, [UInt8], [[UInt8]]) throws -> Void) throws {
+    func editKeyIndex(_ store: TemporaryStore, _ edit: (Transaction, Database, [UInt8], [[UInt8]]) throws -> Void)
+        throws
+    {
         let tamper = try Tamper(store.path)
         try tamper.env.write { txn in
             let db = try txn.openDatabase("index.keys", flags: [.duplicateSort, .duplicateFixed])
@@ -50,7 +52,9 @@ struct TamperTests {
         }
     }
 
-    @Test("a key index entry missing, extra, or pointing at another record is caught by verify, and not by the quick check")
+    @Test(
+        "a key index entry missing, extra, or pointing at another record is caught by verify, and not by the quick check"
+    )
     func keyIndexDamage() throws {
         for damage in ["missing", "extra", "elsewhere"] {
             let store = try makeStore()
@@ -60,11 +64,15 @@ struct TamperTests {
                 let other = values.contains(Tamper.key(1)) ? Tamper.key(120) : Tamper.key(1)
                 switch damage {
                 case "missing":
-                    _ = try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.delete(db, key: k, value: v) } }
+                    _ = try key.withUnsafeBytes { k in
+                        try value.withUnsafeBytes { v in try txn.delete(db, key: k, value: v) }
+                    }
                 case "extra":
                     _ = try txn.put(db, key: key, value: Tamper.key(9_999))
                 default:
-                    _ = try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.delete(db, key: k, value: v) } }
+                    _ = try key.withUnsafeBytes { k in
+                        try value.withUnsafeBytes { v in try txn.delete(db, key: k, value: v) }
+                    }
                     _ = try txn.put(db, key: key, value: other)
                 }
             }
@@ -115,7 +123,9 @@ struct TamperTests {
         let report = try verify(store)
         #expect(report.problems.count == 1, "\(report.problems)")
         let problem = try #require(report.problems.first)
-        #expect(problem.message.contains("the hash chain breaks in the batch of sequence numbers 1-40"), "\(problem.message)")
+        #expect(
+            problem.message.contains("the hash chain breaks in the batch of sequence numbers 1-40"),
+            "\(problem.message)")
         #expect(!report.problems.contains { $0.message.contains("added or removed") })
     }
 
@@ -133,7 +143,8 @@ struct TamperTests {
         let store = try makeStore()
         defer { store.cleanup() }
         let tamper = try Tamper(store.path)
-        let a = try tamper.record(12), b = try tamper.record(13)
+        let a = try tamper.record(12)
+        let b = try tamper.record(13)
         try tamper.setRecord(12, b)
         try tamper.setRecord(13, a)
         let report = try verify(store)
@@ -195,7 +206,8 @@ struct TamperTests {
         let tamper = try Tamper(store.path)
         try tamper.env.write { txn in
             let meta = try txn.openDatabase("meta")
-            try txn.put(meta, key: Array("format".utf8), value: withUnsafeBytes(of: UInt32(2).littleEndian) { Array($0) })
+            try txn.put(
+                meta, key: Array("format".utf8), value: withUnsafeBytes(of: UInt32(2).littleEndian) { Array($0) })
         }
         #expect {
             _ = try Ledger(path: store.path, options: .init(readOnly: true))

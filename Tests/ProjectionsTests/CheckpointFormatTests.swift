@@ -1,6 +1,7 @@
-import Testing
-@testable import Projections
 import SmartStack
+import Testing
+
+@testable import Projections
 
 @Suite("Checkpoint values")
 struct CheckpointFormatTests {
@@ -101,7 +102,8 @@ struct CheckpointFormatTests {
         let before = pseudoRandomBytes(4_000, seed: 5, shift: 56)
         let after = Array(before[0..<1_000]) + Array(before[500..<1_500])
         let overlapping = [StateCopy(at: 0, from: 0, count: 1_000), StateCopy(at: 1_000, from: 500, count: 1_000)]
-        let value = CheckpointValue.encode(highSeq: 1, state: after, base: (time: 1, seq: 1, state: before), copies: overlapping)
+        let value = CheckpointValue.encode(
+            highSeq: 1, state: after, base: (time: 1, seq: 1, state: before), copies: overlapping)
         let parsed = try #require(CheckpointValue(value))
         #expect(parsed.literals.isEmpty)
         #expect(parsed.state(after: before) == after)

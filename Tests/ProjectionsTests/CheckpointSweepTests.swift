@@ -1,7 +1,8 @@
-import Testing
 import Ledger
-@testable import Projections
 import SmartStack
+import Testing
+
+@testable import Projections
 
 @Suite("Checkpoints of superseded engines")
 struct CheckpointSweepTests {

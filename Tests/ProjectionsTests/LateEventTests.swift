@@ -1,10 +1,11 @@
 import Foundation
-import Synchronization
-import Testing
 import Ledger
-@testable import Projections
 import SmartStack
 import StackLedgerTesting
+import Synchronization
+import Testing
+
+@testable import Projections
 
 /// A log of the synthetic workload in a scratch store, checkpointed, with its time span.
 struct CheckpointedWorkload {
@@ -42,7 +43,9 @@ struct CheckpointedWorkload {
 
     /// Appends an app use of a new app, dated `time`, recorded now.
     func appendLateAppUse(at time: Int64, device: String = "device-0") throws {
-        try appendLate(#"{"type":"app.foreground","time":"\#(Timestamp(microseconds: time).rfc3339)","device":"\#(device)","app":"com.example.late","duration":5}"#)
+        try appendLate(
+            #"{"type":"app.foreground","time":"\#(Timestamp(microseconds: time).rfc3339)","device":"\#(device)","app":"com.example.late","duration":5}"#
+        )
     }
 
     /// device-0's checkpoints of this policy: position and the log length each was made from.
@@ -72,7 +75,9 @@ struct LateEventTests {
         return Policy(parameters: p)
     }()
 
-    @Test("a refold after a late event stops at the first stale checkpoint with its state; later ones stay and answers match a full replay")
+    @Test(
+        "a refold after a late event stops at the first stale checkpoint with its state; later ones stay and answers match a full replay"
+    )
     func convergence() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
@@ -84,7 +89,8 @@ struct LateEventTests {
 
         let checkpointed = log.projector()
         let scratch = log.projector(checkpoints: false)
-        #expect(try rendering(checkpointed, at: log.last, from: mid) == (try rendering(scratch, at: log.last, from: mid)))
+        #expect(
+            try rendering(checkpointed, at: log.last, from: mid) == (try rendering(scratch, at: log.last, from: mid)))
         let after = try log.checkpoints()
         // Checkpoints from before the late event, dated well after it, were kept...
         let kept = after.filter { $0.highSeq < lastSeq && $0.time > mid }
@@ -96,7 +102,9 @@ struct LateEventTests {
         var rng = SplitMix64(seed: 11)
         for _ in 0..<6 {
             let t = mid + Int64(rng.next() % UInt64(log.last - mid))
-            #expect(try rendering(log.projector(), at: t, from: t - 7_200_000_000) == (try rendering(scratch, at: t, from: t - 7_200_000_000)))
+            #expect(
+                try rendering(log.projector(), at: t, from: t - 7_200_000_000)
+                    == (try rendering(scratch, at: t, from: t - 7_200_000_000)))
         }
     }
 
@@ -117,10 +125,14 @@ struct LateEventTests {
         // below its floor and is passed over; the answer is the old log's.
         let view = ProjectionQuery(asRecordedAt: between)
         let projector = log.projector()
-        #expect((try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq - 1).map { $0.1.time } ?? .min) <= mid)
-        #expect(try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq)?.1.time ?? .min > mid)
+        #expect(
+            (try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq - 1).map { $0.1.time }
+                ?? .min) <= mid)
+        #expect(
+            try projector.checkpoint(device: "device-0", atOrBefore: log.last, ceiling: lastSeq)?.1.time ?? .min > mid)
         let t = kept.last!.time + 1
-        #expect(try rendering(projector, at: t, from: t - 7_200_000_000, query: view)
+        #expect(
+            try rendering(projector, at: t, from: t - 7_200_000_000, query: view)
                 == (try rendering(log.projector(checkpoints: false), at: t, from: t - 7_200_000_000, query: view)))
     }
 
@@ -131,7 +143,9 @@ struct LateEventTests {
         let mid = log.mid
         let staleToBe = try log.checkpoints().filter { $0.time >= mid }.count
         // A widget added by hand in the middle stays in the stack to the end.
-        try log.appendLate(#"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#)
+        try log.appendLate(
+            #"{"type":"stack.widgetAdded","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","widget":{"instance":"w-late","app":"com.example.late","kind":"LateWidget","family":"systemSmall"}}"#
+        )
         let lastSeq = try log.ledger.read { try $0.lastSeq() }
         let checkpointed = log.projector()
         // The refold meets every stale checkpoint, each different, and keeps the
@@ -148,7 +162,9 @@ struct LateEventTests {
         #expect(try checkpointed.checkCheckpoints().problems.isEmpty)
     }
 
-    @Test("with usage leaving a two-day window all the time, answers from checkpoints and from scratch are byte-identical")
+    @Test(
+        "with usage leaving a two-day window all the time, answers from checkpoints and from scratch are byte-identical"
+    )
     func pruningDeterminism() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 23, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
@@ -162,7 +178,9 @@ struct LateEventTests {
         }
     }
 
-    @Test("two projectors bringing the checkpoints up to date at once leave them consistent, and both answer as a full replay")
+    @Test(
+        "two projectors bringing the checkpoints up to date at once leave them consistent, and both answer as a full replay"
+    )
     func concurrentPrepare() throws {
         let log = try CheckpointedWorkload(events: 6000, seed: 5, policy: LateEventTests.shortWindow)
         defer { log.cleanup() }
@@ -205,7 +223,9 @@ struct LateEventTests {
         // The next query drops them and the floors; its fold lays down new checkpoints.
         let t = log.last - 86_400_000_000
         let next = log.projector()
-        #expect(try rendering(next, at: t, from: t - 3_600_000_000) == (try rendering(log.projector(checkpoints: false), at: t, from: t - 3_600_000_000)))
+        #expect(
+            try rendering(next, at: t, from: t - 3_600_000_000)
+                == (try rendering(log.projector(checkpoints: false), at: t, from: t - 3_600_000_000)))
         #expect(try next.checkCheckpoints().problems.isEmpty)
         #expect(try log.ledger.read { try $0.derived(key) } == nil)
         #expect(try next.checkpoint(device: "device-0", atOrBefore: t, ceiling: lastSeq) != nil)

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import Ledger
-@testable import Projections
 import SmartStack
 import StackLedgerTesting
 import Synchronization
+import Testing
+
+@testable import Projections
 
 @Suite("Folds that read ahead on a thread of their own")
 struct PrefetchTests {
@@ -61,7 +62,8 @@ struct PrefetchTests {
         _ = try ledger.append(events)
         let device = try Projector(ledger: ledger, policy: Policy()).devices()[0]
         do {
-            let prefetch = EventPrefetch(ledger: ledger, device: device, after: nil, through: .max, ceiling: .max, without: [], batchSize: 16)
+            let prefetch = EventPrefetch(
+                ledger: ledger, device: device, after: nil, through: .max, ceiling: .max, without: [], batchSize: 16)
             let batch = try #require(try prefetch.next())
             #expect(batch.count == 16)
             #expect(batch.allSatisfy { $0.event != nil })
@@ -81,7 +83,9 @@ struct PrefetchTests {
         }
     }
 
-    @Test("a fold that finds a core free midway reads ahead and writes checkpoints in the background, with the same checkpoints and state")
+    @Test(
+        "a fold that finds a core free midway reads ahead and writes checkpoints in the background, with the same checkpoints and state"
+    )
     func spareCoreMidway() throws {
         let store = ScratchStore()
         defer { store.cleanup() }
@@ -98,7 +102,8 @@ struct PrefetchTests {
             ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: engine.now)).stacks)
             var entries = [[UInt8]]()
             try ledger.read { r in
-                try r.derivedEntries(prefix: CheckpointKey.root) { k, v in entries.append(Array(k) + [0xFF] + Array(v)) }
+                try r.derivedEntries(prefix: CheckpointKey.root) { k, v in entries.append(Array(k) + [0xFF] + Array(v))
+                }
             }
             return (entries, w.text)
         }
@@ -125,7 +130,9 @@ extension PrefetchTests {
         let projector = Projector(ledger: ledger, policy: Policy())
         let device = try projector.devices()[0]
         let total = try ledger.read { try $0.eventCount(device: device) }
-        (projector.useCheckpoints, projector.chunk, projector.prefetchAfter, projector.prefetchBatch) = (false, 200, 500, 50)
+        (projector.useCheckpoints, projector.chunk, projector.prefetchAfter, projector.prefetchBatch) = (
+            false, 200, 500, 50
+        )
         var reports = [(records: Int, done: Bool)]()
         projector.onFoldProgress = { d, n, done in
             #expect(d == device)

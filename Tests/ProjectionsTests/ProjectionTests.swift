@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import Ledger
-@testable import Projections
 import SmartStack
 import StackLedgerTesting
+import Testing
+
+@testable import Projections
 
 /// A store in a temporary directory.
 struct ScratchStore {
@@ -13,12 +14,16 @@ struct ScratchStore {
 }
 
 /// The state of every device at `t` and the decisions of `[from, t]`, as JSON text.
-func rendering(_ projector: Projector, at t: Int64, from: Int64, query: ProjectionQuery = ProjectionQuery()) throws -> String {
+func rendering(_ projector: Projector, at t: Int64, from: Int64, query: ProjectionQuery = ProjectionQuery()) throws
+    -> String
+{
     var w = CanonicalWriter()
     for device in try projector.devices() {
         var engine = try projector.engine(device: device, at: t, query: query)
         ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: t)).stacks)
-        for d in try projector.decisions(device: device, from: from, to: t, query: query) { ProjectionJSON.write(&w, d) }
+        for d in try projector.decisions(device: device, from: from, to: t, query: query) {
+            ProjectionJSON.write(&w, d)
+        }
     }
     return w.text
 }
@@ -50,16 +55,22 @@ struct ProjectionTests {
             events.removeFirst(n)
         }
         let (first, last) = try ledger.read { r -> (Int64, Int64) in
-            var lo = Int64.max, hi = Int64.min
-            try r.scan { v in lo = min(lo, v.envelope.time.microseconds); hi = max(hi, v.envelope.time.microseconds); return true }
+            var lo = Int64.max
+            var hi = Int64.min
+            try r.scan { v in
+                lo = min(lo, v.envelope.time.microseconds)
+                hi = max(hi, v.envelope.time.microseconds)
+                return true
+            }
             return (lo, hi)
         }
         let scratch = Projector(ledger: ledger, policy: Policy())
         scratch.useCheckpoints = false
         let checkpointed = Projector(ledger: ledger, policy: Policy())
         checkpointed.checkpointInterval = 50
-        _ = try rendering(checkpointed, at: last, from: last - 3_600_000_000)  // lays down checkpoints
-        var saved = 0, deltas = 0
+        _ = try rendering(checkpointed, at: last, from: last - 3_600_000_000) // lays down checkpoints
+        var saved = 0
+        var deltas = 0
         try ledger.read { r in
             try r.derivedEntries(prefix: Array("cp".utf8)) { _, v in
                 saved += 1
@@ -100,18 +111,22 @@ struct ProjectionTests {
         }
         let (key, value) = try #require(newest)
         let base = try #require(value.base)
-        let tag = Array(key[(CheckpointKey.devicePrefix("device-0").count)..<(CheckpointKey.devicePrefix("device-0").count + 8)])
+        let tag = Array(
+            key[(CheckpointKey.devicePrefix("device-0").count)..<(CheckpointKey.devicePrefix("device-0").count + 8)])
         let baseKey = CheckpointKey.key("device-0", tag, time: base.time, seq: base.seq)
         #expect(try ledger.writeDerived { try $0.delete(prefix: baseKey) } == 1)
         let at = try #require(CheckpointKey.position(key)).time
         let fresh = Projector(ledger: ledger, policy: Policy())
         let engine = try fresh.engine(device: "device-0", at: at)
-        let deviceEvents = events.filter { $0.envelope.device == "device-0" && $0.envelope.time.microseconds <= at }.count
+        let deviceEvents = events.filter { $0.envelope.device == "device-0" && $0.envelope.time.microseconds <= at }
+            .count
         // Restored from an earlier checkpoint, not folded from the start.
         #expect(engine.appliedEvents > 0 && engine.appliedEvents < deviceEvents)
         let scratch = Projector(ledger: ledger, policy: Policy())
         scratch.useCheckpoints = false
-        #expect(try rendering(fresh, at: at, from: at - 3_600_000_000) == (try rendering(scratch, at: at, from: at - 3_600_000_000)))
+        #expect(
+            try rendering(fresh, at: at, from: at - 3_600_000_000)
+                == (try rendering(scratch, at: at, from: at - 3_600_000_000)))
     }
 
     @Test("a late event invalidates the checkpoints after its time, and answers stay those of a full replay")
@@ -132,7 +147,10 @@ struct ProjectionTests {
             try ledger.read { r in
                 try r.derivedEntries(prefix: Array("cp".utf8)) { k, _ in
                     let tail = Array(k.suffix(16))
-                    out.append(tail.withUnsafeBytes { Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) ^ Int64.min })
+                    out.append(
+                        tail.withUnsafeBytes {
+                            Int64(bitPattern: UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) ^ Int64.min
+                        })
                 }
             }
             return out
@@ -152,7 +170,9 @@ struct ProjectionTests {
         #expect(!before0.isEmpty && !before1.isEmpty)
         // A scroll dated in the middle of the log, recorded now.
         var decoder = EventDecoder()
-        let late = try decoder.decode(#"{"type":"stack.scrolled","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","instance":"w-0-2"}"#)
+        let late = try decoder.decode(
+            #"{"type":"stack.scrolled","time":"\#(Timestamp(microseconds: mid).rfc3339)","device":"device-0","stack":"stack-0","instance":"w-0-2"}"#
+        )
         _ = try ledger.append([late])
         let fresh = Projector(ledger: ledger, policy: Policy())
         fresh.checkpointInterval = 40
@@ -160,7 +180,8 @@ struct ProjectionTests {
         // device-0's checkpoints after the late event that it changes are rewritten or gone
         // (one whose state the late event leaves as it was may stay); device-1's are as they
         // were; and every checkpoint left holds the state a fold of the log gives there.
-        let after0 = try keysAfterMid("device-0"), after1 = try keysAfterMid("device-1")
+        let after0 = try keysAfterMid("device-0")
+        let after1 = try keysAfterMid("device-1")
         #expect(before0.contains { key, value in after0[key] != value })
         #expect(before1.allSatisfy { key, value in after1[key] == value })
         let check = try fresh.checkCheckpoints()
@@ -176,7 +197,8 @@ struct ProjectionTests {
         let store = ScratchStore()
         defer { store.cleanup() }
         let ledger = try store.ledger()
-        let harness = try EngineHarness(text: try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8))
+        let harness = try EngineHarness(
+            text: try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8))
         let all = harness.events.map(\.event)
         let timeline = all.firstIndex { $0.envelope.time.rfc3339 == "2026-03-02T08:10:00Z" }!
         _ = try ledger.append(Array(all[..<timeline]))

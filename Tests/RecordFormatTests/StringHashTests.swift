@@ -1,11 +1,15 @@
 import Testing
+
 @testable import RecordFormat
 
 @Suite("String hashing")
 struct StringHashTests {
     /// Texts on both sides of the inline limit (15 bytes), ASCII and not.
     static let texts: [String] = (0..<40).flatMap { i in
-        ["k\(i)", "com.example.app\(i)", "com.example.application.number-\(i)", "é\(i)", "widget-é-\(i)-long-enough-to-allocate"]
+        [
+            "k\(i)", "com.example.app\(i)", "com.example.application.number-\(i)", "é\(i)",
+            "widget-é-\(i)-long-enough-to-allocate",
+        ]
     }
 
     @Test("a string hashes the same whatever its storage: inline, allocated or bridged from bytes")

@@ -14,9 +14,12 @@ struct TimestampTests {
         #expect(n.microseconds == t.microseconds + 1)
     }
 
-    @Test("writes back with its offset, trimming fractional zeros",
-          arguments: ["2026-11-20T07:00:00Z", "2026-11-20T09:00:00.25+02:00", "1970-01-01T00:00:00Z",
-                      "2200-12-31T23:59:59.999999Z", "2024-02-29T12:00:00.1-09:30"])
+    @Test(
+        "writes back with its offset, trimming fractional zeros",
+        arguments: [
+            "2026-11-20T07:00:00Z", "2026-11-20T09:00:00.25+02:00", "1970-01-01T00:00:00Z",
+            "2200-12-31T23:59:59.999999Z", "2024-02-29T12:00:00.1-09:30",
+        ])
     func roundTrips(text: String) throws {
         #expect(try Timestamp(rfc3339: text).rfc3339 == text)
     }
@@ -27,10 +30,13 @@ struct TimestampTests {
         #expect(try Timestamp(rfc3339: "2026-11-20T07:00:00.500z").rfc3339 == "2026-11-20T07:00:00.5Z")
     }
 
-    @Test("rejects what is not RFC 3339 or lies outside 1970-2200",
-          arguments: ["2026-11-20", "2026-11-20T07:00:00", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z",
-                      "1969-12-31T23:59:59Z", "2201-01-01T00:00:00Z", "2026-11-20T24:00:00Z", "2026-11-20T07:00:60Z",
-                      "2026-11-20T07:00:00.1234567Z", "2026-11-20 07:00:00Z", "2026-11-20T07:00:00+0200", "x"])
+    @Test(
+        "rejects what is not RFC 3339 or lies outside 1970-2200",
+        arguments: [
+            "2026-11-20", "2026-11-20T07:00:00", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z",
+            "1969-12-31T23:59:59Z", "2201-01-01T00:00:00Z", "2026-11-20T24:00:00Z", "2026-11-20T07:00:60Z",
+            "2026-11-20T07:00:00.1234567Z", "2026-11-20 07:00:00Z", "2026-11-20T07:00:00+0200", "x",
+        ])
     func rejects(text: String) {
         #expect(throws: Timestamp.ParseError.self) { try Timestamp(rfc3339: text) }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Ledger
 import SmartStack
 import StackLedgerTesting
@@ -12,45 +13,73 @@ struct CanonicalFormTests {
 
     @Test("envelope keys first, fields in contract order, unknown keys last in input order")
     func keyOrder() throws {
-        let line = #"{"zz":1,"position":1,"widget":{"configuration":null,"family":"systemSmall","kind":"K","app":"a","instance":"w"},"stack":"s","time":"2026-03-02T06:00:02Z","type":"stack.widgetAdded","aa":[true]}"#
-        #expect(try canonical(line) == #"{"type":"stack.widgetAdded","time":"2026-03-02T06:00:02Z","stack":"s","widget":{"instance":"w","app":"a","kind":"K","family":"systemSmall","configuration":null},"position":1,"zz":1,"aa":[true]}"#)
+        let line =
+            #"{"zz":1,"position":1,"widget":{"configuration":null,"family":"systemSmall","kind":"K","app":"a","instance":"w"},"stack":"s","time":"2026-03-02T06:00:02Z","type":"stack.widgetAdded","aa":[true]}"#
+        #expect(
+            try canonical(line)
+                == #"{"type":"stack.widgetAdded","time":"2026-03-02T06:00:02Z","stack":"s","widget":{"instance":"w","app":"a","kind":"K","family":"systemSmall","configuration":null},"position":1,"zz":1,"aa":[true]}"#
+        )
     }
 
     @Test("defaults are omitted: device, toggles, duration 0, policy atEnd, role action")
     func defaults() throws {
-        #expect(try canonical(#"{"type":"stack.created","time":"2026-03-02T06:00:00Z","device":"default","stack":"s","platform":"iOS","family":"f","smartRotate":true,"widgetSuggestions":true}"#)
+        #expect(
+            try canonical(
+                #"{"type":"stack.created","time":"2026-03-02T06:00:00Z","device":"default","stack":"s","platform":"iOS","family":"f","smartRotate":true,"widgetSuggestions":true}"#
+            )
                 == #"{"type":"stack.created","time":"2026-03-02T06:00:00Z","stack":"s","platform":"iOS","family":"f"}"#)
-        #expect(try canonical(#"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":1,"duration":0}}],"policy":"atEnd"}"#)
-                == #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":1}}]}"#)
-        #expect(try canonical(#"{"type":"shortcuts.relevantSet","time":"2026-03-02T06:00:00Z","app":"a","shortcuts":[{"widgetKind":"k","role":"action","intent":null,"relevanceProviders":[]}]}"#)
-                == #"{"type":"shortcuts.relevantSet","time":"2026-03-02T06:00:00Z","app":"a","shortcuts":[{"widgetKind":"k","intent":null,"relevanceProviders":[]}]}"#)
+        #expect(
+            try canonical(
+                #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":1,"duration":0}}],"policy":"atEnd"}"#
+            )
+                == #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":1}}]}"#
+        )
+        #expect(
+            try canonical(
+                #"{"type":"shortcuts.relevantSet","time":"2026-03-02T06:00:00Z","app":"a","shortcuts":[{"widgetKind":"k","role":"action","intent":null,"relevanceProviders":[]}]}"#
+            )
+                == #"{"type":"shortcuts.relevantSet","time":"2026-03-02T06:00:00Z","app":"a","shortcuts":[{"widgetKind":"k","intent":null,"relevanceProviders":[]}]}"#
+        )
     }
 
-    @Test("numbers: shortest round trip, integral ones without a decimal point", arguments: [
-        ("10.0", "10"), ("52.6", "52.6"), ("1e2", "100"), ("-0.5", "-0.5"), ("0.1", "0.1"), ("1E-7", "1e-07"), ("16.290", "16.29"),
-    ])
+    @Test(
+        "numbers: shortest round trip, integral ones without a decimal point",
+        arguments: [
+            ("10.0", "10"), ("52.6", "52.6"), ("1e2", "100"), ("-0.5", "-0.5"), ("0.1", "0.1"), ("1E-7", "1e-07"),
+            ("16.290", "16.29"),
+        ])
     func numbers(input: String, output: String) throws {
-        let line = #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":\#(input)}}]}"#
+        let line =
+            #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":\#(input)}}]}"#
         #expect(try canonical(line).contains(#"{"score":\#(output)}"#))
     }
 
-    @Test("integral numbers past 2^53 are written without a decimal point", arguments: [
-        ("9007199254740992", "9007199254740992"), ("123456789012345678901234567890", "123456789012345680000000000000"),
-        ("1e16", "1e+16"), ("-9007199254740994.0", "-9007199254740994"), ("1.5e300", "15e+299"),
-    ])
+    @Test(
+        "integral numbers past 2^53 are written without a decimal point",
+        arguments: [
+            ("9007199254740992", "9007199254740992"),
+            ("123456789012345678901234567890", "123456789012345680000000000000"),
+            ("1e16", "1e+16"), ("-9007199254740994.0", "-9007199254740994"), ("1.5e300", "15e+299"),
+        ])
     func largeIntegralScores(input: String, output: String) throws {
-        let line = #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":\#(input)}}]}"#
+        let line =
+            #"{"type":"widget.timeline","time":"2026-03-02T06:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T06:00:00Z","relevance":{"score":\#(input)}}]}"#
         #expect(try canonical(line).contains(#"{"score":\#(output)}"#))
     }
 
-    @Test("numbers in unknown fields and intent parameters keep their exact value", arguments: [
-        ("9007199254740993", "9007199254740993"), ("123456789012345678901234567890", "123456789012345678901234567890"),
-        ("1234567890123456789012e3", "1234567890123456789012000"), ("1e400", "1e+400"), ("0.10000000000000000000001", "0.10000000000000000000001"),
-        ("-1.000000000000000000001E-9", "-1.000000000000000000001e-9"), ("1e-400", "1e-400"),
-        ("9007199254740992", "9007199254740992"), ("10.0", "10"), ("52.60", "52.6"), ("1E2", "100"), ("-0", "0"),
-    ])
+    @Test(
+        "numbers in unknown fields and intent parameters keep their exact value",
+        arguments: [
+            ("9007199254740993", "9007199254740993"),
+            ("123456789012345678901234567890", "123456789012345678901234567890"),
+            ("1234567890123456789012e3", "1234567890123456789012000"), ("1e400", "1e+400"),
+            ("0.10000000000000000000001", "0.10000000000000000000001"),
+            ("-1.000000000000000000001E-9", "-1.000000000000000000001e-9"), ("1e-400", "1e-400"),
+            ("9007199254740992", "9007199254740992"), ("10.0", "10"), ("52.60", "52.6"), ("1E2", "100"), ("-0", "0"),
+        ])
     func exactUnknownNumbers(input: String, output: String) throws {
-        let line = #"{"type":"intent.donated","time":"2026-03-02T06:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{"n":\#(input)}},"extra":[\#(input)]}"#
+        let line =
+            #"{"type":"intent.donated","time":"2026-03-02T06:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{"n":\#(input)}},"extra":[\#(input)]}"#
         let text = try canonical(line)
         #expect(text.contains(#""parameters":{"n":\#(output)}"#), "\(text)")
         #expect(text.hasSuffix(#","extra":[\#(output)]}"#), "\(text)")
@@ -61,18 +90,24 @@ struct CanonicalFormTests {
     @Test("two numbers a Double cannot tell apart are different values")
     func distinctBeyondDouble() throws {
         var d = EventDecoder()
-        let a = try d.decode(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740993}"#)
-        let b = try d.decode(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740992}"#)
+        let a = try d.decode(
+            #"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740993}"#)
+        let b = try d.decode(
+            #"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740992}"#)
         #expect(a != b)
         #expect(a.canonicalJSON != b.canonicalJSON)
-        let same = try d.decode(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740993.000}"#)
+        let same = try d.decode(
+            #"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":"a","note":9007199254740993.000}"#)
         #expect(a == same)
     }
 
     @Test("strings: escapes resolved, only what must be escaped is")
     func strings() throws {
-        let line = #"{"type":"stack.scrolled","time":"2026-03-02T06:00:00Z","stack":"caf\u00e9 \"q\" \/ \n","instance":"\ud83c\udf89"}"#
-        #expect(try canonical(line) == #"{"type":"stack.scrolled","time":"2026-03-02T06:00:00Z","stack":"café \"q\" / \n","instance":"🎉"}"#)
+        let line =
+            #"{"type":"stack.scrolled","time":"2026-03-02T06:00:00Z","stack":"caf\u00e9 \"q\" \/ \n","instance":"\ud83c\udf89"}"#
+        #expect(
+            try canonical(line)
+                == #"{"type":"stack.scrolled","time":"2026-03-02T06:00:00Z","stack":"café \"q\" / \n","instance":"🎉"}"#)
     }
 
     @Test("canonical form is a fixed point over random valid events")
@@ -108,8 +143,6 @@ struct CanonicalFormTests {
     }
 }
 
-import Foundation
-
 @Suite("Canonical numbers")
 struct CanonicalNumberTests {
     func written(_ d: Double) -> String {
@@ -132,16 +165,22 @@ struct CanonicalNumberTests {
         let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
         var digits = String(parts[0].drop { $0 == "-" }) + (parts[1] == "0" ? "" : String(parts[1]))
         var zeros = power - (parts[1] == "0" ? 0 : parts[1].count)
-        while digits.hasSuffix("0") && digits.count > 1 { digits.removeLast(); zeros += 1 }
-        return (d < 0 ? "-" : "") + (zeros <= 21 ? digits + String(repeating: "0", count: zeros) : digits + "e+\(zeros)")
+        while digits.hasSuffix("0") && digits.count > 1 {
+            digits.removeLast()
+            zeros += 1
+        }
+        return (d < 0 ? "-" : "")
+            + (zeros <= 21 ? digits + String(repeating: "0", count: zeros) : digits + "e+\(zeros)")
     }
 
     @Test("written numbers equal the shortest round-trip form, over decimals, near-decimals and edge values")
     func matchesDescription() {
         var rng = SplitMix64(seed: 42)
-        var values: [Double] = [0, -0.0, 0.5, -0.5, 0.1 + 0.2, 1e-4, 5e-5, 0.0001, 0.00015, 99_999_999_999.9999, 1e11, 1e11 + 0.5,
-                                123_456_789.1234, 9_007_199_254_740_994, -1e300, 1e-300, .infinity, -.infinity, .leastNonzeroMagnitude,
-                                Double(Int64.max), Double(Int64.min), 52.6, 16.29, 0.2384, 4_999.99]
+        var values: [Double] = [
+            0, -0.0, 0.5, -0.5, 0.1 + 0.2, 1e-4, 5e-5, 0.0001, 0.00015, 99_999_999_999.9999, 1e11, 1e11 + 0.5,
+            123_456_789.1234, 9_007_199_254_740_994, -1e300, 1e-300, .infinity, -.infinity, .leastNonzeroMagnitude,
+            Double(Int64.max), Double(Int64.min), 52.6, 16.29, 0.2384, 4_999.99,
+        ]
         for _ in 0..<200_000 {
             let r = rng.next()
             let places = Double([1, 10, 100, 1_000, 10_000, 100_000][Int(r % 6)])

@@ -25,30 +25,80 @@ struct ValidationTests {
         for line in lines { #expect(error(line) == nil) }
     }
 
-    @Test("rejects, naming the field and the problem", arguments: [
-        ("not json", "", "not JSON"),
-        ("[1,2]", "", "not an object"),
-        (#"{"time":"2026-11-20T07:00:00Z"}"#, "type", "required"),
-        (#"{"type":"stack.created"}"#, "time", "required"),
-        (#"{"type":"stack.exploded","time":"2026-11-20T07:00:00Z"}"#, "type", "not an event type"),
-        (#"{"type":"stack.created","time":"2026-11-20T07:00:00Z","platform":"iOS","family":"s"}"#, "stack", "required"),
-        (#"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":7,"platform":"iOS","family":"s"}"#, "stack", "must be a string"),
-        (#"{"type":"stack.created","time":"2026-11-20","stack":"s","platform":"iOS","family":"s"}"#, "time", "cut short"),
-        (#"{"type":"stack.created","time":"1969-01-01T00:00:00Z","stack":"s","platform":"iOS","family":"s"}"#, "time", "outside 1970-2200"),
-        (#"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":"s","platform":"Android","family":"s"}"#, "platform", "is not one of"),
-        (#"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-11-20T07:00:00Z","relevance":{"score":"high"}}]}"#, "entries[0].relevance.score", "must be a number"),
-        (#"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-11-20T07:00:00Z","relevance":{"score":1e999}}]}"#, "entries[0].relevance.score", "finite"),
-        (#"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-11-20T07:00:00Z","relevance":{"score":1,"duration":-5}}]}"#, "entries[0].relevance.duration", "negative"),
-        (#"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","kind":"k","entries":[]}"#, "app", "required for widget.timeline"),
-        (#"{"type":"context.changed","time":"2026-11-20T07:00:00Z","context":{},"active":true}"#, "context", "exactly one key"),
-        (#"{"type":"context.changed","time":"2026-11-20T07:00:00Z","context":{"sleep":"bedtime","fitness":"workoutActive"},"active":true}"#, "context", "exactly one key"),
-        (#"{"type":"shortcuts.relevantSet","time":"2026-11-20T07:00:00Z","app":"a","shortcuts":[{"widgetKind":"k","intent":null,"relevanceProviders":[{}]}]}"#, "shortcuts[0].relevanceProviders[0]", "exactly one key"),
-        (#"{"type":"intent.donationsDeleted","time":"2026-11-20T07:00:00Z","app":"a","intent":"X","all":true}"#, "", "exactly one key"),
-        (#"{"type":"intent.donationsDeleted","time":"2026-11-20T07:00:00Z","app":"a"}"#, "", "exactly one key"),
-        (#"{"type":"system.developerMode","time":"2026-11-20T07:00:00Z","enabled":"yes"}"#, "enabled", "true or false"),
-        (#"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":"s","stack":"t","platform":"iOS","family":"s"}"#, "stack", "twice"),
-        (#"{"type":"widget.viewed","time":"2026-11-20T07:00:00Z","duration":3}"#, "instance", "by instance, or by app and kind"),
-    ] as [(String, String, String)])
+    @Test(
+        "rejects, naming the field and the problem",
+        arguments: [
+            ("not json", "", "not JSON"),
+            ("[1,2]", "", "not an object"),
+            (#"{"time":"2026-11-20T07:00:00Z"}"#, "type", "required"),
+            (#"{"type":"stack.created"}"#, "time", "required"),
+            (#"{"type":"stack.exploded","time":"2026-11-20T07:00:00Z"}"#, "type", "not an event type"),
+            (
+                #"{"type":"stack.created","time":"2026-11-20T07:00:00Z","platform":"iOS","family":"s"}"#, "stack",
+                "required"
+            ),
+            (
+                #"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":7,"platform":"iOS","family":"s"}"#,
+                "stack", "must be a string"
+            ),
+            (
+                #"{"type":"stack.created","time":"2026-11-20","stack":"s","platform":"iOS","family":"s"}"#, "time",
+                "cut short"
+            ),
+            (
+                #"{"type":"stack.created","time":"1969-01-01T00:00:00Z","stack":"s","platform":"iOS","family":"s"}"#,
+                "time", "outside 1970-2200"
+            ),
+            (
+                #"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":"s","platform":"Android","family":"s"}"#,
+                "platform", "is not one of"
+            ),
+            (
+                #"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-11-20T07:00:00Z","relevance":{"score":"high"}}]}"#,
+                "entries[0].relevance.score", "must be a number"
+            ),
+            (
+                #"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-11-20T07:00:00Z","relevance":{"score":1e999}}]}"#,
+                "entries[0].relevance.score", "finite"
+            ),
+            (
+                #"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-11-20T07:00:00Z","relevance":{"score":1,"duration":-5}}]}"#,
+                "entries[0].relevance.duration", "negative"
+            ),
+            (
+                #"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","kind":"k","entries":[]}"#, "app",
+                "required for widget.timeline"
+            ),
+            (
+                #"{"type":"context.changed","time":"2026-11-20T07:00:00Z","context":{},"active":true}"#, "context",
+                "exactly one key"
+            ),
+            (
+                #"{"type":"context.changed","time":"2026-11-20T07:00:00Z","context":{"sleep":"bedtime","fitness":"workoutActive"},"active":true}"#,
+                "context", "exactly one key"
+            ),
+            (
+                #"{"type":"shortcuts.relevantSet","time":"2026-11-20T07:00:00Z","app":"a","shortcuts":[{"widgetKind":"k","intent":null,"relevanceProviders":[{}]}]}"#,
+                "shortcuts[0].relevanceProviders[0]", "exactly one key"
+            ),
+            (
+                #"{"type":"intent.donationsDeleted","time":"2026-11-20T07:00:00Z","app":"a","intent":"X","all":true}"#,
+                "", "exactly one key"
+            ),
+            (#"{"type":"intent.donationsDeleted","time":"2026-11-20T07:00:00Z","app":"a"}"#, "", "exactly one key"),
+            (
+                #"{"type":"system.developerMode","time":"2026-11-20T07:00:00Z","enabled":"yes"}"#, "enabled",
+                "true or false"
+            ),
+            (
+                #"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":"s","stack":"t","platform":"iOS","family":"s"}"#,
+                "stack", "twice"
+            ),
+            (
+                #"{"type":"widget.viewed","time":"2026-11-20T07:00:00Z","duration":3}"#, "instance",
+                "by instance, or by app and kind"
+            ),
+        ] as [(String, String, String)])
     func rejects(line: String, field: String, message: String) throws {
         let e = try #require(error(line))
         #expect(e.field == field)
@@ -57,7 +107,8 @@ struct ValidationTests {
 
     @Test("the column points at the offending value")
     func column() throws {
-        let line = #"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":"s","platform":"Android","family":"s"}"#
+        let line =
+            #"{"type":"stack.created","time":"2026-11-20T07:00:00Z","stack":"s","platform":"Android","family":"s"}"#
         let e = try #require(error(line))
         let index = line.utf8.index(line.utf8.startIndex, offsetBy: e.offset)
         #expect(line[index...].hasPrefix("\"Android\""))
@@ -67,7 +118,8 @@ struct ValidationTests {
     func timelineLimit() throws {
         func timeline(_ n: Int) -> String {
             let entry = #"{"date":"2026-11-20T07:00:00Z","relevance":null}"#
-            return #"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":["# + Array(repeating: entry, count: n).joined(separator: ",") + "]}"
+            return #"{"type":"widget.timeline","time":"2026-11-20T07:00:00Z","app":"a","kind":"k","entries":["#
+                + Array(repeating: entry, count: n).joined(separator: ",") + "]}"
         }
         #expect(error(timeline(10_000)) == nil)
         let e = try #require(error(timeline(10_001)))
@@ -84,13 +136,19 @@ struct ValidationTests {
 
     @Test("limits: strings of 4 KiB pass, longer fail; nesting deeper than 16 fails")
     func stringAndNestingLimits() throws {
-        let ok = #"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":"\#(String(repeating: "s", count: 4096))","instance":"i"}"#
+        let ok =
+            #"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":"\#(String(repeating: "s", count: 4096))","instance":"i"}"#
         #expect(error(ok) == nil)
-        let long = #"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":"\#(String(repeating: "s", count: 4097))","instance":"i"}"#
+        let long =
+            #"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":"\#(String(repeating: "s", count: 4097))","instance":"i"}"#
         #expect(try #require(error(long)).message.contains("limit of 4096 bytes"))
-        let deep = #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a","x":"# + String(repeating: "[", count: 16) + String(repeating: "]", count: 16) + "}"
+        let deep =
+            #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a","x":"#
+            + String(repeating: "[", count: 16) + String(repeating: "]", count: 16) + "}"
         #expect(try #require(error(deep)).message.contains("nesting exceeds the limit of 16"))
-        let shallow = #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a","x":"# + String(repeating: "[", count: 15) + String(repeating: "]", count: 15) + "}"
+        let shallow =
+            #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a","x":"#
+            + String(repeating: "[", count: 15) + String(repeating: "]", count: 15) + "}"
         #expect(error(shallow) == nil)
     }
 
@@ -98,13 +156,15 @@ struct ValidationTests {
     func setLimits() throws {
         func donation(_ n: Int) -> String {
             let params = (0..<n).map { #""p\#($0)":\#($0)"# }.joined(separator: ",")
-            return #"{"type":"intent.donated","time":"2026-11-20T07:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{\#(params)}}}"#
+            return
+                #"{"type":"intent.donated","time":"2026-11-20T07:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{\#(params)}}}"#
         }
         #expect(error(donation(64)) == nil)
         #expect(try #require(error(donation(65))).message.contains("limit is 64"))
         func shortcuts(_ n: Int) -> String {
             let s = #"{"widgetKind":"k","intent":null,"relevanceProviders":[]}"#
-            return #"{"type":"shortcuts.relevantSet","time":"2026-11-20T07:00:00Z","app":"a","shortcuts":["# + Array(repeating: s, count: n).joined(separator: ",") + "]}"
+            return #"{"type":"shortcuts.relevantSet","time":"2026-11-20T07:00:00Z","app":"a","shortcuts":["#
+                + Array(repeating: s, count: n).joined(separator: ",") + "]}"
         }
         #expect(error(shortcuts(1000)) == nil)
         #expect(try #require(error(shortcuts(1001))).message.contains("limit is 1000"))
@@ -112,7 +172,8 @@ struct ValidationTests {
 
     @Test("an intent parameter must be a scalar")
     func parameterScalars() throws {
-        let line = #"{"type":"intent.donated","time":"2026-11-20T07:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{"p":[1]}}}"#
+        let line =
+            #"{"type":"intent.donated","time":"2026-11-20T07:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{"p":[1]}}}"#
         #expect(try #require(error(line)).message.contains("JSON scalar"))
     }
 
@@ -120,7 +181,9 @@ struct ValidationTests {
     func lineEnds() throws {
         var decoder = EventDecoder()
         _ = try decoder.decode(#"{"type":"system.developerMode","time":"2026-11-20T07:00:00Z","enabled":true}"# + "\r")
-        let bytes: [UInt8] = Array(#"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":""#.utf8) + [0xFF, 0xFE] + Array(#"","instance":"i"}"#.utf8)
+        let bytes: [UInt8] =
+            Array(#"{"type":"stack.scrolled","time":"2026-11-20T07:00:00Z","stack":""#.utf8) + [0xFF, 0xFE]
+            + Array(#"","instance":"i"}"#.utf8)
         #expect(throws: FieldError.self) { try bytes.withUnsafeBytes { try decoder.decode(line: $0) } }
     }
 }

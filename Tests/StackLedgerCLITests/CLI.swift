@@ -1,6 +1,6 @@
 import Foundation
-import StackLedgerTesting
 import SmartStack
+import StackLedgerTesting
 
 /// Runs the built `stackledger` executable as a user would.
 enum CLI {
@@ -8,7 +8,9 @@ enum CLI {
     static let executable: String = {
         let candidates = [
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("stackledger").path,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stackledger").path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "stackledger"
+            ).path,
             Fixtures.repositoryRoot + "/.build/debug/stackledger",
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
@@ -21,7 +23,9 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 300) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 300
+    ) throws -> Result {
         try run(executable: executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
@@ -30,15 +34,18 @@ enum CLI {
     @discardableResult
     /// A child still running after `timeout` seconds is killed (SIGKILL), so that a hang
     /// fails its test instead of stopping the suite.
-    static func run(executable path: String, _ arguments: [String], stdin: String? = nil,
-                    environment: [String: String] = [:], timeout: Double = 300) throws -> Result {
+    static func run(
+        executable path: String, _ arguments: [String], stdin: String? = nil,
+        environment: [String: String] = [:], timeout: Double = 300
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
@@ -59,8 +66,9 @@ enum CLI {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = errReader.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }
 

@@ -20,7 +20,9 @@ struct CrashTests {
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["TMPDIR": URL(fileURLWithPath: store).deletingLastPathComponent().path]) { $1 }.merging(environment) { $1 }
-        process.arguments = ["ingest", "--store", store, "--batch-size", "\(CrashTests.batchSize)", "--batch-ms", "600000", input]
+        process.arguments = [
+            "ingest", "--store", store, "--batch-size", "\(CrashTests.batchSize)", "--batch-ms", "600000", input,
+        ]
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -74,9 +76,12 @@ struct CrashTests {
                 continue // killed between creating the file and its first commit
             }
             #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
-            let exported = try CLI.run(["export", "events", "--store", store]).stdout.split(separator: "\n").map(String.init)
+            let exported = try CLI.run(["export", "events", "--store", store]).stdout.split(separator: "\n").map(
+                String.init)
             #expect(exported.count >= committed, "reported \(committed), found \(exported.count)")
-            #expect(exported.count % CrashTests.batchSize == 0 || exported.count == lines.count, "partial batch: \(exported.count)")
+            #expect(
+                exported.count % CrashTests.batchSize == 0 || exported.count == lines.count,
+                "partial batch: \(exported.count)")
             #expect(exported == Array(lines.prefix(exported.count)), "the store is not a prefix of the input")
             if exported.count == lines.count {
                 // Complete: re-running adds nothing; then start again on a new store.
@@ -98,13 +103,24 @@ struct CrashTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let input = try dir.write("w.ndjson", workload(6000, seed: 9))
-        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("first.ndjson", #"{"type":"system.developerMode","time":"2026-03-02T07:00:00Z","enabled":true}"# + "\n")]).status == 0)
+        #expect(
+            try CLI.run([
+                "ingest", "--store", dir.store,
+                try dir.write(
+                    "first.ndjson",
+                    #"{"type":"system.developerMode","time":"2026-03-02T07:00:00Z","enabled":true}"# + "\n"),
+            ]).status == 0)
         // A writer stopped inside its fourth transaction, holding the lock: readers see the
         // three batches it committed, no more and no less.
         let held = dir.file("held")
-        let paused = try startIngest(store: dir.store, input: input, environment: ["STACKLEDGER_TEST_HOLD_WRITE_LOCK": held, "STACKLEDGER_TEST_HOLD_AFTER_COMMITS": "3"])
+        let paused = try startIngest(
+            store: dir.store, input: input,
+            environment: ["STACKLEDGER_TEST_HOLD_WRITE_LOCK": held, "STACKLEDGER_TEST_HOLD_AFTER_COMMITS": "3"])
         var waited = 0
-        while !FileManager.default.fileExists(atPath: held) && paused.process.isRunning && waited < 1200 { usleep(50_000); waited += 1 }
+        while !FileManager.default.fileExists(atPath: held) && paused.process.isRunning && waited < 1200 {
+            usleep(50_000)
+            waited += 1
+        }
         #expect(FileManager.default.fileExists(atPath: held))
         for _ in 0..<3 {
             let stats = try CLI.run(["stats", "--store", dir.store, "--json"])
@@ -118,7 +134,9 @@ struct CrashTests {
         while writer.process.isRunning && observations < 40 {
             let stats = try CLI.run(["stats", "--store", dir.store, "--json"])
             #expect(stats.status == 0)
-            if let r = stats.stdout.range(of: #""events":"#), let end = stats.stdout[r.upperBound...].firstIndex(of: ",") {
+            if let r = stats.stdout.range(of: #""events":"#),
+                let end = stats.stdout[r.upperBound...].firstIndex(of: ",")
+            {
                 let n = Int(stats.stdout[r.upperBound..<end]) ?? -1
                 #expect((n - 1) % CrashTests.batchSize == 0 || n == 6001, "a reader saw \(n) events")
             }
@@ -136,9 +154,14 @@ struct CrashTests {
 struct TortureTests {
     @Test("tools/torture: writers killed at random while readers query; every check holds")
     func torture() throws {
-        let r = try CLI.run(executable: "/usr/bin/python3", [Fixtures.repositoryRoot + "/tools/torture", "--kills", "12", "--events", "1500",
-                                                             "--batch", "50", "--stackledger", CLI.executable])
-        let o = r.stdout, e = r.stderr
+        let r = try CLI.run(
+            executable: "/usr/bin/python3",
+            [
+                Fixtures.repositoryRoot + "/tools/torture", "--kills", "12", "--events", "1500",
+                "--batch", "50", "--stackledger", CLI.executable,
+            ])
+        let o = r.stdout
+        let e = r.stderr
         #expect(r.status == 0, "\(o)\(e)")
         #expect(o.contains("12 SIGKILLs") && o.contains("0 failures"), "\(o)")
     }

@@ -20,12 +20,17 @@ struct HostileValueTests {
     func refused(_ line: String, field: String, message: String) throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("base.ndjson", Self.stack.joined(separator: "\n") + "\n")]).status == 0)
+        #expect(
+            try CLI.run([
+                "ingest", "--store", dir.store, try dir.write("base.ndjson", Self.stack.joined(separator: "\n") + "\n"),
+            ]).status == 0)
         let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
-        let bad = try dir.write("bad.ndjson", Self.stack[0].replacingOccurrences(of: "05:00:00Z", with: "05:30:00Z") + "\n" + line + "\n")
+        let bad = try dir.write(
+            "bad.ndjson", Self.stack[0].replacingOccurrences(of: "05:00:00Z", with: "05:30:00Z") + "\n" + line + "\n")
         let r = try CLI.run(["ingest", "--store", dir.store, bad])
         #expect(r.status == 65, "\(r.stderr)")
-        #expect(r.stderr.contains("bad.ndjson:2") && r.stderr.contains(field) && r.stderr.contains(message), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("bad.ndjson:2") && r.stderr.contains(field) && r.stderr.contains(message), "\(r.stderr)")
         #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
         let state = try CLI.run(["state", "--store", dir.store, "--at", "2026-05-05T00:00:00Z", "--json"])
         #expect(state.status == 0, "\(state.stderr)")
@@ -34,22 +39,31 @@ struct HostileValueTests {
     @Test("a relevance duration of 1e19 s, or 9e12 s, is refused and names the limit")
     func hugeDurations() throws {
         try refused(Self.timeline(#"{"score":500,"duration":1e19}"#), field: "duration", message: "at most 315576000 s")
-        try refused(Self.timeline(#"{"score":500,"duration":9000000000000}"#), field: "duration", message: "at most 315576000 s")
-        try refused(Self.timeline(#"{"score":500,"duration":260000000000}"#), field: "duration", message: "at most 315576000 s")
+        try refused(
+            Self.timeline(#"{"score":500,"duration":9000000000000}"#), field: "duration", message: "at most 315576000 s"
+        )
+        try refused(
+            Self.timeline(#"{"score":500,"duration":260000000000}"#), field: "duration", message: "at most 315576000 s")
     }
 
     @Test("an entry whose date plus duration passes 2200 is refused")
     func windowPast2200() throws {
-        try refused(Self.timeline(#"{"score":5,"duration":315576000}"#, date: "2199-06-01T00:00:00Z"), field: "relevance", message: "after 2200")
+        try refused(
+            Self.timeline(#"{"score":5,"duration":315576000}"#, date: "2199-06-01T00:00:00Z"), field: "relevance",
+            message: "after 2200")
     }
 
     @Test("an observation whose time minus its duration is before 1970 is refused; 1e308 s is refused")
     func observationBefore1970() throws {
-        try refused(#"{"type":"stack.observed","time":"1970-01-01T00:01:00Z","instance":"w1","onScreen":true,"duration":3600}"#,
-                    field: "duration", message: "before 1970")
-        try refused(#"{"type":"stack.observed","time":"2026-05-04T09:00:00Z","instance":"w1","onScreen":true,"duration":1e308}"#,
-                    field: "duration", message: "at most 315576000 s")
-        try refused(#"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","duration":1e15}"#, field: "duration", message: "at most")
+        try refused(
+            #"{"type":"stack.observed","time":"1970-01-01T00:01:00Z","instance":"w1","onScreen":true,"duration":3600}"#,
+            field: "duration", message: "before 1970")
+        try refused(
+            #"{"type":"stack.observed","time":"2026-05-04T09:00:00Z","instance":"w1","onScreen":true,"duration":1e308}"#,
+            field: "duration", message: "at most 315576000 s")
+        try refused(
+            #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","duration":1e15}"#, field: "duration",
+            message: "at most")
     }
 
     @Test("the longest valid window is answered with times it can write")
@@ -57,7 +71,10 @@ struct HostileValueTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let lines = Self.stack + [Self.timeline(#"{"score":5,"duration":315576000}"#)]
-        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")]).status == 0)
+        #expect(
+            try CLI.run([
+                "ingest", "--store", dir.store, try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n"),
+            ]).status == 0)
         for at in ["2026-05-04T09:00:00Z", "2030-01-01T00:00:00Z", "2199-12-31T23:59:59Z"] {
             let r = try CLI.run(["state", "--store", dir.store, "--at", at, "--json"])
             #expect(r.status == 0, "\(r.stderr)")
@@ -67,22 +84,34 @@ struct HostileValueTests {
             if at.hasPrefix("2026") { #expect(untils.count == 1) }
         }
         #expect(try CLI.run(["rebuild", "--store", dir.store]).status == 0)
-        #expect(try CLI.run(["replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2036-06-01T00:00:00Z"]).status == 0)
+        #expect(
+            try CLI.run([
+                "replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2036-06-01T00:00:00Z",
+            ]).status == 0)
     }
 
     @Test("--every past ten years, or one that overflows, is a usage error naming its range")
     func everyOutOfRange() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("in.ndjson", Self.stack.joined(separator: "\n") + "\n")]).status == 0)
+        #expect(
+            try CLI.run([
+                "ingest", "--store", dir.store, try dir.write("in.ndjson", Self.stack.joined(separator: "\n") + "\n"),
+            ]).status == 0)
         for every in ["9223372036855s", "3653d", "99999999999999999999m"] {
-            let r = try CLI.run(["export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z",
-                                 "--every", every, "--format", "csv"])
+            let r = try CLI.run([
+                "export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to",
+                "2026-05-05T00:00:00Z",
+                "--every", every, "--format", "csv",
+            ])
             #expect(r.status == 64, "\(every): \(r.stderr)")
             #expect(r.stderr.contains("--every"))
         }
-        let ok = try CLI.run(["export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z",
-                              "--every", "3652d", "--format", "csv"])
+        let ok = try CLI.run([
+            "export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to",
+            "2026-05-05T00:00:00Z",
+            "--every", "3652d", "--format", "csv",
+        ])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "0"]).status == 64)
         #expect(try CLI.run(["rebuild", "--store", dir.store, "--threads", "100000"]).status == 64)
@@ -94,18 +123,28 @@ struct HostileValueTests {
         defer { dir.cleanup() }
         let cases: [(String, String)] = [
             (#"{"normalizationWindowDays":1e15}"#, #""normalizationWindowDays" must be a whole number from 1 to 3660"#),
-            (#"{"usagePatternWindowDays":100000000000}"#, #""usagePatternWindowDays" must be a whole number from 1 to 3660"#),
+            (
+                #"{"usagePatternWindowDays":100000000000}"#,
+                #""usagePatternWindowDays" must be a whole number from 1 to 3660"#
+            ),
             (#"{"scrollHoldMinutes":1e300}"#, #""scrollHoldMinutes" must be a whole number from 0 to 527040"#),
             (#"{"scrollHoldMinutes":1.5}"#, #""scrollHoldMinutes" must be a whole number"#),
             (#"{"contextRank":true}"#, #""contextRank" must be a number from 0 to 10"#),
-            (#"{"maxWidgetsPerStack":null}"#, #""maxWidgetsPerStack" must be a whole number from 1 to 1000 (it is null)"#),
+            (
+                #"{"maxWidgetsPerStack":null}"#,
+                #""maxWidgetsPerStack" must be a whole number from 1 to 1000 (it is null)"#
+            ),
         ]
         for (text, message) in cases {
             let r = try CLI.run(["policy", "--policy", try dir.write("p.json", text)])
             #expect(r.status == 65, "\(text): \(r.stderr)")
             #expect(r.stderr.contains(message), "\(text): \(r.stderr)")
         }
-        #expect(try CLI.run(["policy", "--policy", try dir.write("p.json", #"{"rotationCapPerWidgetPerDay":null,"contextRank":0.5}"#)]).status == 0)
+        #expect(
+            try CLI.run([
+                "policy", "--policy",
+                try dir.write("p.json", #"{"rotationCapPerWidgetPerDay":null,"contextRank":0.5}"#),
+            ]).status == 0)
         #expect(try CLI.run(["policy", "--policy", dir.file("missing.json")]).status == 74)
     }
 }
@@ -128,19 +167,31 @@ struct ForgedTextTests {
         let answers = [
             try CLI.run(["log", "--store", dir.store]),
             try CLI.run(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z"]),
-            try CLI.run(["why", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--stack", "s\u{1B}[2J1", "--widget", "K\tX"]),
-            try CLI.run(["replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z"]),
+            try CLI.run([
+                "why", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--stack", "s\u{1B}[2J1", "--widget",
+                "K\tX",
+            ]),
+            try CLI.run([
+                "replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z",
+            ]),
             try CLI.run(["stats", "--store", dir.store]),
         ]
         for r in answers {
             #expect(r.status == 0, "\(r.stderr)")
             #expect(!r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}"), "\(r.stdout)")
-            #expect(!r.stdout.split(separator: "\n").contains { $0.hasPrefix("99\t") || $0.hasPrefix("1\t") && $0.contains("FORGED") && !$0.contains("\\n") })
+            #expect(
+                !r.stdout.split(separator: "\n").contains {
+                    $0.hasPrefix("99\t") || $0.hasPrefix("1\t") && $0.contains("FORGED") && !$0.contains("\\n")
+                })
         }
         let log = answers[0].stdout.split(separator: "\n")
         #expect(log.count == 3)
         #expect(log[1].contains(#"com.x\n99\t2026-05-04T09:00:00Z\tFORGED\u001b[31m"#))
-        #expect(log.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == log[0].split(separator: "\t", omittingEmptySubsequences: false).count })
+        #expect(
+            log.allSatisfy {
+                $0.split(separator: "\t", omittingEmptySubsequences: false).count
+                    == log[0].split(separator: "\t", omittingEmptySubsequences: false).count
+            })
         #expect(answers[1].stdout.contains(#"w\n1  K\tX"#))
         // An error that quotes a stored name keeps to one line.
         let err = try CLI.run(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--device", "x\ny"])
@@ -154,11 +205,17 @@ struct ContractEdgeTests {
     func textEdges() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let bom = try dir.write("bom.ndjson", "\u{FEFF}" + #"{"type":"app.foreground","time":"2026-05-04T09:00:00-00:00","app":"a"}"# + "\n")
+        let bom = try dir.write(
+            "bom.ndjson", "\u{FEFF}" + #"{"type":"app.foreground","time":"2026-05-04T09:00:00-00:00","app":"a"}"# + "\n"
+        )
         let r = try CLI.run(["ingest", "--store", dir.store, bom])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a"}"# + "\n")
-        let leap = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: #"{"type":"app.foreground","time":"2016-12-31T23:59:60Z","app":"a"}"# + "\n")
+        #expect(
+            try CLI.run(["export", "events", "--store", dir.store]).stdout
+                == #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a"}"# + "\n")
+        let leap = try CLI.run(
+            ["ingest", "--store", dir.store, "-"],
+            stdin: #"{"type":"app.foreground","time":"2016-12-31T23:59:60Z","app":"a"}"# + "\n")
         #expect(leap.status == 65 && leap.stderr.contains("-:1"), "\(leap.stderr)")
     }
 
@@ -175,10 +232,16 @@ struct ContractEdgeTests {
             (#"{"artifact":"\#(hex)","path":"p","stream":"s"}"#, "locator"),
         ]
         for (source, field) in cases {
-            let r = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","source":\#(source)}"# + "\n")
+            let r = try CLI.run(
+                ["ingest", "--store", dir.store, "-"],
+                stdin: #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","source":\#(source)}"# + "\n")
             #expect(r.status == 65 && r.stderr.contains(field), "\(source): \(r.stderr)")
         }
-        let ok = try CLI.run(["ingest", "--store", dir.store, "-"], stdin: #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","source":{"artifact":"\#(hex)","path":"p","stream":"s","locator":"7"}}"# + "\n")
+        let ok = try CLI.run(
+            ["ingest", "--store", dir.store, "-"],
+            stdin:
+                #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a","source":{"artifact":"\#(hex)","path":"p","stream":"s","locator":"7"}}"#
+                + "\n")
         #expect(ok.status == 0, "\(ok.stderr)")
     }
 
@@ -188,15 +251,28 @@ struct ContractEdgeTests {
         defer { dir.cleanup() }
         #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let s = ["--store", dir.store]
-        #expect(try CLI.run(["log"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
-        #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
+        #expect(
+            try CLI.run(["log"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
+        #expect(
+            try CLI.run(["replay"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status
+                == 64)
         #expect(try CLI.run(["log"] + s + ["--device", "nosuch"]).status == 64)
         #expect(try CLI.run(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--device", "nosuch"]).status == 64)
-        #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--stack", "nosuch"]).status == 64)
+        #expect(
+            try CLI.run(
+                ["replay"] + s + [
+                    "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--stack", "nosuch",
+                ]
+            ).status == 64)
         #expect(try CLI.run(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--stack", "nosuch"]).status == 64)
         // Filters that match nothing answer with nothing.
         #expect(try CLI.run(["log"] + s + ["--type", "stack.scrolled"]).status == 0)
-        #expect(try CLI.run(["replay"] + s + ["--from", "2026-03-02T06:00:02Z", "--to", "2026-03-02T06:00:03Z", "--stack", "home-1"]).status == 0)
+        #expect(
+            try CLI.run(
+                ["replay"] + s + [
+                    "--from", "2026-03-02T06:00:02Z", "--to", "2026-03-02T06:00:03Z", "--stack", "home-1",
+                ]
+            ).status == 0)
     }
 }
 
@@ -208,15 +284,21 @@ struct CheckScopeTests {
         defer { dir.cleanup() }
         let input = try dir.write("w.ndjson", workload(3000))
         #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "500", input]).status == 0)
-        let state = try CLI.run(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-03-02T12:00:00Z", "--json"])
-        #expect(state.stdout.contains(#""verified":true,"check":{"kind":"quick","fromSeq":2001,"toSeq":3000}"#), "\(state.stdout.prefix(300))")
+        let state = try CLI.run([
+            "state", "--store", dir.store, "--device", "device-0", "--at", "2026-03-02T12:00:00Z", "--json",
+        ])
+        #expect(
+            state.stdout.contains(#""verified":true,"check":{"kind":"quick","fromSeq":2001,"toSeq":3000}"#),
+            "\(state.stdout.prefix(300))")
     }
 }
 
 @Suite("A recorded chain head")
 struct ExpectedHeadTests {
     func head(_ verify: CLI.Result) -> String? {
-        verify.stdout.split(separator: "\n").first { $0.hasPrefix("chain head: ") }.map { String($0.dropFirst("chain head: ".count)) }
+        verify.stdout.split(separator: "\n").first { $0.hasPrefix("chain head: ") }.map {
+            String($0.dropFirst("chain head: ".count))
+        }
     }
 
     @Test("a store rolled back to an older copy passes verify, and fails it with --expect-head; queries refuse it (74)")
@@ -226,7 +308,9 @@ struct ExpectedHeadTests {
         #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let old = dir.file("old")
         try FileManager.default.copyItem(atPath: dir.store, toPath: old)
-        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status == 0)
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
+                == 0)
         let recorded = try #require(head(try CLI.run(["verify", "--store", dir.store])))
         #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", recorded]).status == 0)
         // The newer store holds the older head too: it is a prefix of its chain.
@@ -238,10 +322,13 @@ struct ExpectedHeadTests {
         #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
         let caught = try CLI.run(["verify", "--store", dir.store, "--expect-head", recorded])
         #expect(caught.status == 1 && caught.stdout.contains("no batch ending at"), "\(caught.stdout)")
-        let query = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--expect-head", recorded])
+        let query = try CLI.run([
+            "state", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--expect-head", recorded,
+        ])
         #expect(query.status == 74 && query.stderr.contains("--expect-head"), "\(query.stderr)")
         let wrongHash = older.replacingOccurrences(of: "sha256:", with: "sha256:0")
-        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", String(wrongHash.dropLast())]).status == 1)
+        #expect(
+            try CLI.run(["verify", "--store", dir.store, "--expect-head", String(wrongHash.dropLast())]).status == 1)
         #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", "garbage"]).status == 64)
     }
 }

@@ -12,12 +12,20 @@ struct ImportCommandTests {
     func extraction(_ dir: WorkDirectory) throws -> String {
         let root = dir.file("extraction")
         let streams = root + "/private/var/db/biome/streams/restricted"
-        try FileManager.default.createDirectory(atPath: streams + "/App.InFocus/local", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: streams + "/App.InFocus/local", withIntermediateDirectories: true)
         var w = SEGBWriter(version: 2, created: 816_854_400)
-        w.records = [.init(time: 816_854_410, payload: BiomePayloads.inFocus(app: "com.example.cards", start: 816_854_410, foreground: true)),
-                     .init(time: 816_854_470, payload: BiomePayloads.inFocus(app: "com.example.cards", start: 816_854_470, foreground: false))]
+        w.records = [
+            .init(
+                time: 816_854_410,
+                payload: BiomePayloads.inFocus(app: "com.example.cards", start: 816_854_410, foreground: true)),
+            .init(
+                time: 816_854_470,
+                payload: BiomePayloads.inFocus(app: "com.example.cards", start: 816_854_470, foreground: false)),
+        ]
         try Data(w.bytes()).write(to: URL(fileURLWithPath: streams + "/App.InFocus/local/816854400000000"))
-        try Data(Array("SEGB".utf8) + [8, 0, 0, 0]).write(to: URL(fileURLWithPath: streams + "/App.InFocus/local/816854500000000"))
+        try Data(Array("SEGB".utf8) + [8, 0, 0, 0]).write(
+            to: URL(fileURLWithPath: streams + "/App.InFocus/local/816854500000000"))
         return root
     }
 
@@ -26,16 +34,25 @@ struct ImportCommandTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let root = try extraction(dir)
-        let r = try CLI.run(["import", "segb", root + "/private/var/db/biome/streams", "--root", root, "--device", "phone", "--store", dir.store])
+        let r = try CLI.run([
+            "import", "segb", root + "/private/var/db/biome/streams", "--root", root, "--device", "phone", "--store",
+            dir.store,
+        ])
         #expect(r.status == 65)
         #expect(r.stderr.contains("private/var/db/biome/streams/restricted/App.InFocus/local/816854500000000:"))
         #expect(r.stderr.contains("it is truncated or not SEGB"))
-        #expect(r.stdout.contains("private/var/db/biome/streams/restricted/App.InFocus/local/816854400000000\tApp.InFocus\tSEGB v2\t2\t1\t0\t0\t0\t1\t0"))
+        #expect(
+            r.stdout.contains(
+                "private/var/db/biome/streams/restricted/App.InFocus/local/816854400000000\tApp.InFocus\tSEGB v2\t2\t1\t0\t0\t0\t1\t0"
+            ))
         let log = try CLI.run(["log", "--store", dir.store, "--json"])
         let event = try json(log.stdout.split(separator: "\n")[0].description)
-        #expect(event["type"] as? String == "app.foreground" && event["device"] as? String == "phone" && event["duration"] as? Int == 60)
+        #expect(
+            event["type"] as? String == "app.foreground" && event["device"] as? String == "phone"
+                && event["duration"] as? Int == 60)
         let source = try #require(event["source"] as? [String: Any])
-        #expect(source["path"] as? String == "private/var/db/biome/streams/restricted/App.InFocus/local/816854400000000")
+        #expect(
+            source["path"] as? String == "private/var/db/biome/streams/restricted/App.InFocus/local/816854400000000")
         #expect(source["stream"] as? String == "App.InFocus" && source["locator"] as? Int == 32)
         #expect((source["artifact"] as? String)?.count == 64)
         // The text log names the provenance too.
@@ -56,7 +73,9 @@ struct ImportCommandTests {
         #expect(second["imported"] as? Int == 0 && second["duplicates"] as? Int == 16)
         let exported = try CLI.run(["export", "events", "--store", dir.store]).stdout
         #expect(exported.split(separator: "\n").count == 16)
-        #expect(exported.contains("\"source\":{\"artifact\":\"") && exported.contains("\"stream\":\"PLApplicationAgent_EventBackward_WidgetStats\",\"locator\":109}"))
+        #expect(
+            exported.contains("\"source\":{\"artifact\":\"")
+                && exported.contains("\"stream\":\"PLApplicationAgent_EventBackward_WidgetStats\",\"locator\":109}"))
         // Export into a new store and out again: the same bytes.
         let copy = dir.file("copy")
         #expect(try CLI.run(["ingest", "--store", copy, "-"], stdin: exported).status == 0)
@@ -68,7 +87,9 @@ struct ImportCommandTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(try CLI.run(["import", "ufed", "x", "--store", dir.store]).status == 64)
-        let outside = try CLI.run(["import", "segb", Fixtures.path("data/biome"), "--root", dir.path, "--store", dir.store])
+        let outside = try CLI.run([
+            "import", "segb", Fixtures.path("data/biome"), "--root", dir.path, "--store", dir.store,
+        ])
         #expect(outside.status == 64 && outside.stderr.contains("--root"))
         let missing = try CLI.run(["import", "knowledgec", dir.file("nothing.db"), "--store", dir.store])
         #expect(missing.status == 74 && missing.stderr.contains("does not exist"))
@@ -85,8 +106,14 @@ struct ImportCommandTests {
 
             """
         #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: stack).status == 0)
-        #expect(try CLI.run(["import", "powerlog", Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"), "--store", dir.store]).status == 0)
-        let r = try CLI.run(["why", "--store", dir.store, "--at", "2021-11-02T10:24:42Z", "--stack", "home-1", "--json"])
+        #expect(
+            try CLI.run([
+                "import", "powerlog", Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"),
+                "--store", dir.store,
+            ]).status == 0)
+        let r = try CLI.run([
+            "why", "--store", dir.store, "--at", "2021-11-02T10:24:42Z", "--stack", "home-1", "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try json(r.stdout)
         let observed = try #require(doc["observed"] as? [[String: Any]])

@@ -45,13 +45,16 @@ struct IngestCommandTests {
         defer { dir.cleanup() }
         #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
-        let bad = try dir.write("bad.ndjson", """
+        let bad = try dir.write(
+            "bad.ndjson",
+            """
             {"type":"system.developerMode","time":"2026-03-02T07:00:00Z","enabled":true}
             {"type":"widget.timeline","time":"2026-03-02T08:00:00Z","app":"a","kind":"k","entries":[{"date":"2026-03-02T08:00:00Z","relevance":{"score":"high"}}]}
             """)
         let r = try CLI.run(["ingest", "--store", dir.store, bad])
         #expect(r.status == 65)
-        #expect(r.stderr.contains("bad.ndjson:2:141: field entries[0].relevance.score: must be a number"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("bad.ndjson:2:141: field entries[0].relevance.score: must be a number"), "\(r.stderr)")
         #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
     }
 
@@ -59,7 +62,9 @@ struct IngestCommandTests {
     func skipInvalid() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let bad = try dir.write("mixed.ndjson", """
+        let bad = try dir.write(
+            "mixed.ndjson",
+            """
             {"type":"system.developerMode","time":"2026-03-02T07:00:00Z","enabled":true}
             {"type":"nope","time":"2026-03-02T07:00:00Z"}
             {"type":"system.developerMode","time":"2026-03-02T08:00:00Z","enabled":false}
@@ -91,14 +96,18 @@ struct IngestCommandTests {
         let again = try CLI.run(["ingest", "--store", dir.store, input])
         #expect(again.status == 0)
         #expect(again.stdout.contains("stored 0, skipped 2000 duplicates"))
-        let conflict = try dir.write("c.ndjson", """
+        let conflict = try dir.write(
+            "c.ndjson",
+            """
             {"type":"system.developerMode","time":"2026-03-02T07:00:00Z","id":"x1","enabled":true}
             {"type":"system.developerMode","time":"2026-03-02T07:00:00Z","id":"x1","enabled":false}
             """)
         let r = try CLI.run(["ingest", "--store", dir.store, conflict])
         #expect(r.status == 65)
         #expect(r.stderr.contains("c.ndjson:2:1: field id: id \"x1\" was already used at"), "\(r.stderr)")
-        let stored = try dir.write("s.ndjson", #"{"type":"system.developerMode","time":"2026-03-02T07:00:00Z","id":"d0-0-0","enabled":true}"# + "\n")
+        let stored = try dir.write(
+            "s.ndjson",
+            #"{"type":"system.developerMode","time":"2026-03-02T07:00:00Z","id":"d0-0-0","enabled":true}"# + "\n")
         let r2 = try CLI.run(["ingest", "--store", dir.store, stored])
         #expect(r2.status == 65 && r2.stderr.contains("already stored as sequence number 1"))
     }
@@ -112,7 +121,8 @@ struct IngestCommandTests {
         #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("missing.ndjson")]).status == 74)
         let input = try dir.write("w.ndjson", workload(500))
         #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "100", input]).status == 0)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: dir.store + "/data.mdb")[.size] as? Int)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: dir.store + "/data.mdb")[.size] as? Int)
         #expect(truncate(dir.store + "/data.mdb", off_t(size - 8192)) == 0)
         let r = try CLI.run(["verify", "--store", dir.store])
         #expect(r.status == 1)
@@ -126,8 +136,12 @@ struct ResumedIngestTests {
     func stringsIntroducedAfterDuplicates() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let first = (0..<50).map { #"{"type":"app.foreground","time":"2026-03-02T07:00:00Z","app":"com.example.a","id":"a\#($0)"}"# }
-        let later = (0..<50).map { #"{"type":"app.foreground","time":"2026-03-02T08:00:00Z","app":"com.example.new\#($0)","id":"b\#($0)"}"# }
+        let first = (0..<50).map {
+            #"{"type":"app.foreground","time":"2026-03-02T07:00:00Z","app":"com.example.a","id":"a\#($0)"}"#
+        }
+        let later = (0..<50).map {
+            #"{"type":"app.foreground","time":"2026-03-02T08:00:00Z","app":"com.example.new\#($0)","id":"b\#($0)"}"#
+        }
         let part = try dir.write("part.ndjson", first.joined(separator: "\n") + "\n")
         let whole = try dir.write("whole.ndjson", (first + later).joined(separator: "\n") + "\n")
         #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "20", part]).status == 0)
@@ -147,7 +161,9 @@ struct SkipRepeatedIDTests {
     func repeatedIDSkipped() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let lines = (0..<30).map { #"{"type":"app.foreground","time":"2026-03-02T07:00:00Z","app":"com.example.a","id":"e\#($0)"}"# }
+        let lines = (0..<30).map {
+            #"{"type":"app.foreground","time":"2026-03-02T07:00:00Z","app":"com.example.a","id":"e\#($0)"}"#
+        }
         let reused = #"{"type":"app.foreground","time":"2026-03-02T09:00:00Z","app":"com.example.b","id":"e3"}"#
         let input = try dir.write("r.ndjson", (lines + [reused]).joined(separator: "\n") + "\n")
         let r = try CLI.run(["ingest", "--store", dir.store, "--skip-invalid", "--batch-size", "7", input])

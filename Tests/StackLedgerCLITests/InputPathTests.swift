@@ -28,8 +28,22 @@ struct InputPathTests {
         defer { dir.cleanup() }
         let f = try dir.write("f.ndjson", Self.conflicting())
         let small = ["--batch-size", "100"]
-        try expectNothingStored(dir, try CLI.run(executable: "/bin/sh", ["-c", "cat '\(f)' | '\(CLI.executable)' ingest --store '\(dir.store)' \(small.joined(separator: " ")) /dev/stdin"]))
-        try expectNothingStored(dir, try CLI.run(executable: "/bin/bash", ["-c", "'\(CLI.executable)' ingest --store '\(dir.store)' \(small.joined(separator: " ")) <(cat '\(f)')"]))
+        try expectNothingStored(
+            dir,
+            try CLI.run(
+                executable: "/bin/sh",
+                [
+                    "-c",
+                    "cat '\(f)' | '\(CLI.executable)' ingest --store '\(dir.store)' \(small.joined(separator: " ")) /dev/stdin",
+                ]))
+        try expectNothingStored(
+            dir,
+            try CLI.run(
+                executable: "/bin/bash",
+                [
+                    "-c",
+                    "'\(CLI.executable)' ingest --store '\(dir.store)' \(small.joined(separator: " ")) <(cat '\(f)')",
+                ]))
         let line = try CLI.run(["ingest", "--store", dir.store, "-"] + small, stdin: Self.conflicting())
         try expectNothingStored(dir, line)
         #expect(line.stderr.contains("-:3001"), "\(line.stderr)")
@@ -42,7 +56,9 @@ struct InputPathTests {
         let fifo = dir.file("in.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         let f = try dir.write("f.ndjson", Self.conflicting())
-        let r = try CLI.run(executable: "/bin/sh", ["-c", "cat '\(f)' > '\(fifo)' & exec '\(CLI.executable)' ingest --store '\(dir.store)' '\(fifo)'"])
+        let r = try CLI.run(
+            executable: "/bin/sh",
+            ["-c", "cat '\(f)' > '\(fifo)' & exec '\(CLI.executable)' ingest --store '\(dir.store)' '\(fifo)'"])
         try expectNothingStored(dir, r)
         #expect(r.stderr.contains("in.fifo:3001"), "\(r.stderr)")
     }
@@ -72,7 +88,10 @@ struct InputPathTests {
         let writer = FileHandle(forWritingAtPath: fifo)!
         writer.write(Data(#"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"com.a"}"#.utf8 + [0x0A]))
         var waited = 0
-        while (try FileManager.default.contentsOfDirectory(atPath: tmp)).isEmpty && waited < 200 { usleep(50_000); waited += 1 }
+        while (try FileManager.default.contentsOfDirectory(atPath: tmp)).isEmpty && waited < 200 {
+            usleep(50_000)
+            waited += 1
+        }
         #expect(try !FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
         p.terminate()
         p.waitUntilExit()
@@ -110,12 +129,20 @@ struct ArtifactPathTests {
         try FileManager.default.copyItem(atPath: fixture, toPath: dir.file("real/tone.segb"))
         let link = dir.file("link.segb")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real/tone.segb")
-        let r = try CLI.run(["import", "segb", link, "--store", dir.store, "--stream", "Device.Display.TrueTone", "--json"])
-        #expect(r.status == 0 && r.stdout.contains(#""imported":4"#) && r.stdout.contains(#""link":"real/tone.segb""#), "\(r.stdout)\(r.stderr)")
+        let r = try CLI.run([
+            "import", "segb", link, "--store", dir.store, "--stream", "Device.Display.TrueTone", "--json",
+        ])
+        #expect(
+            r.status == 0 && r.stdout.contains(#""imported":4"#) && r.stdout.contains(#""link":"real/tone.segb""#),
+            "\(r.stdout)\(r.stderr)")
         let outside = dir.file("outside.segb")
         try FileManager.default.createSymbolicLink(atPath: outside, withDestinationPath: fixture)
-        let refused = try CLI.run(["import", "segb", outside, "--store", dir.store, "--stream", "Device.Display.TrueTone"])
-        #expect(refused.status == 64 && refused.stderr.contains("outside the extraction root") && refused.stderr.contains("--root"), "\(refused.stderr)")
+        let refused = try CLI.run([
+            "import", "segb", outside, "--store", dir.store, "--stream", "Device.Display.TrueTone",
+        ])
+        #expect(
+            refused.status == 64 && refused.stderr.contains("outside the extraction root")
+                && refused.stderr.contains("--root"), "\(refused.stderr)")
     }
 
     @Test("a tree is read by one rule: regular files, and links inside the root; the rest is listed as passed over")
@@ -138,18 +165,29 @@ struct ArtifactPathTests {
         try fm.createSymbolicLink(atPath: local + "/5-nowhere", withDestinationPath: "missing")
         try fm.createSymbolicLink(atPath: local + "/6-self", withDestinationPath: "6-self")
         try fm.createSymbolicLink(atPath: local + "/7-loop", withDestinationPath: "..")
-        let r = try CLI.run(["import", "segb", dir.file("root/streams"), "--root", dir.file("root"), "--store", dir.store, "--json"], timeout: 60)
+        let r = try CLI.run(
+            ["import", "segb", dir.file("root/streams"), "--root", dir.file("root"), "--store", dir.store, "--json"],
+            timeout: 60)
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         let files = report?["files"] as? [[String: Any]] ?? []
-        #expect(files.map { $0["path"] as? String } == ["streams/restricted/Device.Display.TrueTone/local/3-inside",
-                                                       "streams/restricted/Device.Power.LowPowerMode/local/1"])
+        #expect(
+            files.map { $0["path"] as? String } == [
+                "streams/restricted/Device.Display.TrueTone/local/3-inside",
+                "streams/restricted/Device.Power.LowPowerMode/local/1",
+            ])
         #expect(files.map { $0["link"] as? String } == ["elsewhere/tone", nil])
         #expect(files.map { $0["stream"] as? String } == ["Device.Display.TrueTone", "Device.Power.LowPowerMode"])
-        #expect(files.map { ($0["imported"] as? Int ?? 0) + ($0["duplicates"] as? Int ?? 0) }.allSatisfy { $0 > 0 }, "\(files)")
-        let passed = Dictionary(uniqueKeysWithValues: (report?["passedOver"] as? [[String: Any]] ?? []).map {
-            (($0["path"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "", $0["reason"] as? String ?? "")
-        })
+        #expect(
+            files.map { ($0["imported"] as? Int ?? 0) + ($0["duplicates"] as? Int ?? 0) }.allSatisfy { $0 > 0 },
+            "\(files)")
+        let passed = Dictionary(
+            uniqueKeysWithValues: (report?["passedOver"] as? [[String: Any]] ?? []).map {
+                (
+                    ($0["path"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "",
+                    $0["reason"] as? String ?? ""
+                )
+            })
         #expect(passed["2-fifo"]?.contains("not a regular file (a FIFO)") == true, "\(passed)")
         #expect(passed["4-outside"]?.contains("outside the extraction root") == true, "\(passed)")
         #expect(passed["5-nowhere"]?.contains("leads nowhere") == true, "\(passed)")
@@ -157,8 +195,12 @@ struct ArtifactPathTests {
         #expect(passed["7-loop"]?.contains("a loop") == true, "\(passed)")
         #expect(passed.count == 5, "\(passed)")
         // The text report lists them too, escaped like every path it prints.
-        let text = try CLI.run(["import", "segb", dir.file("root/streams"), "--root", dir.file("root"), "--store", dir.store], timeout: 60)
-        #expect(text.status == 0 && text.stdout.contains("passed over\tstreams/restricted/Device.Display.TrueTone/local/2-fifo\t"), "\(text.stdout)")
+        let text = try CLI.run(
+            ["import", "segb", dir.file("root/streams"), "--root", dir.file("root"), "--store", dir.store], timeout: 60)
+        #expect(
+            text.status == 0
+                && text.stdout.contains("passed over\tstreams/restricted/Device.Display.TrueTone/local/2-fifo\t"),
+            "\(text.stdout)")
         #expect(text.stdout.contains("  read through a link to elsewhere/tone"), "\(text.stdout)")
     }
 
@@ -170,7 +212,11 @@ struct ArtifactPathTests {
         #expect(mkfifo(dir.file("db/knowledgeC.db"), 0o600) == 0)
         for format in ["knowledgec", "powerlog"] {
             let r = try CLI.run(["import", format, dir.file("db"), "--store", dir.store, "--json"], timeout: 30)
-            #expect(r.status == 0 && r.stdout.contains(#""passedOver":[{"path":"knowledgeC.db","reason":"not a regular file (a FIFO)"#), "\(format): \(r.stdout)\(r.stderr)")
+            #expect(
+                r.status == 0
+                    && r.stdout.contains(
+                        #""passedOver":[{"path":"knowledgeC.db","reason":"not a regular file (a FIFO)"#),
+                "\(format): \(r.stdout)\(r.stderr)")
         }
     }
 }
@@ -186,7 +232,9 @@ struct ConcurrentIngestTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test("inputs that share one id with other content: one run stores whole; the other stores only the batches it reported committed")
+    @Test(
+        "inputs that share one id with other content: one run stores whole; the other stores only the batches it reported committed"
+    )
     func sharedIDWithOtherContent() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
@@ -205,7 +253,8 @@ struct ConcurrentIngestTests {
         let (ea, eb) = (Pipe(), Pipe())
         let (pa, pb) = (try start(a, ea), try start(b, eb))
         let (ta, tb) = (PipeDrain(ea.fileHandleForReading), PipeDrain(eb.fileHandleForReading))
-        pa.waitUntilExit(); pb.waitUntilExit()
+        pa.waitUntilExit()
+        pb.waitUntilExit()
         let errors = [String(decoding: ta.wait(), as: UTF8.self), String(decoding: tb.wait(), as: UTF8.self)]
         let statuses = [pa.terminationStatus, pb.terminationStatus]
         #expect(statuses.sorted() == [0, 65], "\(statuses) \(errors)")
@@ -216,12 +265,17 @@ struct ConcurrentIngestTests {
             guard let r = line.range(of: "committed through seq ") else { return nil }
             return Int(line[r.upperBound...])
         }
-        let log = try CLI.run(["log", "--store", dir.store, "--json", "--app", "com.\(prefix)"]).stdout.split(separator: "\n")
+        let log = try CLI.run(["log", "--store", dir.store, "--json", "--app", "com.\(prefix)"]).stdout.split(
+            separator: "\n")
         let seqs = log.compactMap { line -> Int? in
-            guard let r = line.range(of: #""seq":"#), let end = line[r.upperBound...].firstIndex(of: ",") else { return nil }
+            guard let r = line.range(of: #""seq":"#), let end = line[r.upperBound...].firstIndex(of: ",") else {
+                return nil
+            }
             return Int(line[r.upperBound..<end])
         }
-        #expect(seqs.allSatisfy { s in reported.contains { $0 >= s } }, "stored \(seqs.count) events of the loser; it reported \(reported)")
+        #expect(
+            seqs.allSatisfy { s in reported.contains { $0 >= s } },
+            "stored \(seqs.count) events of the loser; it reported \(reported)")
         #expect(seqs.count % 1000 == 0)
         #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
     }

@@ -19,7 +19,9 @@ struct LayoutMapTests {
         try mapLines().flatMap { line in
             line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "(" || $0 == ")" || $0 == ";" })
                 .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ".:")) }
-                .filter { ["Sources/", "Tests/", "tools/", "docs/"].contains(where: $0.hasPrefix) && !$0.contains("*") }
+                .filter {
+                    ["Sources/", "Tests/", "tools/", "docs/"].contains(where: $0.hasPrefix) && !$0.contains("*")
+                }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import StackLedgerTesting
 import LMDBKit
+import StackLedgerTesting
+import Testing
 
 @Suite("state, replay and policy commands")
 struct ProjectionCommandTests {
@@ -44,15 +44,20 @@ struct ProjectionCommandTests {
     func replayJSON() throws {
         let dir = try ingested("calendar-suggestion")
         defer { dir.cleanup() }
-        let r = try CLI.run(["replay", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-02T23:59:59Z", "--json"])
+        let r = try CLI.run([
+            "replay", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-02T23:59:59Z", "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        let suggest = try json(lines[0]), unsuggest = try json(lines[1])
+        let suggest = try json(lines[0])
+        let unsuggest = try json(lines[1])
         #expect(suggest["action"] as? String == "suggest" && unsuggest["action"] as? String == "unsuggest")
         #expect(suggest["time"] as? String == "2026-03-02T09:30:00Z")
         let reason = try #require((suggest["reasons"] as? [[String: Any]])?.first)
-        #expect(reason["code"] as? String == "RELEVANT_SHORTCUT" && reason["basis"] as? String == "documented" && reason["rule"] as? String == "S6")
+        #expect(
+            reason["code"] as? String == "RELEVANT_SHORTCUT" && reason["basis"] as? String == "documented"
+                && reason["rule"] as? String == "S6")
         #expect(reason["events"] as? [Int] == [4])
     }
 
@@ -63,10 +68,15 @@ struct ProjectionCommandTests {
         _ = try dir.write("w.ndjson", workload(3000, seed: 5))
         #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
         let args = ["state", "--store", dir.store, "--device", "device-1", "--at", "2026-03-20T12:00:00Z", "--json"]
-        let a = try CLI.run(args), b = try CLI.run(args)
+        let a = try CLI.run(args)
+        let b = try CLI.run(args)
         #expect(a.status == 0 && a.stdout == b.stdout)
-        let replay = ["replay", "--store", dir.store, "--device", "device-1", "--from", "2026-03-05T00:00:00Z", "--to", "2026-03-20T12:00:00Z", "--json"]
-        let c = try CLI.run(replay), d = try CLI.run(replay)
+        let replay = [
+            "replay", "--store", dir.store, "--device", "device-1", "--from", "2026-03-05T00:00:00Z", "--to",
+            "2026-03-20T12:00:00Z", "--json",
+        ]
+        let c = try CLI.run(replay)
+        let d = try CLI.run(replay)
         #expect(c.status == 0 && !c.stdout.isEmpty && c.stdout == d.stdout)
     }
 
@@ -91,7 +101,8 @@ struct ProjectionCommandTests {
         let withStoreDigest = try json(withStore.stdout)["digest"] as? String
         #expect(withStore.status == 0 && withStoreDigest == base["digest"] as? String)
         let params = try #require(base["parameters"] as? [String: Any])
-        #expect(params.keys.contains("rotationCapPerWidgetPerDay") && params.keys.contains("suggestionCapPerWidgetPerDay"))
+        #expect(
+            params.keys.contains("rotationCapPerWidgetPerDay") && params.keys.contains("suggestionCapPerWidgetPerDay"))
         let file = try dir.write("p.json", #"{"rotationCapPerWidgetPerDay": null}"#)
         let custom = try json(try CLI.run(["policy", "--json", "--policy", file]).stdout)
         #expect(custom["digest"] as? String != base["digest"] as? String)
@@ -125,12 +136,19 @@ struct ProjectionCommandTests {
         #expect(r.status == 74 && r.stderr.contains("--force"))
         let forced = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json", "--force"])
         #expect(forced.status == 0 && forced.stdout.contains(#""verified":false,"unreadable":[6]"#))
-        let why = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json"])
+        let why = try CLI.run([
+            "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json",
+        ])
         #expect(why.status == 74 && why.stderr.contains("--force"))
-        let whyForced = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json", "--force"])
+        let whyForced = try CLI.run([
+            "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json", "--force",
+        ])
         #expect(whyForced.status == 0 && whyForced.stdout.contains(#""verified":false"#), "\(whyForced.stderr)")
-        let text = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--force"])
-        #expect(text.status == 0 && text.stdout.hasPrefix("UNVERIFIED: the store failed its quick check"), "\(text.stdout)")
+        let text = try CLI.run([
+            "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--force",
+        ])
+        #expect(
+            text.status == 0 && text.stdout.hasPrefix("UNVERIFIED: the store failed its quick check"), "\(text.stdout)")
     }
 }
 
@@ -142,7 +160,9 @@ struct VerifyCheckpointTests {
         defer { dir.cleanup() }
         _ = try dir.write("w.ndjson", workload(6000, seed: 4))
         #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
-        #expect(try CLI.run(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-12-31T00:00:00Z"]).status == 0)
+        #expect(
+            try CLI.run(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-12-31T00:00:00Z"]).status
+                == 0)
         let ok = try CLI.run(["verify", "--store", dir.store, "--json"])
         #expect(ok.status == 0 && !ok.stdout.contains(#""checkpoints":0"#), "\(ok.stdout)")
         // Point a checkpoint at another record, as a careless tool might.
@@ -151,7 +171,8 @@ struct VerifyCheckpointTests {
             let db = try txn.openDatabase("derived")
             let c = try txn.cursor(db)
             let first = try #require(try Array("cp".utf8).withUnsafeBytes { try c.seek(atOrAfter: $0) })
-            var key = Array(first.key), value = Array(first.value)
+            var key = Array(first.key)
+            var value = Array(first.value)
             key[key.count - 1] ^= 0x01
             try c.deleteCurrent()
             _ = try txn.put(db, key: key, value: value)

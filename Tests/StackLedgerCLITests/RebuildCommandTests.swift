@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StackLedgerTesting
+import Testing
 
 @Suite("rebuild command")
 struct RebuildCommandTests {
@@ -31,7 +31,9 @@ struct RebuildCommandTests {
 
         // Made again from nothing, the same checkpoints.
         let again = try json(try CLI.run(["rebuild", "--store", dir.store, "--json"]).stdout)
-        #expect(again["checkpoints"] as? Int == checkpoints && again["checkpointBytes"] as? Int == doc["checkpointBytes"] as? Int)
+        #expect(
+            again["checkpoints"] as? Int == checkpoints
+                && again["checkpointBytes"] as? Int == doc["checkpointBytes"] as? Int)
 
         // The log spans 2026-03-02 to 2026-03-07; device-3 is a watch.
         for device in ["device-0", "device-3"] {

@@ -1,5 +1,6 @@
-@testable import StackLedgerCLI
 import Testing
+
+@testable import StackLedgerCLI
 
 @Suite("Rejected lines")
 struct RejectedLinesTests {

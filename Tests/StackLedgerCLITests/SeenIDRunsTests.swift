@@ -1,7 +1,8 @@
 import Foundation
-@testable import StackLedgerCLI
 import StackLedgerTesting
 import Testing
+
+@testable import StackLedgerCLI
 
 @Suite("The ids an ingest has seen, spooled as sorted runs")
 struct SeenIDRunsTests {
@@ -16,7 +17,8 @@ struct SeenIDRunsTests {
             var seen = Ingestor.SeenIDRuns(pathPrefix: dir.path + "/part-\(part)", runLength: 64)
             for line in 0..<1_000 {
                 // Few distinct hashes, so that groups of equal hashes span runs.
-                let id = Ingestor.SeenID(idHash: rng.next() % 300, input: Int32(part), line: Int32(line + 1), offset: line * 100)
+                let id = Ingestor.SeenID(
+                    idHash: rng.next() % 300, input: Int32(part), line: Int32(line + 1), offset: line * 100)
                 all.append(id)
                 try seen.append(id)
             }

@@ -15,13 +15,19 @@ struct StorageFaultTests {
 
     @discardableResult
     func shell(_ command: String) -> CLI.Result {
-        (try? CLI.run(executable: "/bin/sh", ["-c", command])) ?? CLI.Result(status: -1, stdout: "", stderr: "cannot run /bin/sh")
+        (try? CLI.run(executable: "/bin/sh", ["-c", command]))
+            ?? CLI.Result(status: -1, stdout: "", stderr: "cannot run /bin/sh")
     }
 
-    @Test("a full disk: the ingest fails cleanly (exit 74), the store verifies and keeps whole batches, a later ingest completes it")
+    @Test(
+        "a full disk: the ingest fails cleanly (exit 74), the store verifies and keeps whole batches, a later ingest completes it"
+    )
     func diskFull() throws {
         let dir = WorkDirectory()
-        defer { shell("umount '\(dir.path)/disk' 2>/dev/null"); dir.cleanup() }
+        defer {
+            shell("umount '\(dir.path)/disk' 2>/dev/null")
+            dir.cleanup()
+        }
         let text = workload(30_000, seed: 5)
         let input = try dir.write("w.ndjson", text)
         let disk = dir.path + "/disk"
@@ -32,7 +38,9 @@ struct StorageFaultTests {
             failed = try CLI.run(["ingest", "--store", store, "--batch-size", "500", input])
         } else {
             try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-            failed = shell("trap '' XFSZ; ulimit -f 4096; exec '\(CLI.executable)' ingest --store '\(store)' --batch-size 500 '\(input)'")
+            failed = shell(
+                "trap '' XFSZ; ulimit -f 4096; exec '\(CLI.executable)' ingest --store '\(store)' --batch-size 500 '\(input)'"
+            )
         }
         #expect(failed.status == 74, "\(failed.stdout)\(failed.stderr)")
         #expect(failed.stderr.contains("full") && failed.stderr.contains("run again"), "\(failed.stderr)")
@@ -57,18 +65,25 @@ struct StorageFaultTests {
         do {
             try FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: probe) }
-            guard try CLI.run(executable: "/bin/sh", ["-c", "mount -t tmpfs -o size=1m tmpfs '\(probe)' 2>/dev/null"]).status == 0 else { return false }
+            guard
+                try CLI.run(executable: "/bin/sh", ["-c", "mount -t tmpfs -o size=1m tmpfs '\(probe)' 2>/dev/null"])
+                    .status == 0
+            else { return false }
             return try CLI.run(executable: "/bin/sh", ["-c", "umount '\(probe)'"]).status == 0
         } catch {
             return false
         }
     }()
 
-    @Test("a store on a read-only filesystem: ingest fails with a clear error and nothing changes; queries still answer",
-          .enabled(if: StorageFaultTests.canMount, "needs permission to mount a tmpfs (run as root)"))
+    @Test(
+        "a store on a read-only filesystem: ingest fails with a clear error and nothing changes; queries still answer",
+        .enabled(if: StorageFaultTests.canMount, "needs permission to mount a tmpfs (run as root)"))
     func readOnlyFilesystem() throws {
         let dir = WorkDirectory()
-        defer { shell("umount '\(dir.path)/disk' 2>/dev/null"); dir.cleanup() }
+        defer {
+            shell("umount '\(dir.path)/disk' 2>/dev/null")
+            dir.cleanup()
+        }
         let disk = dir.path + "/disk"
         try #require(mountTmpfs(disk, megabytes: 64), "mounting a tmpfs failed")
         let store = disk + "/store"
@@ -98,23 +113,31 @@ struct StorageFaultTests {
             p.executableURL = URL(fileURLWithPath: CLI.executable)
             p.arguments = ["ingest", "--store", dir.store, "--batch-size", "50", "--batch-ms", "600000", input]
             p.environment = ProcessInfo.processInfo.environment.merging(
-                ["TMPDIR": dir.path, "STACKLEDGER_TEST_HOLD_WRITE_LOCK": held, "STACKLEDGER_TEST_HOLD_AFTER_COMMITS": "\(commits)"]) { $1 }
+                [
+                    "TMPDIR": dir.path, "STACKLEDGER_TEST_HOLD_WRITE_LOCK": held,
+                    "STACKLEDGER_TEST_HOLD_AFTER_COMMITS": "\(commits)",
+                ]) { $1 }
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
             var waited = 0
-            while !FileManager.default.fileExists(atPath: held) && p.isRunning && waited < 1200 { usleep(50_000); waited += 1 }
+            while !FileManager.default.fileExists(atPath: held) && p.isRunning && waited < 1200 {
+                usleep(50_000)
+                waited += 1
+            }
             #expect(FileManager.default.fileExists(atPath: held), "the writer never held the lock")
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             // The killed transaction left nothing; the commits before it are whole.
             let kept = try CLI.run(["export", "events", "--store", dir.store]).stdout.split(separator: "\n").count
-            #expect(kept == before.split(separator: "\n").count + commits * 50, "\(kept) events after \(commits) commits")
+            #expect(
+                kept == before.split(separator: "\n").count + commits * 50, "\(kept) events after \(commits) commits")
             let next = try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/watch-workout.ndjson")])
             #expect(next.status == 0, "\(next.stderr)")
             #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
             try FileManager.default.removeItem(atPath: dir.store)
-            #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+            #expect(
+                try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         }
     }
 }

@@ -50,9 +50,17 @@ extension BiomeStream {
             guard let m = message(r, &sink), let t = time(nil, r, &sink) else { continue }
             let value = m.integer(1) ?? 0
             sink.yield("context.changed", time: t, stream: rawValue, locator: r.locator) { w in
-                w.key("context"); w.beginObject(); w.key("device"); w.string(device); w.endObject()
-                w.key("active"); w.bool(value != 0)
-                if value != 0 && value != 1 { w.key("biomeValue"); w.integer(Int(value)) }
+                w.key("context")
+                w.beginObject()
+                w.key("device")
+                w.string(device)
+                w.endObject()
+                w.key("active")
+                w.bool(value != 0)
+                if value != 0 && value != 1 {
+                    w.key("biomeValue")
+                    w.integer(Int(value))
+                }
             }
         }
     }
@@ -65,9 +73,15 @@ extension BiomeStream {
             guard let m = message(r, &sink), let t = time(m.double(1), r, &sink) else { continue }
             let state = m.integer(2) ?? 0
             sink.yield("context.changed", time: t, stream: rawValue, locator: r.locator) { w in
-                w.key("context"); w.beginObject(); w.key("device"); w.string("backlight"); w.endObject()
-                w.key("active"); w.bool(state == 1)
-                w.key("backlightState"); w.integer(Int(state))
+                w.key("context")
+                w.beginObject()
+                w.key("device")
+                w.string("backlight")
+                w.endObject()
+                w.key("active")
+                w.bool(state == 1)
+                w.key("backlightState")
+                w.integer(Int(state))
             }
         }
     }
@@ -77,7 +91,13 @@ extension BiomeStream {
     /// to the same app's next background record in the file; background records only
     /// close intervals.
     private func decodeInFocus(_ records: [BiomeRecord], into sink: inout EventSink) {
-        struct Open { var record: BiomeRecord; var bundle: String; var start: Double; var time: Timestamp; var version: String? }
+        struct Open {
+            var record: BiomeRecord
+            var bundle: String
+            var start: Double
+            var time: Timestamp
+            var version: String?
+        }
         var parsed = [(r: BiomeRecord, bundle: String, start: Double, foreground: Bool, version: String?)]()
         for r in records {
             guard let m = message(r, &sink) else { continue }
@@ -102,9 +122,16 @@ extension BiomeStream {
         finished += open.values.map { ($0, nil) }
         finished.sort { $0.0.record.record.offset < $1.0.record.record.offset }
         for (o, duration) in finished {
-            sink.yield("app.foreground", time: o.time, app: o.bundle, stream: rawValue, locator: o.record.locator) { w in
-                if let duration { w.key("duration"); w.number(duration) }
-                if let v = o.version { w.key("appVersion"); w.string(v) }
+            sink.yield("app.foreground", time: o.time, app: o.bundle, stream: rawValue, locator: o.record.locator) {
+                w in
+                if let duration {
+                    w.key("duration")
+                    w.number(duration)
+                }
+                if let v = o.version {
+                    w.key("appVersion")
+                    w.string(v)
+                }
             }
         }
     }
@@ -116,25 +143,48 @@ extension BiomeStream {
         for r in records {
             guard let m = message(r, &sink) else { continue }
             guard let c = m.message(3), let lat = c.double(1), let lon = c.double(2),
-                  (-90...90).contains(lat), (-180...180).contains(lon) else {
+                (-90...90).contains(lat), (-180...180).contains(lon)
+            else {
                 sink.reject(r.locator, "Location.Visit record has no valid coordinate (field 3.1, 3.2)")
                 continue
             }
             let radius = max(c.double(3) ?? 100, 1)
             let place = m.message(path: [8, 5])?.string(2)
             func write(_ w: inout CanonicalWriter, active: Bool) {
-                w.key("context"); w.beginObject(); w.key("location"); w.beginObject(); w.key("region"); w.beginObject()
-                w.key("latitude"); w.number(lat); w.key("longitude"); w.number(lon); w.key("radius"); w.number(radius)
-                w.endObject(); w.endObject(); w.endObject()
-                w.key("active"); w.bool(active)
-                if let place { w.key("placeName"); w.string(place) }
+                w.key("context")
+                w.beginObject()
+                w.key("location")
+                w.beginObject()
+                w.key("region")
+                w.beginObject()
+                w.key("latitude")
+                w.number(lat)
+                w.key("longitude")
+                w.number(lon)
+                w.key("radius")
+                w.number(radius)
+                w.endObject()
+                w.endObject()
+                w.endObject()
+                w.key("active")
+                w.bool(active)
+                if let place {
+                    w.key("placeName")
+                    w.string(place)
+                }
             }
             if let arrival = m.double(4), let t = time(arrival, r, &sink) {
-                sink.yield("context.changed", time: t, stream: rawValue, locator: Locator(Int64(r.record.offset), part: "arrival")) { write(&$0, active: true) }
+                sink.yield(
+                    "context.changed", time: t, stream: rawValue,
+                    locator: Locator(Int64(r.record.offset), part: "arrival")
+                ) { write(&$0, active: true) }
             }
             // Departure of a visit still under way is Apple's distant future.
             if let departure = m.double(5), departure < 4_000_000_000, let t = time(departure, r, &sink) {
-                sink.yield("context.changed", time: t, stream: rawValue, locator: Locator(Int64(r.record.offset), part: "departure")) { write(&$0, active: false) }
+                sink.yield(
+                    "context.changed", time: t, stream: rawValue,
+                    locator: Locator(Int64(r.record.offset), part: "departure")
+                ) { write(&$0, active: false) }
             }
         }
     }

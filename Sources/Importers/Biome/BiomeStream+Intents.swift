@@ -34,13 +34,33 @@ extension BiomeStream {
             let direction = interaction?["direction"]?.integer
             let bySiri = interaction?["_donatedBySiri"]?.integer
             sink.yield("intent.donated", time: t, app: app, stream: rawValue, locator: r.locator) { w in
-                w.key("api"); w.string("siriKit")
-                w.key("intent"); w.beginObject(); w.key("intent"); w.string(className); w.endObject()
-                if let identifier, !identifier.isEmpty { w.key("donationId"); w.string(identifier) }
-                if let group, !group.isEmpty { w.key("groupIdentifier"); w.string(group) }
-                if let verb, !verb.isEmpty { w.key("verb"); w.string(verb) }
-                if let direction { w.key("direction"); w.integer(Int(direction)) }
-                if let bySiri { w.key("donatedBySiri"); w.bool(bySiri != 0) }
+                w.key("api")
+                w.string("siriKit")
+                w.key("intent")
+                w.beginObject()
+                w.key("intent")
+                w.string(className)
+                w.endObject()
+                if let identifier, !identifier.isEmpty {
+                    w.key("donationId")
+                    w.string(identifier)
+                }
+                if let group, !group.isEmpty {
+                    w.key("groupIdentifier")
+                    w.string(group)
+                }
+                if let verb, !verb.isEmpty {
+                    w.key("verb")
+                    w.string(verb)
+                }
+                if let direction {
+                    w.key("direction")
+                    w.integer(Int(direction))
+                }
+                if let bySiri {
+                    w.key("donatedBySiri")
+                    w.bool(bySiri != 0)
+                }
             }
         }
     }
@@ -59,21 +79,32 @@ extension BiomeStream {
                 continue
             }
             let unix = m.double(4)
-            guard let t = unix.flatMap({ Timestamp.unixSeconds($0) }) ?? Timestamp.cocoaSeconds(r.record.cocoaTime) else {
+            guard let t = unix.flatMap({ Timestamp.unixSeconds($0) }) ?? Timestamp.cocoaSeconds(r.record.cocoaTime)
+            else {
                 sink.reject(r.locator, "App.Intents.Transcript time is outside 1970-2200")
                 continue
             }
             var parameters = [(String, String)]()
             for slot in intent.messages(7) {
-                guard let name = slot.string(1), !name.isEmpty, !parameters.contains(where: { $0.0 == name }) else { continue }
+                guard let name = slot.string(1), !name.isEmpty, !parameters.contains(where: { $0.0 == name }) else {
+                    continue
+                }
                 if let title = slot.message(path: [2, 3, 1])?.string(1) { parameters.append((name, title)) }
             }
             sink.yield("intent.donated", time: t, app: app, stream: rawValue, locator: r.locator) { w in
-                w.key("api"); w.string("appIntents")
-                w.key("intent"); w.beginObject(); w.key("intent"); w.string(className)
+                w.key("api")
+                w.string("appIntents")
+                w.key("intent")
+                w.beginObject()
+                w.key("intent")
+                w.string(className)
                 if !parameters.isEmpty {
-                    w.key("parameters"); w.beginObject()
-                    for (k, v) in parameters.prefix(64) { w.key(k); w.string(v) }
+                    w.key("parameters")
+                    w.beginObject()
+                    for (k, v) in parameters.prefix(64) {
+                        w.key(k)
+                        w.string(v)
+                    }
                     w.endObject()
                 }
                 w.endObject()
@@ -86,7 +117,11 @@ extension BiomeStream {
     /// setRelevantShortcuts writes one record per shortcut at the same time, so records of
     /// one app with the same time form one `shortcuts.relevantSet`.
     func decodeRelevantShortcuts(_ records: [BiomeRecord], into sink: inout EventSink) {
-        struct Group { var first: BiomeRecord; var app: String; var shortcuts: [RelevantShortcutValue] }
+        struct Group {
+            var first: BiomeRecord
+            var app: String
+            var shortcuts: [RelevantShortcutValue]
+        }
         var groups = [Group]()
         for r in records {
             guard let m = message(r, &sink) else { continue }
@@ -115,7 +150,8 @@ extension BiomeStream {
         for g in groups {
             guard let t = time(nil, g.first, &sink) else { continue }
             sink.yield("shortcuts.relevantSet", time: t, app: g.app, stream: rawValue, locator: g.first.locator) { w in
-                w.key("shortcuts"); w.beginArray()
+                w.key("shortcuts")
+                w.beginArray()
                 for s in g.shortcuts { s.write(&w) }
                 w.endArray()
             }

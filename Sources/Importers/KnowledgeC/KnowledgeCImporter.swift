@@ -30,7 +30,9 @@ public enum KnowledgeCImporter {
         var rows = [KnowledgeCRow]()
         var counts = [String: Int]()
         do {
-            try evidence.database.query("SELECT ZSTREAMNAME, COUNT(*) FROM ZOBJECT GROUP BY ZSTREAMNAME ORDER BY ZSTREAMNAME") { row in
+            try evidence.database.query(
+                "SELECT ZSTREAMNAME, COUNT(*) FROM ZOBJECT GROUP BY ZSTREAMNAME ORDER BY ZSTREAMNAME"
+            ) { row in
                 counts[row.text(0) ?? "(none)"] = Int(row.int(1) ?? 0)
             }
             rows = try KnowledgeCRow.fetch(evidence.database, schema)

@@ -43,7 +43,10 @@ extension KnowledgeCRow {
         }
         guard let t = time(start, &sink) else { return }
         sink.yield("app.foreground", time: t, app: app, stream: stream, locator: locator) { w in
-            if let duration { w.key("duration"); w.number(duration) }
+            if let duration {
+                w.key("duration")
+                w.number(duration)
+            }
         }
     }
 
@@ -51,9 +54,17 @@ extension KnowledgeCRow {
         guard let t = time(start, &sink) else { return }
         let value = valueInteger ?? 0
         sink.yield("context.changed", time: t, stream: stream, locator: locator) { w in
-            w.key("context"); w.beginObject(); w.key("device"); w.string(device); w.endObject()
-            w.key("active"); w.bool(value == 1)
-            if let duration { w.key("duration"); w.number(duration) }
+            w.key("context")
+            w.beginObject()
+            w.key("device")
+            w.string(device)
+            w.endObject()
+            w.key("active")
+            w.bool(value == 1)
+            if let duration {
+                w.key("duration")
+                w.number(duration)
+            }
         }
     }
 
@@ -68,12 +79,29 @@ extension KnowledgeCRow {
         }
         guard let t = time(start, &sink) else { return }
         sink.yield("intent.donated", time: t, app: app, stream: stream, locator: locator) { w in
-            w.key("api"); w.string("siriKit")
-            w.key("intent"); w.beginObject(); w.key("intent"); w.string(className); w.endObject()
-            if let id = derivedIntentID, !id.isEmpty { w.key("donationId"); w.string(id) }
-            if let g = groupID, !g.isEmpty { w.key("groupIdentifier"); w.string(g) }
-            if let v = intentVerb, !v.isEmpty { w.key("verb"); w.string(v) }
-            if let s = donatedBySiri { w.key("donatedBySiri"); w.bool(s != 0) }
+            w.key("api")
+            w.string("siriKit")
+            w.key("intent")
+            w.beginObject()
+            w.key("intent")
+            w.string(className)
+            w.endObject()
+            if let id = derivedIntentID, !id.isEmpty {
+                w.key("donationId")
+                w.string(id)
+            }
+            if let g = groupID, !g.isEmpty {
+                w.key("groupIdentifier")
+                w.string(g)
+            }
+            if let v = intentVerb, !v.isEmpty {
+                w.key("verb")
+                w.string(v)
+            }
+            if let s = donatedBySiri {
+                w.key("donatedBySiri")
+                w.bool(s != 0)
+            }
         }
     }
 
@@ -90,10 +118,20 @@ extension KnowledgeCRow {
         let inStack = custom("inStack")?.integer
         let expiration = custom("expirationDelta")?.number
         sink.yield("widget.viewed", time: t, app: app, stream: stream, locator: locator) { w in
-            w.key("kind"); w.string(kind)
-            if let duration { w.key("duration"); w.number(duration) }
-            if let inStack { w.key("inStack"); w.bool(inStack != 0) }
-            if let expiration { w.key("expirationDelta"); w.number(expiration) }
+            w.key("kind")
+            w.string(kind)
+            if let duration {
+                w.key("duration")
+                w.number(duration)
+            }
+            if let inStack {
+                w.key("inStack")
+                w.bool(inStack != 0)
+            }
+            if let expiration {
+                w.key("expirationDelta")
+                w.number(expiration)
+            }
         }
     }
 
@@ -109,9 +147,16 @@ extension KnowledgeCRow {
         let reason = custom("refreshReason").map { $0.string ?? $0.integer.map(String.init) ?? "" }
         let dasInitiated = custom("isDASInitiated")?.integer
         sink.yield("widget.reloaded", time: t, app: app, stream: stream, locator: locator) { w in
-            w.key("kind"); w.string(kind)
-            if let reason, !reason.isEmpty { w.key("reason"); w.string(reason) }
-            if let dasInitiated { w.key("isDASInitiated"); w.bool(dasInitiated != 0) }
+            w.key("kind")
+            w.string(kind)
+            if let reason, !reason.isEmpty {
+                w.key("reason")
+                w.string(reason)
+            }
+            if let dasInitiated {
+                w.key("isDASInitiated")
+                w.bool(dasInitiated != 0)
+            }
         }
     }
 
@@ -136,7 +181,9 @@ extension KnowledgeCRow {
                 continue
             }
             let moment = row.created ?? row.start
-            if let last = groups.last, (last.first.valueString ?? last.first.bundleID) == app, (last.first.created ?? last.first.start) == moment {
+            if let last = groups.last, (last.first.valueString ?? last.first.bundleID) == app,
+                (last.first.created ?? last.first.start) == moment
+            {
                 groups[groups.count - 1].shortcuts.append(shortcut)
                 sink.merged(row.pk)
             } else {
@@ -146,8 +193,10 @@ extension KnowledgeCRow {
         for g in groups {
             guard let t = g.first.time(g.first.created ?? g.first.start, &sink) else { continue }
             let app = g.first.valueString ?? g.first.bundleID ?? ""
-            sink.yield("shortcuts.relevantSet", time: t, app: app, stream: g.first.stream, locator: g.first.locator) { w in
-                w.key("shortcuts"); w.beginArray()
+            sink.yield("shortcuts.relevantSet", time: t, app: app, stream: g.first.stream, locator: g.first.locator) {
+                w in
+                w.key("shortcuts")
+                w.beginArray()
                 for s in g.shortcuts { s.write(&w) }
                 w.endArray()
             }

@@ -21,10 +21,13 @@ struct KnowledgeCRow {
     var custom: [(String, PlistValue)] = []
 
     static func fetch(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError) -> [KnowledgeCRow] {
-        let k = "Z_DKINTENTMETADATAKEY__", r = "Z_DKRELEVANTSHORTCUTMETADATAKEY__"
-        let metadataJoin = s.metadataColumns.contains("Z_PK") && s.objectColumns.contains("ZSTRUCTUREDMETADATA")
+        let k = "Z_DKINTENTMETADATAKEY__"
+        let r = "Z_DKRELEVANTSHORTCUTMETADATAKEY__"
+        let metadataJoin =
+            s.metadataColumns.contains("Z_PK") && s.objectColumns.contains("ZSTRUCTUREDMETADATA")
             ? "LEFT JOIN ZSTRUCTUREDMETADATA m ON o.ZSTRUCTUREDMETADATA = m.Z_PK" : ""
-        let sourceJoin = s.sourceColumns.contains("Z_PK") && s.objectColumns.contains("ZSOURCE")
+        let sourceJoin =
+            s.sourceColumns.contains("Z_PK") && s.objectColumns.contains("ZSOURCE")
             ? "LEFT JOIN ZSOURCE s ON o.ZSOURCE = s.Z_PK" : ""
         let m = { (c: String) in metadataJoin.isEmpty ? "NULL" : s.metadata(c) }
         let src = { (c: String) in sourceJoin.isEmpty ? "NULL" : s.source(c) }
@@ -41,18 +44,24 @@ struct KnowledgeCRow {
             """
         var rows = [KnowledgeCRow]()
         try db.query(sql) { row in
-            rows.append(KnowledgeCRow(
-                pk: row.int(0) ?? 0, stream: row.text(1) ?? "", valueString: row.text(2), valueInteger: row.int(3),
-                start: row.double(4), end: row.double(5), created: row.double(6), secondsFromGMT: Int(row.int(7) ?? 0),
-                bundleID: row.text(8), groupID: row.text(9), intentClass: row.text(10), intentVerb: row.text(11),
-                derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14)))
+            rows.append(
+                KnowledgeCRow(
+                    pk: row.int(0) ?? 0, stream: row.text(1) ?? "", valueString: row.text(2), valueInteger: row.int(3),
+                    start: row.double(4), end: row.double(5), created: row.double(6),
+                    secondsFromGMT: Int(row.int(7) ?? 0),
+                    bundleID: row.text(8), groupID: row.text(9), intentClass: row.text(10), intentVerb: row.text(11),
+                    derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14)))
         }
         return rows
     }
 
     /// Custom metadata (`extensionBundle`, `inStack`, `refreshReason`, ...) of the widget rows.
-    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema, for rows: [KnowledgeCRow]) throws(SQLiteError) -> [Int64: [(String, PlistValue)]] {
-        guard let join = s.customMetadataJoin, rows.contains(where: { $0.stream.hasPrefix("/dasd/") }) else { return [:] }
+    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema, for rows: [KnowledgeCRow])
+        throws(SQLiteError) -> [Int64: [(String, PlistValue)]]
+    {
+        guard let join = s.customMetadataJoin, rows.contains(where: { $0.stream.hasPrefix("/dasd/") }) else {
+            return [:]
+        }
         var out = [Int64: [(String, PlistValue)]]()
         let sql = """
             SELECT j.\(join.eventColumn), c.ZNAME, c.ZSTRINGVALUE, c.ZINTEGERVALUE, c.ZDOUBLEVALUE
@@ -63,7 +72,9 @@ struct KnowledgeCRow {
             """
         try db.query(sql) { row in
             guard let pk = row.int(0), let name = row.text(1) else { return }
-            let value: PlistValue = row.text(2).map(PlistValue.string) ?? row.int(3).map(PlistValue.integer) ?? row.double(4).map(PlistValue.real) ?? .null
+            let value: PlistValue =
+                row.text(2).map(PlistValue.string) ?? row.int(3).map(PlistValue.integer) ?? row.double(4).map(
+                    PlistValue.real) ?? .null
             out[pk, default: []].append((name, value))
         }
         return out

@@ -20,9 +20,12 @@ struct KnowledgeCSchema {
             }
             objectColumns = Set(try db.columns(of: "ZOBJECT"))
             for needed in ["Z_PK", "ZSTREAMNAME", "ZSTARTDATE"] where !objectColumns.contains(needed) {
-                throw ImportError(path: "", message: "ZOBJECT has no \(needed) column; it is not a knowledgeC database this importer knows")
+                throw ImportError(
+                    path: "",
+                    message: "ZOBJECT has no \(needed) column; it is not a knowledgeC database this importer knows")
             }
-            metadataColumns = tables.contains("ZSTRUCTUREDMETADATA") ? Set(try db.columns(of: "ZSTRUCTUREDMETADATA")) : []
+            metadataColumns =
+                tables.contains("ZSTRUCTUREDMETADATA") ? Set(try db.columns(of: "ZSTRUCTUREDMETADATA")) : []
             sourceColumns = tables.contains("ZSOURCE") ? Set(try db.columns(of: "ZSOURCE")) : []
             customMetadataJoin = try Self.resolveJoin(db, tables: tables)
         } catch let e as ImportError {
@@ -34,7 +37,9 @@ struct KnowledgeCSchema {
 
     /// Finds Z_<m>EVENT(Z_<m>CUSTOMMETADATA, Z_<e>EVENT) from Z_PRIMARYKEY's entity
     /// numbers, else by the shape of the tables.
-    private static func resolveJoin(_ db: SQLiteDatabase, tables: Set<String>) throws(SQLiteError) -> (String, String, String)? {
+    private static func resolveJoin(_ db: SQLiteDatabase, tables: Set<String>) throws(SQLiteError) -> (
+        String, String, String
+    )? {
         var entities = [String: Int64]()
         if tables.contains("Z_PRIMARYKEY") {
             try db.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") { row in
@@ -42,7 +47,9 @@ struct KnowledgeCSchema {
             }
         }
         if let m = entities["CustomMetadata"], let e = entities["Event"] {
-            let table = "Z_\(m)EVENT", mc = "Z_\(m)CUSTOMMETADATA", ec = "Z_\(e)EVENT"
+            let table = "Z_\(m)EVENT"
+            let mc = "Z_\(m)CUSTOMMETADATA"
+            let ec = "Z_\(e)EVENT"
             if tables.contains(table) {
                 let columns = Set(try db.columns(of: table))
                 if columns.contains(mc) && columns.contains(ec) { return (table, mc, ec) }
@@ -51,7 +58,8 @@ struct KnowledgeCSchema {
         for table in tables.sorted() where table.hasPrefix("Z_") && table.hasSuffix("EVENT") && table != "ZEVENT" {
             let columns = try db.columns(of: table)
             if let mc = columns.first(where: { $0.hasSuffix("CUSTOMMETADATA") }),
-               let ec = columns.first(where: { $0.hasSuffix("EVENT") && $0.hasPrefix("Z_") }) {
+                let ec = columns.first(where: { $0.hasSuffix("EVENT") && $0.hasPrefix("Z_") })
+            {
                 return (table, mc, ec)
             }
         }

@@ -34,7 +34,10 @@ public enum PowerLogImporter {
         }
         let present = [widgetStats, widgetUpdates, suggestedReload].filter(tables.contains)
         guard !present.isEmpty else {
-            return .failure(report, "has none of the PowerLog widget tables (\(widgetStats), ...); it is not a PowerLog database this importer reads")
+            return .failure(
+                report,
+                "has none of the PowerLog widget tables (\(widgetStats), ...); it is not a PowerLog database this importer reads"
+            )
         }
         report.stream = present.joined(separator: ",")
         var context = context
@@ -47,13 +50,15 @@ public enum PowerLogImporter {
                 let c = { (name: String) in columns.contains(name) ? "\"\(name)\"" : "NULL" }
                 switch table {
                 case widgetStats:
-                    let sql = "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("isInStack")), \(c("totalTimeSpentOnScreen")), \(c("identifier")), \(c("size")), \(c("location")), \(c("page")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
+                    let sql =
+                        "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("isInStack")), \(c("totalTimeSpentOnScreen")), \(c("identifier")), \(c("size")), \(c("location")), \(c("page")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
                         observed(row, table, &sink)
                     }
                 default:
-                    let sql = "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("reason")), \(c("remainingBudget")), \(c("cost")), \(c("identifier")), \(c("size")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
+                    let sql =
+                        "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("reason")), \(c("remainingBudget")), \(c("cost")), \(c("identifier")), \(c("size")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
                         reloaded(row, table, &sink)
@@ -72,7 +77,9 @@ public enum PowerLogImporter {
         return result
     }
 
-    private static func time(_ row: SQLiteRow, _ locator: Locator, _ table: String, _ sink: inout EventSink) -> Timestamp? {
+    private static func time(_ row: SQLiteRow, _ locator: Locator, _ table: String, _ sink: inout EventSink)
+        -> Timestamp?
+    {
         guard let seconds = row.double(1), let t = Timestamp.unixSeconds(seconds) else {
             sink.reject(locator, "\(table) row has no valid timestamp")
             return nil
@@ -82,7 +89,9 @@ public enum PowerLogImporter {
 
     /// A widget row's row id, bundle id, kind and time; nil (and the row rejected) when it
     /// names no widget or has no valid time.
-    private static func widget(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) -> (Locator, String, String, Timestamp)? {
+    private static func widget(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) -> (
+        Locator, String, String, Timestamp
+    )? {
         let locator = Locator(row.int(0) ?? 0)
         guard let app = row.text(2), !app.isEmpty, let kind = row.text(3), !kind.isEmpty else {
             sink.reject(locator, "\(table) row names no widget (bundleID and kind)")
@@ -96,32 +105,82 @@ public enum PowerLogImporter {
         guard let (locator, app, kind, t) = widget(row, table, &sink) else { return }
         let seconds = row.double(5) ?? 0
         let inStack = row.int(4)
-        let identifier = row.text(6), size = row.int(7), place = row.int(8), page = row.int(9), suggestion = row.text(10)
+        let identifier = row.text(6)
+        let size = row.int(7)
+        let place = row.int(8)
+        let page = row.int(9)
+        let suggestion = row.text(10)
         sink.yield("stack.observed", time: t, app: app, stream: table, locator: locator) { w in
-            w.key("kind"); w.string(kind)
-            w.key("onScreen"); w.bool(seconds > 0)
-            if seconds > 0 { w.key("duration"); w.number(seconds) }
-            if let inStack { w.key("inStack"); w.bool(inStack != 0) }
-            if let identifier, !identifier.isEmpty { w.key("widgetIdentifier"); w.string(identifier) }
-            if let size { w.key("size"); w.integer(Int(size)) }
-            if let place { w.key("location"); w.integer(Int(place)) }
-            if let page { w.key("page"); w.integer(Int(page)) }
-            if let suggestion, !suggestion.isEmpty { w.key("suggestionIdentifier"); w.string(suggestion) }
+            w.key("kind")
+            w.string(kind)
+            w.key("onScreen")
+            w.bool(seconds > 0)
+            if seconds > 0 {
+                w.key("duration")
+                w.number(seconds)
+            }
+            if let inStack {
+                w.key("inStack")
+                w.bool(inStack != 0)
+            }
+            if let identifier, !identifier.isEmpty {
+                w.key("widgetIdentifier")
+                w.string(identifier)
+            }
+            if let size {
+                w.key("size")
+                w.integer(Int(size))
+            }
+            if let place {
+                w.key("location")
+                w.integer(Int(place))
+            }
+            if let page {
+                w.key("page")
+                w.integer(Int(page))
+            }
+            if let suggestion, !suggestion.isEmpty {
+                w.key("suggestionIdentifier")
+                w.string(suggestion)
+            }
         }
     }
 
     private static func reloaded(_ row: SQLiteRow, _ table: String, _ sink: inout EventSink) {
         guard let (locator, app, kind, t) = widget(row, table, &sink) else { return }
         let reason = table == suggestedReload ? "suggestedWidget" : row.int(4).map { "powerlog:\($0)" }
-        let budget = row.double(5), cost = row.int(6), identifier = row.text(7), size = row.int(8), suggestion = row.text(9)
+        let budget = row.double(5)
+        let cost = row.int(6)
+        let identifier = row.text(7)
+        let size = row.int(8)
+        let suggestion = row.text(9)
         sink.yield("widget.reloaded", time: t, app: app, stream: table, locator: locator) { w in
-            w.key("kind"); w.string(kind)
-            if let reason { w.key("reason"); w.string(reason) }
-            if let budget { w.key("budgetRemaining"); w.number(budget) }
-            if let cost { w.key("cost"); w.integer(Int(cost)) }
-            if let identifier, !identifier.isEmpty { w.key("widgetIdentifier"); w.string(identifier) }
-            if let size { w.key("size"); w.integer(Int(size)) }
-            if let suggestion, !suggestion.isEmpty { w.key("suggestionIdentifier"); w.string(suggestion) }
+            w.key("kind")
+            w.string(kind)
+            if let reason {
+                w.key("reason")
+                w.string(reason)
+            }
+            if let budget {
+                w.key("budgetRemaining")
+                w.number(budget)
+            }
+            if let cost {
+                w.key("cost")
+                w.integer(Int(cost))
+            }
+            if let identifier, !identifier.isEmpty {
+                w.key("widgetIdentifier")
+                w.string(identifier)
+            }
+            if let size {
+                w.key("size")
+                w.integer(Int(size))
+            }
+            if let suggestion, !suggestion.isEmpty {
+                w.key("suggestionIdentifier")
+                w.string(suggestion)
+            }
         }
     }
 }

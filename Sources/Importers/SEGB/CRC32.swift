@@ -16,15 +16,28 @@ enum CRC32 {
     /// The CRC-32 of `bytes`.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         tables.withUnsafeBufferPointer { tp -> UInt32 in
-            let t0 = tp[0], t1 = tp[1], t2 = tp[2], t3 = tp[3], t4 = tp[4], t5 = tp[5], t6 = tp[6], t7 = tp[7]
+            let t0 = tp[0]
+            let t1 = tp[1]
+            let t2 = tp[2]
+            let t3 = tp[3]
+            let t4 = tp[4]
+            let t5 = tp[5]
+            let t6 = tp[6]
+            let t7 = tp[7]
             var c: UInt32 = 0xFFFF_FFFF
             var i = 0
             let n = bytes.count
             // Slicing by 8: eight table lookups per 8 bytes.
             while n - i >= 8 {
-                let lo = c ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
-                let hi = UInt32(bytes[i + 4]) | UInt32(bytes[i + 5]) << 8 | UInt32(bytes[i + 6]) << 16 | UInt32(bytes[i + 7]) << 24
-                c = t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)] ^ t4[Int(lo >> 24)]
+                let lo =
+                    c
+                    ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3])
+                        << 24)
+                let hi =
+                    UInt32(bytes[i + 4]) | UInt32(bytes[i + 5]) << 8 | UInt32(bytes[i + 6]) << 16 | UInt32(bytes[i + 7])
+                    << 24
+                c =
+                    t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)] ^ t4[Int(lo >> 24)]
                     ^ t3[Int(hi & 0xFF)] ^ t2[Int((hi >> 8) & 0xFF)] ^ t1[Int((hi >> 16) & 0xFF)] ^ t0[Int(hi >> 24)]
                 i += 8
             }

@@ -11,11 +11,14 @@ public enum SEGBImporter {
     ///   - seenPath: where the file lies in the extraction when `path` is where a link led.
     /// - Returns: the events and the report. A file that cannot be read returns no events
     ///   and the reason in `report.error`; an unknown stream is listed and skipped.
-    public static func read(path: String, context: ArtifactContext, stream: String? = nil, seenPath: String? = nil) -> ArtifactImport {
+    public static func read(path: String, context: ArtifactContext, stream: String? = nil, seenPath: String? = nil)
+        -> ArtifactImport
+    {
         var report = ImportFileReport(path: context.path)
         // The stream is named by where the file lies in the extraction, not where a link leads.
         let named = seenPath ?? path
-        let name = stream ?? BiomeStream.streamName(fromPath: named)
+        let name =
+            stream ?? BiomeStream.streamName(fromPath: named)
             ?? BiomeStream.prefixing(fileName: String(named.split(separator: "/").last ?? ""))?.rawValue
         report.stream = name
         let file: ArtifactFile
@@ -48,7 +51,9 @@ public enum SEGBImporter {
             case .written:
                 if r.crcValid == false {
                     report.failed += 1
-                    report.problem("\(r.offset): CRC-32 mismatch (stored 0x\(String(r.storedCRC, radix: 16))); the record is skipped")
+                    report.problem(
+                        "\(r.offset): CRC-32 mismatch (stored 0x\(String(r.storedCRC, radix: 16))); the record is skipped"
+                    )
                 } else if r.payload.isEmpty {
                     report.empty += 1
                 } else if known == nil {
@@ -60,7 +65,9 @@ public enum SEGBImporter {
         }
         for (index, reason) in segb.ignoredEntries { report.problem("trailer entry \(index): \(reason)") }
         guard let known else {
-            report.problem("stream \(name.map { "\"\($0)\"" } ?? "(none: the path names no Biome stream)") is not one StackLedger reads; the file's records are skipped")
+            report.problem(
+                "stream \(name.map { "\"\($0)\"" } ?? "(none: the path names no Biome stream)") is not one StackLedger reads; the file's records are skipped"
+            )
             return ArtifactImport(events: [], report: report)
         }
         known.decode(live, into: &sink)

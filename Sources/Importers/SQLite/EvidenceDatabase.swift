@@ -24,14 +24,20 @@ final class EvidenceDatabase {
         walSHA256 = walSize > 0 ? try ArtifactFile.sha256(path: wal) : nil
         do {
             if walSHA256 != nil {
-                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stackledger-evidence-\(UUID().uuidString)").path
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "stackledger-evidence-\(UUID().uuidString)"
+                ).path
                 do {
                     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                     try FileManager.default.copyItem(atPath: path, toPath: dir + "/evidence.db")
                     try FileManager.default.copyItem(atPath: wal, toPath: dir + "/evidence.db-wal")
                 } catch {
                     try? FileManager.default.removeItem(atPath: dir)
-                    throw ImportError(path: path, message: "cannot copy the database and its write-ahead log to a temporary directory: \(error.localizedDescription)")
+                    throw ImportError(
+                        path: path,
+                        message:
+                            "cannot copy the database and its write-ahead log to a temporary directory: \(error.localizedDescription)"
+                    )
                 }
                 copyDirectory = dir
                 database = try SQLiteDatabase(copyPath: dir + "/evidence.db")
@@ -40,7 +46,8 @@ final class EvidenceDatabase {
                 database = try SQLiteDatabase(immutablePath: path)
             }
         } catch let e as SQLiteError {
-            throw ImportError(path: path, message: "is not a readable SQLite database (\(e)); nothing from this file was imported")
+            throw ImportError(
+                path: path, message: "is not a readable SQLite database (\(e)); nothing from this file was imported")
         } catch let e as ImportError {
             throw e
         } catch {
@@ -56,8 +63,13 @@ final class EvidenceDatabase {
     /// - Throws: `ImportError` if the file or its log changed.
     func verifyUnchanged() throws(ImportError) {
         guard try ArtifactFile.sha256(path: path) == sha256,
-              try walSHA256.map({ _ throws(ImportError) in try ArtifactFile.sha256(path: path + "-wal") }) == walSHA256 else {
-            throw ImportError(path: path, message: "changed while it was being read (its SHA-256 differs); nothing from this file was imported. Import from a copy that nothing writes to")
+            try walSHA256.map({ _ throws(ImportError) in try ArtifactFile.sha256(path: path + "-wal") }) == walSHA256
+        else {
+            throw ImportError(
+                path: path,
+                message:
+                    "changed while it was being read (its SHA-256 differs); nothing from this file was imported. Import from a copy that nothing writes to"
+            )
         }
     }
 }

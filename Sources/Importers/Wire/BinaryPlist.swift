@@ -39,16 +39,26 @@ public enum BinaryPlist {
         init(_ b: [UInt8]) throws(WireFormatError) {
             self.b = b
             let t = b.count - 32
-            offsetSize = Int(b[t + 6]); refSize = Int(b[t + 7])
-            let count = Self.be(b, t + 8, 8), top = Self.be(b, t + 16, 8), table = Self.be(b, t + 24, 8)
+            offsetSize = Int(b[t + 6])
+            refSize = Int(b[t + 7])
+            let count = Self.be(b, t + 8, 8)
+            let top = Self.be(b, t + 16, 8)
+            let table = Self.be(b, t + 24, 8)
             guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
-                throw WireFormatError(offset: t + 6, message: "binary plist trailer has offset size \(offsetSize) and reference size \(refSize)")
+                throw WireFormatError(
+                    offset: t + 6,
+                    message: "binary plist trailer has offset size \(offsetSize) and reference size \(refSize)")
             }
             guard count > 0, count <= UInt64(BinaryPlist.maximumObjects), top < count,
-                  table >= 8, table < UInt64(t), UInt64(t) - table >= count * UInt64(offsetSize) else {
-                throw WireFormatError(offset: t, message: "binary plist trailer is inconsistent (\(count) objects, offset table at \(table))")
+                table >= 8, table < UInt64(t), UInt64(t) - table >= count * UInt64(offsetSize)
+            else {
+                throw WireFormatError(
+                    offset: t,
+                    message: "binary plist trailer is inconsistent (\(count) objects, offset table at \(table))")
             }
-            self.count = Int(count); self.top = Int(top); self.table = Int(table)
+            self.count = Int(count)
+            self.top = Int(top)
+            self.table = Int(table)
             budget = 8 * Int(count) + 1024
         }
 
@@ -59,9 +69,16 @@ public enum BinaryPlist {
         }
 
         func offset(of ref: Int) throws(WireFormatError) -> Int {
-            guard ref < count else { throw WireFormatError(offset: table, message: "binary plist reference \(ref) is past its \(count) objects") }
+            guard ref < count else {
+                throw WireFormatError(
+                    offset: table, message: "binary plist reference \(ref) is past its \(count) objects")
+            }
             let o = Self.be(b, table + ref * offsetSize, offsetSize)
-            guard o >= 8, o < UInt64(table) else { throw WireFormatError(offset: table + ref * offsetSize, message: "binary plist object offset \(o) is outside the object area") }
+            guard o >= 8, o < UInt64(table) else {
+                throw WireFormatError(
+                    offset: table + ref * offsetSize,
+                    message: "binary plist object offset \(o) is outside the object area")
+            }
             return Int(o)
         }
 
@@ -77,13 +94,19 @@ public enum BinaryPlist {
             if low != 0x0F { return low }
             try need(at, 1)
             let intMarker = b[at]
-            guard intMarker & 0xF0 == 0x10 else { throw WireFormatError(offset: at, message: "binary plist length is not an integer") }
+            guard intMarker & 0xF0 == 0x10 else {
+                throw WireFormatError(offset: at, message: "binary plist length is not an integer")
+            }
             let n = 1 << Int(intMarker & 0x0F)
-            guard n <= 8 else { throw WireFormatError(offset: at, message: "binary plist length integer of \(n) bytes") }
+            guard n <= 8 else {
+                throw WireFormatError(offset: at, message: "binary plist length integer of \(n) bytes")
+            }
             try need(at + 1, n)
             let v = Self.be(b, at + 1, n)
             at += 1 + n
-            guard v < UInt64(b.count) else { throw WireFormatError(offset: at, message: "binary plist length \(v) exceeds the file") }
+            guard v < UInt64(b.count) else {
+                throw WireFormatError(offset: at, message: "binary plist length \(v) exceeds the file")
+            }
             return Int(v)
         }
 
@@ -94,7 +117,8 @@ public enum BinaryPlist {
             for i in 0..<n {
                 let ref = Self.be(b, at + i * refSize, refSize)
                 guard ref < UInt64(count) else {
-                    throw WireFormatError(offset: at + i * refSize, message: "binary plist reference \(ref) is past its \(count) objects")
+                    throw WireFormatError(
+                        offset: at + i * refSize, message: "binary plist reference \(ref) is past its \(count) objects")
                 }
                 out.append(Int(ref))
             }
@@ -107,7 +131,8 @@ public enum BinaryPlist {
             guard b[start] >> 4 == 0xD else { return nil }
             var at = start + 1
             let n = try length(b[start], &at)
-            let keys = try refs(at, n), values = try refs(at + n * refSize, n)
+            let keys = try refs(at, n)
+            let values = try refs(at + n * refSize, n)
             return Array(zip(keys, values)).map { (key: $0.0, value: $0.1) }
         }
 
@@ -133,11 +158,16 @@ public enum BinaryPlist {
 
         mutating func object(_ ref: Int, depth: Int) throws(WireFormatError) -> PlistValue {
             guard depth <= BinaryPlist.maximumDepth else {
-                throw WireFormatError(offset: 0, message: "binary plist nested deeper than \(BinaryPlist.maximumDepth) levels (or a reference cycle)")
+                throw WireFormatError(
+                    offset: 0,
+                    message: "binary plist nested deeper than \(BinaryPlist.maximumDepth) levels (or a reference cycle)"
+                )
             }
             budget -= 1
             guard budget >= 0 else {
-                throw WireFormatError(offset: 0, message: "binary plist references its objects too many times (more than 8 reads per object)")
+                throw WireFormatError(
+                    offset: 0,
+                    message: "binary plist references its objects too many times (more than 8 reads per object)")
             }
             let start = try offset(of: ref)
             let marker = b[start]
@@ -148,11 +178,15 @@ public enum BinaryPlist {
                 case 0x00: return .null
                 case 0x08: return .bool(false)
                 case 0x09: return .bool(true)
-                default: throw WireFormatError(offset: start, message: "binary plist marker 0x\(String(marker, radix: 16)) is unknown")
+                default:
+                    throw WireFormatError(
+                        offset: start, message: "binary plist marker 0x\(String(marker, radix: 16)) is unknown")
                 }
             case 0x1:
                 let n = 1 << Int(marker & 0x0F)
-                guard n <= 16 else { throw WireFormatError(offset: start, message: "binary plist integer of \(n) bytes") }
+                guard n <= 16 else {
+                    throw WireFormatError(offset: start, message: "binary plist integer of \(n) bytes")
+                }
                 try need(at, n)
                 // 16-byte integers keep their low 8 bytes.
                 let v = Self.be(b, at + max(0, n - 8), min(n, 8))
@@ -185,7 +219,9 @@ public enum BinaryPlist {
                 let n = Int(marker & 0x0F) + 1
                 try need(at, n)
                 let uid = Self.be(b, at, min(n, 8))
-                guard uid <= UInt64(Int32.max) else { throw WireFormatError(offset: start, message: "binary plist UID \(uid) is out of range") }
+                guard uid <= UInt64(Int32.max) else {
+                    throw WireFormatError(offset: start, message: "binary plist UID \(uid) is out of range")
+                }
                 return .uid(Int(uid))
             case 0xA, 0xC:
                 let n = try length(marker, &at)
@@ -194,7 +230,8 @@ public enum BinaryPlist {
                 return .array(items)
             case 0xD:
                 let n = try length(marker, &at)
-                let keys = try refs(at, n), values = try refs(at + n * refSize, n)
+                let keys = try refs(at, n)
+                let values = try refs(at + n * refSize, n)
                 var members = [(String, PlistValue)]()
                 for (k, v) in zip(keys, values) {
                     guard case .string(let key) = try object(k, depth: depth + 1) else {
@@ -204,7 +241,8 @@ public enum BinaryPlist {
                 }
                 return .dictionary(members)
             default:
-                throw WireFormatError(offset: start, message: "binary plist marker 0x\(String(marker, radix: 16)) is unknown")
+                throw WireFormatError(
+                    offset: start, message: "binary plist marker 0x\(String(marker, radix: 16)) is unknown")
             }
         }
     }

@@ -30,7 +30,11 @@ public enum KeyedArchive {
         mutating func resolve(uid: Int, depth: Int) throws(WireFormatError) -> PlistValue {
             budget -= 1
             guard depth <= KeyedArchive.maximumDepth, budget >= 0 else {
-                throw WireFormatError(offset: 0, message: "NSKeyedArchiver archive nested deeper than \(KeyedArchive.maximumDepth) levels, or a reference cycle")
+                throw WireFormatError(
+                    offset: 0,
+                    message:
+                        "NSKeyedArchiver archive nested deeper than \(KeyedArchive.maximumDepth) levels, or a reference cycle"
+                )
             }
             return try resolve(value: archive.entry(uid), depth: depth)
         }
@@ -50,7 +54,8 @@ public enum KeyedArchive {
                     return .dictionary(out)
                 }
                 guard let className = archive.className(value) else {
-                    throw WireFormatError(offset: 0, message: "NSKeyedArchiver class reference \(classRef) does not name a class")
+                    throw WireFormatError(
+                        offset: 0, message: "NSKeyedArchiver class reference \(classRef) does not name a class")
                 }
                 return try object(className: className, value, depth: depth)
             default: return value
@@ -62,8 +67,11 @@ public enum KeyedArchive {
             case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
                 return try resolve(value: value["NS.objects"] ?? .array([]), depth: depth + 1)
             case "NSDictionary", "NSMutableDictionary":
-                guard case .array(let keys)? = value["NS.keys"], case .array(let values)? = value["NS.objects"], keys.count == values.count else {
-                    throw WireFormatError(offset: 0, message: "NSKeyedArchiver dictionary without matching NS.keys and NS.objects")
+                guard case .array(let keys)? = value["NS.keys"], case .array(let values)? = value["NS.objects"],
+                    keys.count == values.count
+                else {
+                    throw WireFormatError(
+                        offset: 0, message: "NSKeyedArchiver dictionary without matching NS.keys and NS.objects")
                 }
                 var out = [(String, PlistValue)]()
                 for (k, v) in zip(keys, values) {
@@ -93,7 +101,8 @@ public enum KeyedArchive {
 
         static func uuidString(_ b: [UInt8]) -> String {
             let hex = b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
-            return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+            return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
+                separator: "-")
         }
     }
 }

@@ -21,7 +21,9 @@ public final class KeyedArchiveReader {
         }
         reader = try BinaryPlist.Reader(Array(bytes))
         guard let top = try reader.dictionaryRefs(reader.top) else {
-            throw WireFormatError(offset: 0, message: "binary plist is not an NSKeyedArchiver archive (its top object is not a dictionary)")
+            throw WireFormatError(
+                offset: 0,
+                message: "binary plist is not an NSKeyedArchiver archive (its top object is not a dictionary)")
         }
         var objects: [Int]?
         var root: Int?
@@ -39,7 +41,8 @@ public final class KeyedArchiveReader {
             }
         }
         guard let objects, let root else {
-            throw WireFormatError(offset: 0, message: "binary plist is not an NSKeyedArchiver archive (no $objects / $top.root)")
+            throw WireFormatError(
+                offset: 0, message: "binary plist is not an NSKeyedArchiver archive (no $objects / $top.root)")
         }
         self.objects = objects
         rootUID = root
@@ -54,7 +57,8 @@ public final class KeyedArchiveReader {
     /// Object `uid` of `$objects`, parsed (its members stay references).
     func entry(_ uid: Int) throws(WireFormatError) -> PlistValue {
         guard uid >= 0, uid < objects.count else {
-            throw WireFormatError(offset: 0, message: "NSKeyedArchiver reference \(uid) is past its \(objects.count) objects")
+            throw WireFormatError(
+                offset: 0, message: "NSKeyedArchiver reference \(uid) is past its \(objects.count) objects")
         }
         let v = try reader.object(objects[uid], depth: BinaryPlist.maximumDepth - 2)
         return v == .string("$null") ? .null : v
@@ -86,8 +90,12 @@ public struct ArchivedValue {
 
     /// Member `key` of an archived object or dictionary; nil when absent or null.
     public subscript(key: String) -> ArchivedValue? {
-        if value["NS.keys"] != nil, archive.className(value).map({ $0 == "NSDictionary" || $0 == "NSMutableDictionary" }) == true {
-            guard case .array(let keys)? = value["NS.keys"], case .array(let values)? = value["NS.objects"] else { return nil }
+        if value["NS.keys"] != nil,
+            archive.className(value).map({ $0 == "NSDictionary" || $0 == "NSMutableDictionary" }) == true
+        {
+            guard case .array(let keys)? = value["NS.keys"], case .array(let values)? = value["NS.objects"] else {
+                return nil
+            }
             for (k, v) in zip(keys, values) where archive.follow(k).string == key {
                 return wrap(archive.follow(v))
             }

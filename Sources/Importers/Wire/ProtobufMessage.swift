@@ -27,7 +27,8 @@ public struct ProtobufMessage: Sendable {
     /// - Throws: `WireFormatError` with the byte offset of the first malformed field.
     public init(_ bytes: ArraySlice<UInt8>, depth: Int = 0) throws(WireFormatError) {
         guard depth <= Self.maximumDepth else {
-            throw WireFormatError(offset: bytes.startIndex, message: "protobuf nested deeper than \(Self.maximumDepth) levels")
+            throw WireFormatError(
+                offset: bytes.startIndex, message: "protobuf nested deeper than \(Self.maximumDepth) levels")
         }
         self.depth = depth
         var i = bytes.startIndex
@@ -44,19 +45,24 @@ public struct ProtobufMessage: Sendable {
             case 2:
                 let n = try Self.varint(bytes, &i)
                 guard n <= UInt64(bytes.endIndex - i) else {
-                    throw WireFormatError(offset: fieldStart, message: "protobuf field \(number) claims \(n) bytes; only \(bytes.endIndex - i) remain")
+                    throw WireFormatError(
+                        offset: fieldStart,
+                        message: "protobuf field \(number) claims \(n) bytes; only \(bytes.endIndex - i) remain")
                 }
                 fields.append((number, .bytes(bytes[i..<i + Int(n)])))
                 i += Int(n)
             case 5: fields.append((number, .fixed32(UInt32(try Self.fixed(bytes, &i, 4)))))
             default:
-                throw WireFormatError(offset: fieldStart, message: "protobuf wire type \(key & 7) is not supported (groups or garbage)")
+                throw WireFormatError(
+                    offset: fieldStart, message: "protobuf wire type \(key & 7) is not supported (groups or garbage)")
             }
         }
     }
 
     /// A little-endian fixed-width value of `width` bytes.
-    private static func fixed(_ bytes: ArraySlice<UInt8>, _ i: inout Int, _ width: Int) throws(WireFormatError) -> UInt64 {
+    private static func fixed(_ bytes: ArraySlice<UInt8>, _ i: inout Int, _ width: Int) throws(WireFormatError)
+        -> UInt64
+    {
         guard bytes.endIndex - i >= width else {
             throw WireFormatError(offset: i, message: "protobuf fixed\(8 * width) runs past the end")
         }

@@ -112,7 +112,9 @@ struct BinaryIn {
     mutating func extras() throws(Failure) -> [JSONMember] {
         let n = try r.bytes.readLength()
         if n == 0 { return [] }
-        guard case .object(let members) = try parsedJSON(n) else { throw Failure(offset: r.bytes.offset, expected: "stored extra fields") }
+        guard case .object(let members) = try parsedJSON(n) else {
+            throw Failure(offset: r.bytes.offset, expected: "stored extra fields")
+        }
         return members
     }
 
@@ -129,7 +131,9 @@ struct BinaryIn {
         } catch {
             throw Failure(offset: r.bytes.offset, expected: "stored JSON")
         }
-        guard let v = tape.withReader(raw, { $0.value(0) }) else { throw Failure(offset: r.bytes.offset, expected: "stored JSON") }
+        guard let v = tape.withReader(raw, { $0.value(0) }) else {
+            throw Failure(offset: r.bytes.offset, expected: "stored JSON")
+        }
         return v
     }
 }

@@ -42,13 +42,15 @@ public struct EventDecoder {
 
     private static func event(_ r: TapeReader) throws(FieldError) -> Event {
         guard r.token(0).kind == .object else {
-            throw FieldError(offset: 0, field: "", message: "the line is JSON but not an object; each line must be one event object")
+            throw FieldError(
+                offset: 0, field: "", message: "the line is JSON but not an object; each line must be one event object")
         }
         var f = try ObjectFields(r, 0)
         guard let typeToken = f.take("type") else { throw f.error("type", "is required but missing") }
         let typeName = try f.stringValue(typeToken)
         guard let type = EventType.named(typeName) else {
-            throw f.error("type", "\"\(typeName)\" is not an event type of the contract (see spec/events.md)", at: typeToken)
+            throw f.error(
+                "type", "\"\(typeName)\" is not an event type of the contract (see spec/events.md)", at: typeToken)
         }
         let time = try f.time("time")
         let device = try f.optionalNonEmptyString("device") ?? Envelope.defaultDevice
@@ -78,7 +80,8 @@ public struct EventDecoder {
         }
         // An observation covers the `duration` before its `time`.
         if let span, !EventLimits.startFits(time, minus: span) {
-            throw f.error("duration", "the time minus the duration lies before 1970; the span must start within 1970-2200")
+            throw f.error(
+                "duration", "the time minus the duration lies before 1970; the span must start within 1970-2200")
         }
         let extras = try f.extras()
         return Event(time: time, device: device, app: app, id: id, source: source, body: body, extras: extras)
@@ -89,15 +92,25 @@ public struct EventDecoder {
         var p = Provenance()
         // The shape importers write (events.md): all four, the artifact a SHA-256 in hex.
         p.artifact = try f.optionalString("artifact")
-        guard let artifact = p.artifact else { throw f.error("artifact", "source needs artifact, path, stream and locator; artifact is missing") }
-        guard artifact.utf8.count == 64, artifact.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+        guard let artifact = p.artifact else {
+            throw f.error("artifact", "source needs artifact, path, stream and locator; artifact is missing")
+        }
+        guard artifact.utf8.count == 64,
+            artifact.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else {
             throw f.error("artifact", "must be the file's SHA-256 as 64 lowercase hex digits")
         }
         p.path = try f.optionalString("path")
-        guard p.path.map({ !$0.isEmpty }) ?? false else { throw f.error("path", "source needs a non-empty path (the file's path inside the extraction)") }
+        guard p.path.map({ !$0.isEmpty }) ?? false else {
+            throw f.error("path", "source needs a non-empty path (the file's path inside the extraction)")
+        }
         p.stream = try f.optionalString("stream")
-        guard p.stream.map({ !$0.isEmpty }) ?? false else { throw f.error("stream", "source needs a non-empty stream (the Biome stream, knowledgeC stream or table)") }
-        guard let t = f.take("locator") else { throw f.error("locator", "source needs a locator (the record's offset or row id)") }
+        guard p.stream.map({ !$0.isEmpty }) ?? false else {
+            throw f.error("stream", "source needs a non-empty stream (the Biome stream, knowledgeC stream or table)")
+        }
+        guard let t = f.take("locator") else {
+            throw f.error("locator", "source needs a locator (the record's offset or row id)")
+        }
         do {
             guard let v = f.r.value(t), v.isScalar, v != .null else {
                 throw f.error("locator", "must be a record offset (number) or row id (string)", at: t)
@@ -107,7 +120,9 @@ public struct EventDecoder {
         let extra = try f.extras()
         if !extra.isEmpty {
             var w = CanonicalWriter()
-            w.beginObject(); w.members(extra); w.endObject()
+            w.beginObject()
+            w.members(extra)
+            w.endObject()
             let text = w.text
             p.extraJSON = String(text.dropFirst().dropLast())
         }
@@ -118,7 +133,9 @@ public struct EventDecoder {
     public mutating func decode(_ line: String) throws(FieldError) -> Event {
         var s = line
         let result = s.withUTF8 { (u: UnsafeBufferPointer<UInt8>) -> Result<Event, FieldError> in
-            do throws(FieldError) { return .success(try decode(line: UnsafeRawBufferPointer(u))) } catch { return .failure(error) }
+            do throws(FieldError) { return .success(try decode(line: UnsafeRawBufferPointer(u))) } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }
@@ -136,17 +153,41 @@ extension Event {
     /// contract order, then unknown keys in input order.
     public func writeCanonical(_ w: inout CanonicalWriter, extraMembers: (inout CanonicalWriter) -> Void = { _ in }) {
         w.beginObject()
-        w.key("type"); w.string(envelope.type)
-        w.key("time"); w.time(envelope.time)
-        if envelope.device != Envelope.defaultDevice { w.key("device"); w.string(envelope.device) }
-        if let app = envelope.app { w.key("app"); w.string(app) }
-        if let id = envelope.id { w.key("id"); w.string(id) }
+        w.key("type")
+        w.string(envelope.type)
+        w.key("time")
+        w.time(envelope.time)
+        if envelope.device != Envelope.defaultDevice {
+            w.key("device")
+            w.string(envelope.device)
+        }
+        if let app = envelope.app {
+            w.key("app")
+            w.string(app)
+        }
+        if let id = envelope.id {
+            w.key("id")
+            w.string(id)
+        }
         if let s = envelope.source {
-            w.key("source"); w.beginObject()
-            if let a = s.artifact { w.key("artifact"); w.string(a) }
-            if let p = s.path { w.key("path"); w.string(p) }
-            if let st = s.stream { w.key("stream"); w.string(st) }
-            if let l = s.locatorJSON { w.key("locator"); w.raw(l) }
+            w.key("source")
+            w.beginObject()
+            if let a = s.artifact {
+                w.key("artifact")
+                w.string(a)
+            }
+            if let p = s.path {
+                w.key("path")
+                w.string(p)
+            }
+            if let st = s.stream {
+                w.key("stream")
+                w.string(st)
+            }
+            if let l = s.locatorJSON {
+                w.key("locator")
+                w.raw(l)
+            }
             if let x = s.extraJSON { w.rawMembers(x) }
             w.endObject()
         }

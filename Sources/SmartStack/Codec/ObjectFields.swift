@@ -1,6 +1,7 @@
 import RecordFormat
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The members of one JSON object on a tape, taken one by one by name, so that what is
@@ -30,7 +31,8 @@ struct ObjectFields {
         count = Int(t.count)
         hint = (0, index + 1)
         guard count <= ObjectFields.maximumMembers else {
-            throw FieldError(token: index, message: "the object has \(count) keys; the limit is \(ObjectFields.maximumMembers)")
+            throw FieldError(
+                token: index, message: "the object has \(count) keys; the limit is \(ObjectFields.maximumMembers)")
         }
         if count > 1 { try checkDuplicateKeysAndIndex() }
     }
@@ -56,7 +58,8 @@ struct ObjectFields {
     private mutating func checkDuplicateKeysAndIndex() throws(FieldError) {
         let end = Int(r.token(index).next)
         let n = count
-        let (bits, duplicate): (UInt64, Int?) = withUnsafeTemporaryAllocation(of: (UInt64, Int).self, capacity: n) { keys in
+        let (bits, duplicate): (UInt64, Int?) = withUnsafeTemporaryAllocation(of: (UInt64, Int).self, capacity: n) {
+            keys in
             var bits: UInt64 = 0
             var i = index + 1
             var m = 0
@@ -75,7 +78,8 @@ struct ObjectFields {
     }
 
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let ta = r.token(a), tb = r.token(b)
+        let ta = r.token(a)
+        let tb = r.token(b)
         if ta.escaped || tb.escaped { return r.string(a) == r.string(b) }
         return ObjectFields.equalBytes(r.rawString(a), r.rawString(b))
     }
@@ -91,7 +95,6 @@ struct ObjectFields {
         }
         return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
-
 
     private func isUsed(_ m: Int) -> Bool {
         let bit = UInt64(1) << UInt64(m & 63)
@@ -198,7 +201,9 @@ struct ObjectFields {
 
     func stringValue(_ token: Int) throws(FieldError) -> String {
         guard r.token(token).kind == .string else { throw FieldError(token: token, message: "must be a string") }
-        guard let s = r.string(token) else { throw FieldError(token: token, message: "is not valid UTF-8 or has a bad escape") }
+        guard let s = r.string(token) else {
+            throw FieldError(token: token, message: "is not valid UTF-8 or has a bad escape")
+        }
         return s
     }
 
@@ -226,7 +231,8 @@ struct ObjectFields {
     func enumValue(_ t: Int, _ allowed: [String]) throws(FieldError) -> String {
         let s = try stringValue(t)
         guard allowed.contains(s) else {
-            throw FieldError(token: t, message: "\"\(s)\" is not one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
+            throw FieldError(
+                token: t, message: "\"\(s)\" is not one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         return s
     }
@@ -264,9 +270,12 @@ struct ObjectFields {
     mutating func optionalDuration(_ name: StaticString) throws(FieldError) -> Double? {
         guard let t = take(name) else { return nil }
         let d = try numberValue(t)
-        guard d >= 0 else { throw error(name, "must not be negative (got \(CanonicalWriter.text(of: .number(d))))", at: t) }
+        guard d >= 0 else {
+            throw error(name, "must not be negative (got \(CanonicalWriter.text(of: .number(d))))", at: t)
+        }
         guard d <= EventLimits.maximumDurationSeconds else {
-            throw error(name, "must be at most 315576000 s (10 years) (got \(CanonicalWriter.text(of: .number(d))))", at: t)
+            throw error(
+                name, "must be at most 315576000 s (10 years) (got \(CanonicalWriter.text(of: .number(d))))", at: t)
         }
         return d
     }
@@ -282,7 +291,9 @@ struct ObjectFields {
 
     func timeValue(_ t: Int) throws(FieldError) -> Timestamp {
         let tok = r.token(t)
-        guard tok.kind == .string, !tok.escaped else { throw FieldError(token: t, message: "must be an RFC 3339 time string") }
+        guard tok.kind == .string, !tok.escaped else {
+            throw FieldError(token: t, message: "must be an RFC 3339 time string")
+        }
         do {
             return try Timestamp.parse(r.rawString(t))
         } catch {
@@ -334,7 +345,8 @@ struct ObjectFields {
         while k < end {
             if !isUsed(m) {
                 guard let key = r.string(k), let v = r.value(k + 1) else {
-                    throw FieldError(token: k + 1, message: "holds a string that is not valid UTF-8 or has a bad escape")
+                    throw FieldError(
+                        token: k + 1, message: "holds a string that is not valid UTF-8 or has a bad escape")
                 }
                 out.append(JSONMember(key, v))
             }
@@ -349,7 +361,9 @@ struct ObjectFields {
         guard count == 1 else {
             throw FieldError(token: index, message: "\(what) must have exactly one key (found \(count))")
         }
-        guard let k = r.string(index + 1) else { throw FieldError(token: index + 1, message: "the key is not valid UTF-8") }
+        guard let k = r.string(index + 1) else {
+            throw FieldError(token: index + 1, message: "the key is not valid UTF-8")
+        }
         return k
     }
 }

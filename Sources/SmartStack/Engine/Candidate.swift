@@ -58,43 +58,84 @@ extension DeviceEngine {
     mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
         switch c.signal {
         case .relevance(let r, let rule):
-            let window = r.until.map { "\(state.clock.clockText(r.since.microseconds))-\(state.clock.clockText($0.microseconds))" }
+            let window =
+                r.until.map {
+                    "\(state.clock.clockText(r.since.microseconds))-\(state.clock.clockText($0.microseconds))"
+                }
                 ?? "from \(state.clock.clockText(r.since.microseconds)) until the next entry with relevance"
-            var out = [Reason(.relevanceScore, .documented, rule,
-                              "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)",
-                              events: [r.event])]
+            var out = [
+                Reason(
+                    .relevanceScore, .documented, rule,
+                    "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)",
+                    events: [r.event])
+            ]
             if watch {
-                out.append(Reason(.relevanceScore, .policy, "watchUsesEntryRelevance", "timeline relevance counted on watchOS by policy", events: [r.event]))
+                out.append(
+                    Reason(
+                        .relevanceScore, .policy, "watchUsesEntryRelevance",
+                        "timeline relevance counted on watchOS by policy", events: [r.event]))
             }
             return out
         case .pattern(let intent, let evidence, let suggestion):
-            let documented = suggestion
-                ? Reason(.donationPattern, .documented, "D3",
-                         "\(evidence.count) \(intent) donations at this hour of day and no matching widget in a stack: suggested, configured with the donated values", events: evidence)
-                : Reason(.donationPattern, .documented, "D2",
-                         "\(evidence.count) matching \(intent) donations at this hour of day; the widget's configuration matches them", events: evidence)
-            return [documented, Reason(.donationPattern, .policy, "usagePatternMinimum",
-                                       "a pattern needs \(p.usagePatternMinimum) donations in the same local hour within \(p.usagePatternWindowDays) days", events: evidence)]
+            let documented =
+                suggestion
+                ? Reason(
+                    .donationPattern, .documented, "D3",
+                    "\(evidence.count) \(intent) donations at this hour of day and no matching widget in a stack: suggested, configured with the donated values",
+                    events: evidence)
+                : Reason(
+                    .donationPattern, .documented, "D2",
+                    "\(evidence.count) matching \(intent) donations at this hour of day; the widget's configuration matches them",
+                    events: evidence)
+            return [
+                documented,
+                Reason(
+                    .donationPattern, .policy, "usagePatternMinimum",
+                    "a pattern needs \(p.usagePatternMinimum) donations in the same local hour within \(p.usagePatternWindowDays) days",
+                    events: evidence),
+            ]
         case .shortcut(_, let clue, let events, let usage, let member):
             var out: [Reason]
             if let clue {
-                out = [Reason(.relevantShortcut, .documented, "S6", "relevant shortcut, \(describe(clue))", events: events)]
+                out = [
+                    Reason(.relevantShortcut, .documented, "S6", "relevant shortcut, \(describe(clue))", events: events)
+                ]
             } else {
-                out = [Reason(.relevantShortcut, .documented, "S5",
-                              "relevant shortcut with no providers: the system relies on usage (\(usage) uses at this hour)", events: events),
-                       Reason(.relevantShortcut, .policy, "usagePatternMinimum",
-                              "usage counts once it reaches \(p.usagePatternMinimum) in the same local hour within \(p.usagePatternWindowDays) days", events: events)]
+                out = [
+                    Reason(
+                        .relevantShortcut, .documented, "S5",
+                        "relevant shortcut with no providers: the system relies on usage (\(usage) uses at this hour)",
+                        events: events),
+                    Reason(
+                        .relevantShortcut, .policy, "usagePatternMinimum",
+                        "usage counts once it reaches \(p.usagePatternMinimum) in the same local hour within \(p.usagePatternWindowDays) days",
+                        events: events),
+                ]
             }
             if member {
-                out.append(Reason(.relevantShortcut, .policy, "relevantShortcutsRotateMembers",
-                                  "an open relevant shortcut also rotates a widget already in the stack", events: events))
+                out.append(
+                    Reason(
+                        .relevantShortcut, .policy, "relevantShortcutsRotateMembers",
+                        "an open relevant shortcut also rotates a widget already in the stack", events: events))
             }
             return out
         case .context(let clue, let events, let what, let card, let rule):
-            var out = [Reason(.relevantContext, .documented, rule, "\(what), \(describe(clue)), matches the person's context", events: events)]
-            if card > 1 { out.append(Reason(.relevantContext, .documented, "W5", "a relevance widget shows one card per matching clue", events: events)) }
+            var out = [
+                Reason(
+                    .relevantContext, .documented, rule, "\(what), \(describe(clue)), matches the person's context",
+                    events: events)
+            ]
+            if card > 1 {
+                out.append(
+                    Reason(
+                        .relevantContext, .documented, "W5", "a relevance widget shows one card per matching clue",
+                        events: events))
+            }
             if rule == "P3" {
-                out.append(Reason(.relevantContext, .policy, "relevantIntentsOnIOS17", "iOS 17 logs follow the older documentation", events: events))
+                out.append(
+                    Reason(
+                        .relevantContext, .policy, "relevantIntentsOnIOS17",
+                        "iOS 17 logs follow the older documentation", events: events))
             }
             return out
         }

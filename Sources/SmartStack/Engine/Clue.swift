@@ -14,8 +14,9 @@ enum Clue: Codable, Hashable {
         switch context {
         case .date(let d):
             if let at = d.at {
-                return .window(from: at.microseconds - Int64(p.dateClueLeadMinutes) * 60_000_000,
-                               to: at.microseconds + Int64(p.dateClueLagMinutes) * 60_000_000, dateKind: d.kind)
+                return .window(
+                    from: at.microseconds - Int64(p.dateClueLeadMinutes) * 60_000_000,
+                    to: at.microseconds + Int64(p.dateClueLagMinutes) * 60_000_000, dateKind: d.kind)
             }
             return .window(from: d.from?.microseconds ?? .min, to: d.to?.microseconds ?? .max, dateKind: d.kind)
         case .location:

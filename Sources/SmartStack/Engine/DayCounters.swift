@@ -24,7 +24,11 @@ struct DayCounters: Codable, Hashable {
     subscript(kind: Kind, key: String) -> Int {
         get { kind == .rotation ? DayCounters.count(key, in: rotations) : DayCounters.count(key, in: suggestions) }
         set {
-            if kind == .rotation { DayCounters.set(key, newValue, in: &rotations) } else { DayCounters.set(key, newValue, in: &suggestions) }
+            if kind == .rotation {
+                DayCounters.set(key, newValue, in: &rotations)
+            } else {
+                DayCounters.set(key, newValue, in: &suggestions)
+            }
         }
     }
 

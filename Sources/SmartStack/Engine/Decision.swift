@@ -55,7 +55,10 @@ public struct Reason: Codable, Hashable, Sendable {
     public var parameters: [String]
 
     /// Creates a reason. A policy reason rests on `rule` and on any further `parameters`.
-    public init(_ code: ReasonCode, _ basis: ReasonBasis, _ rule: String, _ detail: String, events: [UInt64], parameters: [String] = []) {
+    public init(
+        _ code: ReasonCode, _ basis: ReasonBasis, _ rule: String, _ detail: String, events: [UInt64],
+        parameters: [String] = []
+    ) {
         self.init(code: code.rawValue, basis, rule, detail, events: events, parameters: parameters)
     }
 

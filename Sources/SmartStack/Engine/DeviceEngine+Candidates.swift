@@ -28,8 +28,9 @@ extension DeviceEngine {
         }
         let stale = memberCache.staleUsage(stack: i, member: j, now: state.now, context: contextVersion)
         if !stale.isEmpty {
-            memberCache.setUsage(memberUsage(stack: i, member: j, candidates: false, parts: stale), stale,
-                                 watch: state.stacks[i].isWatch, stack: i, member: j)
+            memberCache.setUsage(
+                memberUsage(stack: i, member: j, candidates: false, parts: stale), stale,
+                watch: state.stacks[i].isWatch, stack: i, member: j)
         }
         return memberCache.entry(stack: i, member: j)
     }
@@ -40,7 +41,11 @@ extension DeviceEngine {
         let (active, until) = memberTimeline(stack: i, member: j)
         guard let (r, duration) = active else { return (nil, until) }
         let w = state.stacks[i].members[j].widget
-        return (Candidate(widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"), source: "relevance"), until)
+        return (
+            Candidate(
+                widget: w, rank: r.normalized, signal: .relevance(r, rule: duration > 0 ? "R7" : "R6"),
+                source: "relevance"), until
+        )
     }
 
     /// The rank of `memberRelevance` (its normalised score) and until when it holds,
@@ -78,29 +83,38 @@ extension DeviceEngine {
         let (w, intent) = (state.stacks[i].members[j].widget, state.stacks[i].members[j].intent)
         if !isWatch {
             if parts.contains(.pattern), let intent {
-                let evidence = memberPattern(instance: w.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
+                let evidence = memberPattern(
+                    instance: w.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
                 part.patternUntil = evidence.until
                 if !evidence.seqs.isEmpty {
                     part.rank = p.usagePatternRank
                     if candidates {
-                        part.candidate = Candidate(widget: w, rank: p.usagePatternRank, signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
-                                                   source: "pattern")
+                        part.candidate = Candidate(
+                            widget: w, rank: p.usagePatternRank,
+                            signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
+                            source: "pattern")
                     }
                 }
             }
-            guard parts.contains(.other), p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else { return part }
+            guard parts.contains(.other), p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else {
+                return part
+            }
             for k in set.shortcuts.indices where set.shortcuts[k].kind == w.kind {
                 let providers = set.shortcuts[k].providers
                 if providers.isEmpty {
                     part.otherUntil = min(part.otherUntil, appUsage(w.app).until)
                 }
                 part.contextVersion = contextVersion
-                for q in providers.indices { part.otherUntil = min(part.otherUntil, providers[q].nextBoundary(after: state.now)) }
+                for q in providers.indices {
+                    part.otherUntil = min(part.otherUntil, providers[q].nextBoundary(after: state.now))
+                }
             }
             if let opening = openingShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false) {
                 part.shortcutRank = p.relevantShortcutRank
                 if candidates {
-                    part.shortcut = Candidate(widget: w, rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: true), source: "shortcut")
+                    part.shortcut = Candidate(
+                        widget: w, rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: true),
+                        source: "shortcut")
                 }
             }
         } else if parts.contains(.other) {
@@ -108,21 +122,29 @@ extension DeviceEngine {
             // The app's relevant intents naming the kind, then the kind's relevance
             // attributes (`contextSignals`), read in place.
             let parameters = state.stacks[i].members[j].parameters
-            for (set, wholeSet) in [(state.intentSets[w.app], false), (state.attributeSets[DeviceModel.appKind(w.app, w.kind)], true)] {
+            for (set, wholeSet) in [
+                (state.intentSets[w.app], false), (state.attributeSets[DeviceModel.appKind(w.app, w.kind)], true),
+            ] {
                 guard let set else { continue }
                 for k in set.signals.indices where wholeSet || set.signals[k].kind == w.kind {
                     guard let clue = set.signals[k].clue else { continue }
                     part.otherUntil = min(part.otherUntil, clue.nextBoundary(after: state.now))
                     if let donated = set.signals[k].intent, donated == intent, let params = set.signals[k].parameters,
-                       !parametersMatch(donated: params, widget: parameters) { continue }
+                        !parametersMatch(donated: params, widget: parameters)
+                    {
+                        continue
+                    }
                     let rank = contextRank(clue)
                     guard part.rank.map({ $0 < rank }) ?? true else { continue }
                     let (ok, events, _) = matches(clue, app: w.app)
                     guard ok else { continue }
                     part.rank = rank
                     if candidates {
-                        part.candidate = Candidate(widget: w, rank: rank, signal: .context(clue: clue, events: [set.seq] + events, what: "relevance clue", card: 1, rule: "W2"),
-                                                   source: "context")
+                        part.candidate = Candidate(
+                            widget: w, rank: rank,
+                            signal: .context(
+                                clue: clue, events: [set.seq] + events, what: "relevance clue", card: 1, rule: "W2"),
+                            source: "context")
                     }
                 }
             }
@@ -146,7 +168,9 @@ extension DeviceEngine {
     /// What opens the app's relevant shortcut for `kind` now, given the app's set: the
     /// first provider that matches, or (for an empty provider list) the app's usage.
     /// Providers combine with "any"; for suggestions only the policy's provider types count.
-    mutating func openingShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool) -> ShortcutOpening? {
+    mutating func openingShortcut(in set: ShortcutSet, app: String, kind: String, forSuggestion: Bool)
+        -> ShortcutOpening?
+    {
         // By index: a shortcut is read in place, not copied with its names and lists.
         for k in set.shortcuts.indices where set.shortcuts[k].kind == kind {
             let providers = set.shortcuts[k].providers

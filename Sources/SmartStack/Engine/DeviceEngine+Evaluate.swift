@@ -26,43 +26,62 @@ extension DeviceEngine {
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.
     mutating func placeSystemWidgets(stack i: Int, candidates: [Candidate]) {
         if candidates.isEmpty && state.stacks[i].suggestions.isEmpty { return }
-        let (widgetSuggestions, isWatch, settingsSeq) = (state.stacks[i].widgetSuggestions, state.stacks[i].isWatch, state.stacks[i].settingsSeq)
+        let (widgetSuggestions, isWatch, settingsSeq) = (
+            state.stacks[i].widgetSuggestions, state.stacks[i].isWatch, state.stacks[i].settingsSeq
+        )
         for s in state.stacks[i].suggestions {
             // A shown suggestion stays while its signal is still relevant (G2): a set sent
             // again that still names it keeps it, citing the newer set from then on.
-            let still = widgetSuggestions ? candidates.first { $0.widget.instance == s.widget.instance && Self.sameSignal($0.source, s.source) } : nil
+            let still =
+                widgetSuggestions
+                ? candidates.first { $0.widget.instance == s.widget.instance && Self.sameSignal($0.source, s.source) }
+                : nil
             if let still {
-                if still.source != s.source, let k = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == s.widget.instance }) {
+                if still.source != s.source,
+                    let k = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == s.widget.instance })
+                {
                     state.stacks[i].suggestions[k].source = still.source
                     state.stacks[i].suggestions[k].reasons = reasons(still, watch: isWatch)
                 }
                 continue
             }
-            let reason = widgetSuggestions
-                ? Reason(.noActiveRelevance, .documented, isWatch ? "W2" : "G2",
-                         isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended", events: s.reasons.flatMap(\.events))
-                : Reason(.stackToggleOff, .documented, "G2", "Widget Suggestions were turned off for this stack", events: [settingsSeq])
+            let reason =
+                widgetSuggestions
+                ? Reason(
+                    .noActiveRelevance, .documented, isWatch ? "W2" : "G2",
+                    isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended",
+                    events: s.reasons.flatMap(\.events))
+                : Reason(
+                    .stackToggleOff, .documented, "G2", "Widget Suggestions were turned off for this stack",
+                    events: [settingsSeq])
             let from = state.stacks[i].identity(state.stacks[i].top)
             state.stacks[i].suggestions.removeAll { $0.widget.instance == s.widget.instance }
             if state.stacks[i].top == s.widget.instance {
                 state.stacks[i].top = nil
                 state.stacks[i].repairTop()
             }
-            record(stack: i, action: .unsuggest, widget: s.widget, from: from, reasons: [reason], setsTop: from?.instance != state.stacks[i].top)
+            record(
+                stack: i, action: .unsuggest, widget: s.widget, from: from, reasons: [reason],
+                setsTop: from?.instance != state.stacks[i].top)
         }
         guard state.stacks[i].widgetSuggestions, !candidates.isEmpty else { return }
         let cap = isWatch ? p.maxRelevanceCardsPerStack : p.maxSuggestionsPerStack
-        let ordered = candidates.count == 1 ? candidates : candidates.enumerated().sorted { a, b in
-            a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
-        }.map(\.element)
+        let ordered =
+            candidates.count == 1
+            ? candidates
+            : candidates.enumerated().sorted { a, b in
+                a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
+            }.map(\.element)
         // Placed at one instant, the best-ranked goes on top and the rest follow it in rank order.
         var slot = 0
         for c in ordered {
             let st = state.stacks[i]
             guard st.suggestions.count < cap else { break }
             // A card that replaces its associated kind's member (W5) takes no new place.
-            guard st.suggestions.count + st.members.count - replacements(in: st).count < p.maxWidgetsPerStack
-                    || replacesMember(c, in: st) else { break }
+            guard
+                st.suggestions.count + st.members.count - replacements(in: st).count < p.maxWidgetsPerStack
+                    || replacesMember(c, in: st)
+            else { break }
             if st.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) { continue }
             if let g = c.group, st.suggestions.contains(where: { $0.group == g }) { continue }
             let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
@@ -72,11 +91,18 @@ extension DeviceEngine {
             let from = st.identity(st.top)
             if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
             var why = reasons(c, watch: st.isWatch)
-            if ordered.count > 1, let ranking = rankedFirst(c, over: ordered.filter { $0.widget.instance != c.widget.instance && $0.rank <= c.rank }.map(RankSide.init)) {
+            if ordered.count > 1,
+                let ranking = rankedFirst(
+                    c,
+                    over: ordered.filter { $0.widget.instance != c.widget.instance && $0.rank <= c.rank }.map(
+                        RankSide.init))
+            {
                 why.append(ranking)
             }
-            state.stacks[i].suggestions.insert(ShownSuggestion(widget: c.widget, source: c.source, since: state.now, reasons: why,
-                                                               group: c.group, rank: c.rank), at: slot)
+            state.stacks[i].suggestions.insert(
+                ShownSuggestion(
+                    widget: c.widget, source: c.source, since: state.now, reasons: why,
+                    group: c.group, rank: c.rank), at: slot)
             if slot == 0 { state.stacks[i].top = c.widget.instance }
             record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why, setsTop: slot == 0)
             slot += 1
@@ -97,9 +123,13 @@ extension DeviceEngine {
     /// Whether a card would take the place of a member of its associated kind (W5).
     func replacesMember(_ c: Candidate, in stack: StackState) -> Bool {
         guard stack.isWatch, let d = state.declarations[DeviceModel.appKind(c.widget.app, c.widget.kind)],
-              d.configuration == "relevance", let associated = d.associatedKind else { return false }
+            d.configuration == "relevance", let associated = d.associatedKind
+        else { return false }
         let taken = Set(replacements(in: stack).keys)
-        return stack.members.indices.contains { !taken.contains($0) && stack.members[$0].widget.app == c.widget.app && stack.members[$0].widget.kind == associated }
+        return stack.members.indices.contains {
+            !taken.contains($0) && stack.members[$0].widget.app == c.widget.app
+                && stack.members[$0].widget.kind == associated
+        }
     }
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
@@ -107,16 +137,22 @@ extension DeviceEngine {
         if i < stableUntil.count && state.now < stableUntil[i] { return }
         let decisionsBefore = decisions.count
         defer { markStable(stack: i, changed: decisions.count != decisionsBefore) }
-        guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil else { return }
+        guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil
+        else { return }
         let top = state.stacks[i].top
-        var topRank: Double? = state.stacks[i].suggestions.isEmpty ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
+        var topRank: Double? =
+            state.stacks[i].suggestions.isEmpty
+            ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
         var ranked = scratch
         scratch = []
         ranked.removeAll(keepingCapacity: true)
         for j in state.stacks[i].members.indices {
             let cached = memberCache.rank(stack: i, member: j, now: state.now, context: contextVersion)
             guard let rank = cached ?? memberRank(stack: i, member: j) else { continue }
-            if state.stacks[i].members[j].widget.instance == top { topRank = rank; continue }
+            if state.stacks[i].members[j].widget.instance == top {
+                topRank = rank
+                continue
+            }
             ranked.append((j, rank))
         }
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
@@ -129,12 +165,18 @@ extension DeviceEngine {
         }
         scratch = ranked
         guard let best else {
-            if topRank == nil, !p.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget, first.instance != top {
+            if topRank == nil, !p.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget,
+                first.instance != top
+            {
                 let from = state.stacks[i].identity(top)
                 state.stacks[i].top = first.instance
-                record(stack: i, action: .rotate, widget: first, from: from, reasons: [
-                    Reason(.kept, .policy, "topStaysUntilDisplaced", "nothing is relevant; the stack returns to its first widget", events: []),
-                ])
+                record(
+                    stack: i, action: .rotate, widget: first, from: from,
+                    reasons: [
+                        Reason(
+                            .kept, .policy, "topStaysUntilDisplaced",
+                            "nothing is relevant; the stack returns to its first widget", events: [])
+                    ])
             }
             return
         }
@@ -142,7 +184,9 @@ extension DeviceEngine {
         guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
         count(.rotation, chosen.widget.instance, cap: p.rotationCapPerWidgetPerDay)
         var why = reasons(chosen, watch: state.stacks[i].isWatch)
-        if let ranking = rankedFirst(stack: i, chosen: chosen, best: best.member, top: top, ranked: ranked) { why.append(ranking) }
+        if let ranking = rankedFirst(stack: i, chosen: chosen, best: best.member, top: top, ranked: ranked) {
+            why.append(ranking)
+        }
         let from = state.stacks[i].identity(top)
         state.stacks[i].top = chosen.widget.instance
         state.stacks[i].restingTop = chosen.widget.instance
@@ -151,10 +195,15 @@ extension DeviceEngine {
 
     /// RANKED_FIRST for a rotation that chose `chosen` over other eligible widgets (the top
     /// it displaced, when that ranked, and the members it outranked); nil when it had no rival.
-    mutating func rankedFirst(stack i: Int, chosen: Candidate, best: Int, top: String?, ranked: [(member: Int, rank: Double)]) -> Reason? {
+    mutating func rankedFirst(
+        stack i: Int, chosen: Candidate, best: Int, top: String?, ranked: [(member: Int, rank: Double)]
+    ) -> Reason? {
         var rivals = [RankSide]()
-        if let top, let s = state.stacks[i].suggestions.first(where: { $0.widget.instance == top }) { rivals.append(RankSide(s)) }
-        for j in state.stacks[i].members.indices where j != best && (state.stacks[i].members[j].widget.instance == top || ranked.contains { $0.member == j }) {
+        if let top, let s = state.stacks[i].suggestions.first(where: { $0.widget.instance == top }) {
+            rivals.append(RankSide(s))
+        }
+        for j in state.stacks[i].members.indices
+        where j != best && (state.stacks[i].members[j].widget.instance == top || ranked.contains { $0.member == j }) {
             if let c = memberCandidate(stack: i, member: j), c.rank <= chosen.rank { rivals.append(RankSide(c)) }
         }
         return rankedFirst(chosen, over: rivals)
@@ -166,7 +215,9 @@ extension DeviceEngine {
         let (basis, rule, parameters) = RankSide(chosen).basis(against: rivals)
         let listed = rivals.prefix(3).map { "\($0.widget.kind) \(format($0.rank))" }.joined(separator: ", ")
         let more = rivals.count > 3 ? " and \(rivals.count - 3) more" : ""
-        return Reason(.rankedFirst, basis, rule, "it ranks \(format(chosen.rank)), above \(listed)\(more)", events: [], parameters: parameters)
+        return Reason(
+            .rankedFirst, basis, rule, "it ranks \(format(chosen.rank)), above \(listed)\(more)", events: [],
+            parameters: parameters)
     }
 
     /// Notes until when stack `i` cannot change by time alone, after an evaluation that
@@ -174,7 +225,10 @@ extension DeviceEngine {
     /// ending and the next local midnight (when the caps reset).
     mutating func markStable(stack i: Int, changed: Bool) {
         while stableUntil.count < state.stacks.count { stableUntil.append(.min) }
-        guard !changed else { stableUntil[i] = .min; return }
+        guard !changed else {
+            stableUntil[i] = .min
+            return
+        }
         var until = state.clock.nextHour(after: state.now)
         let o = Int64(state.clock.offset(at: state.now)) * 60_000_000
         until = min(until, (state.clock.day(at: state.now) + 1) * 86_400_000_000 - o)
@@ -182,7 +236,10 @@ extension DeviceEngine {
         if holdUntil > state.now { until = min(until, holdUntil) }
         if state.stacks[i].smartRotate && state.now >= holdUntil {
             for j in state.stacks[i].members.indices {
-                guard let valid = memberCache.validUntil(stack: i, member: j) else { stableUntil[i] = .min; return }
+                guard let valid = memberCache.validUntil(stack: i, member: j) else {
+                    stableUntil[i] = .min
+                    return
+                }
                 until = min(until, valid)
             }
         }
@@ -190,9 +247,13 @@ extension DeviceEngine {
     }
 
     /// Appends a decision.
-    mutating func record(stack i: Int, action: DecisionAction, widget: WidgetIdentity, from: WidgetIdentity?, reasons: [Reason], setsTop: Bool = true) {
-        let d = Decision(time: state.clock.timestamp(state.now), device: state.device, stack: state.stacks[i].id, action: action,
-                         widget: widget, from: from, top: state.stacks[i].identity(state.stacks[i].top), reasons: reasons)
+    mutating func record(
+        stack i: Int, action: DecisionAction, widget: WidgetIdentity, from: WidgetIdentity?, reasons: [Reason],
+        setsTop: Bool = true
+    ) {
+        let d = Decision(
+            time: state.clock.timestamp(state.now), device: state.device, stack: state.stacks[i].id, action: action,
+            widget: widget, from: from, top: state.stacks[i].identity(state.stacks[i].top), reasons: reasons)
         if setsTop { state.stacks[i].topDecision = d }
         decisions.append(d)
     }

@@ -8,30 +8,45 @@ extension DeviceEngine {
         let stack = state.stacks[i]
         var out = [CandidateExplanation]()
         for s in stack.suggestions {
-            out.append(CandidateExplanation(widget: s.widget, score: nil, normalized: nil, rank: s.rank, eligible: true, suggested: true, reasons: s.reasons))
+            out.append(
+                CandidateExplanation(
+                    widget: s.widget, score: nil, normalized: nil, rank: s.rank, eligible: true, suggested: true,
+                    reasons: s.reasons))
         }
         for j in stack.members.indices {
             let m = stack.members[j]
             if m.widget.instance == stack.top {
                 let c = memberCandidate(stack: i, member: j)
-                out.append(CandidateExplanation(widget: m.widget, score: c?.relevance?.score, normalized: c?.relevance?.normalized, rank: c?.rank,
-                                                eligible: true, suggested: false, reasons: c.map { reasons($0, watch: stack.isWatch) } ?? placing(stack: i, member: j)))
+                out.append(
+                    CandidateExplanation(
+                        widget: m.widget, score: c?.relevance?.score, normalized: c?.relevance?.normalized,
+                        rank: c?.rank,
+                        eligible: true, suggested: false,
+                        reasons: c.map { reasons($0, watch: stack.isWatch) } ?? placing(stack: i, member: j)))
             } else if let c = memberCandidate(stack: i, member: j) {
                 var reasons = reasons(c, watch: stack.isWatch)
                 let blocked = rotationBlockers(stack: i, member: m, candidate: c)
                 reasons += blocked
-                out.append(CandidateExplanation(widget: m.widget, score: c.relevance?.score, normalized: c.relevance?.normalized, rank: c.rank,
-                                                eligible: blocked.isEmpty || blocked.allSatisfy { $0.code == "OUTRANKED" },
-                                                suggested: false, reasons: reasons))
+                out.append(
+                    CandidateExplanation(
+                        widget: m.widget, score: c.relevance?.score, normalized: c.relevance?.normalized, rank: c.rank,
+                        eligible: blocked.isEmpty || blocked.allSatisfy { $0.code == "OUTRANKED" },
+                        suggested: false, reasons: reasons))
             } else {
-                out.append(CandidateExplanation(widget: m.widget, score: nil, normalized: nil, rank: nil, eligible: false, suggested: false,
-                                                reasons: rotationPath(stack: i, member: m)))
+                out.append(
+                    CandidateExplanation(
+                        widget: m.widget, score: nil, normalized: nil, rank: nil, eligible: false, suggested: false,
+                        reasons: rotationPath(stack: i, member: m)))
             }
         }
-        for (target, c) in systemCandidates() where target == i && !stack.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) {
+        for (target, c) in systemCandidates()
+        where target == i && !stack.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) {
             var reasons = reasons(c, watch: stack.isWatch)
             reasons += suggestionPath(stack: i, app: c.widget.app, kind: c.widget.kind, candidate: c)
-            out.append(CandidateExplanation(widget: c.widget, score: nil, normalized: nil, rank: c.rank, eligible: false, suggested: false, reasons: reasons))
+            out.append(
+                CandidateExplanation(
+                    widget: c.widget, score: nil, normalized: nil, rank: c.rank, eligible: false, suggested: false,
+                    reasons: reasons))
         }
         return out
     }
@@ -43,7 +58,10 @@ extension DeviceEngine {
         if let s = stack.suggestions.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
             var reasons = s.reasons
             if stack.top != s.widget.instance, let topWidget = stack.identity(stack.top) {
-                reasons.append(Reason(.outranked, .policy, "maxSuggestionsPerStack", "\(topWidget.kind) is on top; the suggestion is shown below it", events: []))
+                reasons.append(
+                    Reason(
+                        .outranked, .policy, "maxSuggestionsPerStack",
+                        "\(topWidget.kind) is on top; the suggestion is shown below it", events: []))
             }
             return WidgetVerdict(query: query, onTop: stack.top == s.widget.instance, suggested: true, reasons: reasons)
         }
@@ -63,11 +81,17 @@ extension DeviceEngine {
         }
         // Not in this stack: the suggestion path, for the kind.
         let (app, kind) = resolve(query)
-        let candidate = systemCandidates().first { $0.stack == i && $0.candidate.widget.kind == kind && $0.candidate.widget.app == app }?.candidate
+        let candidate = systemCandidates().first {
+            $0.stack == i && $0.candidate.widget.kind == kind && $0.candidate.widget.app == app
+        }?.candidate
         var reasons = suggestionPath(stack: i, app: app, kind: kind, candidate: candidate)
         if reasons.isEmpty, let c = candidate {
-            reasons = [Reason(.outranked, .policy, stack.isWatch ? "maxRelevanceCardsPerStack" : "maxSuggestionsPerStack",
-                              "\(kind) is a candidate (rank \(format(c.rank))) but the stack already shows as many suggestions as the policy allows", events: [])]
+            reasons = [
+                Reason(
+                    .outranked, .policy, stack.isWatch ? "maxRelevanceCardsPerStack" : "maxSuggestionsPerStack",
+                    "\(kind) is a candidate (rank \(format(c.rank))) but the stack already shows as many suggestions as the policy allows",
+                    events: [])
+            ]
         }
         return WidgetVerdict(query: query, onTop: false, suggested: false, reasons: reasons)
     }
@@ -80,16 +104,25 @@ extension DeviceEngine {
         if let d = stack.topDecision, d.widget.instance == m.widget.instance, d.action != .unsuggest {
             out += d.reasons
         } else if let d = stack.topDecision, d.action == .unsuggest {
-            out.append(Reason(.kept, .documented, "G2", "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it", events: d.reasons.flatMap(\.events)))
+            out.append(
+                Reason(
+                    .kept, .documented, "G2",
+                    "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it",
+                    events: d.reasons.flatMap(\.events)))
         }
         if m.pinned {
-            out.append(Reason(.pinned, .documented, "W6", "the person pinned \(m.widget.kind) to a fixed position in \(stack.id)", events: [m.addedSeq]))
+            out.append(
+                Reason(
+                    .pinned, .documented, "W6", "the person pinned \(m.widget.kind) to a fixed position in \(stack.id)",
+                    events: [m.addedSeq]))
         }
         if memberCandidate(stack: i, member: j) == nil && !m.pinned {
             let lapsed = relevanceDetail(m)
-            out.append(Reason(.kept, .policy, "topStaysUntilDisplaced",
-                              "nothing better is relevant, so it stays on top" + (lapsed.map { " (\($0.detail))" } ?? ""),
-                              events: lapsed?.events ?? []))
+            out.append(
+                Reason(
+                    .kept, .policy, "topStaysUntilDisplaced",
+                    "nothing better is relevant, so it stays on top" + (lapsed.map { " (\($0.detail))" } ?? ""),
+                    events: lapsed?.events ?? []))
         }
         return out
     }
@@ -100,26 +133,39 @@ extension DeviceEngine {
         guard stack.top != m.widget.instance else { return [] }
         var out = [Reason]()
         if !stack.smartRotate {
-            out.append(Reason(.stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
+            out.append(
+                Reason(
+                    .stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)",
+                    events: [stack.settingsSeq]))
         }
         if state.now < stack.holdUntil {
-            out.append(Reason(.userScrolled, .policy, "scrollHoldMinutes",
-                              "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
-                              events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
+            out.append(
+                Reason(
+                    .userScrolled, .policy, "scrollHoldMinutes",
+                    "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
+                    events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
         }
         if let cap = p.rotationCapPerWidgetPerDay, limited(.rotation, m.widget.instance, cap: cap) {
-            out.append(Reason(.rateLimited, .policy, "rotationCapPerWidgetPerDay",
-                              "rotated to \(state.counters[.rotation, m.widget.instance]) times today (local day); the cap is \(cap); Developer Mode is off", events: [state.developerModeSeq].filter { $0 > 0 }))
+            out.append(
+                Reason(
+                    .rateLimited, .policy, "rotationCapPerWidgetPerDay",
+                    "rotated to \(state.counters[.rotation, m.widget.instance]) times today (local day); the cap is \(cap); Developer Mode is off",
+                    events: [state.developerModeSeq].filter { $0 > 0 }))
         }
         if let t = stack.top, t != m.widget.instance {
-            let top = stack.suggestions.first { $0.widget.instance == t }.map(RankSide.init)
-                ?? stack.members.firstIndex { $0.widget.instance == t }.flatMap { memberCandidate(stack: i, member: $0) }.map(RankSide.init)
+            let top =
+                stack.suggestions.first { $0.widget.instance == t }.map(RankSide.init)
+                ?? stack.members.firstIndex { $0.widget.instance == t }.flatMap {
+                    memberCandidate(stack: i, member: $0)
+                }.map(RankSide.init)
             if let top, c.rank <= top.rank {
                 // Only one provider's own scores compare by a documented rule (R2).
                 let (basis, rule, parameters) = RankSide(c).basis(against: [top])
-                out.append(Reason(.outranked, basis, rule,
-                                  "it ranks \(format(c.rank)); the top, \(top.widget.kind), ranks \(format(top.rank)) (a tie keeps the top)",
-                                  events: [], parameters: parameters))
+                out.append(
+                    Reason(
+                        .outranked, basis, rule,
+                        "it ranks \(format(c.rank)); the top, \(top.widget.kind), ranks \(format(top.rank)) (a tie keeps the top)",
+                        events: [], parameters: parameters))
             }
         }
         return out
@@ -130,26 +176,46 @@ extension DeviceEngine {
         let stack = state.stacks[i]
         var out = [Reason]()
         if !stack.smartRotate {
-            out.append(Reason(.stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)", events: [stack.settingsSeq]))
+            out.append(
+                Reason(
+                    .stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)",
+                    events: [stack.settingsSeq]))
         }
         let w = m.widget
         let hasTimeline = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) != nil
         let hasContext = !contextSignals(app: w.app, kind: w.kind).isEmpty
         if stack.isWatch && hasTimeline && !p.watchUsesEntryRelevance {
-            out.append(Reason(.platformIgnoresSignal, .documented, "P2", "timeline relevance acts on iOS and iPadOS; this stack is on watchOS", events: []))
+            out.append(
+                Reason(
+                    .platformIgnoresSignal, .documented, "P2",
+                    "timeline relevance acts on iOS and iPadOS; this stack is on watchOS", events: []))
         }
         if !stack.isWatch && hasContext {
-            out.append(Reason(.platformIgnoresSignal, .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)", events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
+            out.append(
+                Reason(
+                    .platformIgnoresSignal, .documented, "P1",
+                    "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
+                    events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
         }
-        if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance { out.append(r); out += reloadReasons(w) }
-        else if !stack.isWatch || p.watchUsesEntryRelevance {
-            out.append(Reason(.noActiveRelevance, .documented, "R8", "no timeline with relevance was delivered for \(w.kind)", events: []))
+        if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance {
+            out.append(r)
+            out += reloadReasons(w)
+        } else if !stack.isWatch || p.watchUsesEntryRelevance {
+            out.append(
+                Reason(
+                    .noActiveRelevance, .documented, "R8", "no timeline with relevance was delivered for \(w.kind)",
+                    events: []))
             out += reloadReasons(w)
         }
-        if !stack.isWatch, let intent = m.intent { out += donationReasons(intent: intent, widgetParameters: m.parameters) }
+        if !stack.isWatch, let intent = m.intent {
+            out += donationReasons(intent: intent, widgetParameters: m.parameters)
+        }
         if stack.isWatch { out += contextReasons(app: w.app, kind: w.kind) }
         if out.isEmpty {
-            out.append(Reason(.noActiveRelevance, .documented, stack.isWatch ? "W2" : "R8", "no signal for \(w.kind) is active now", events: []))
+            out.append(
+                Reason(
+                    .noActiveRelevance, .documented, stack.isWatch ? "W2" : "R8",
+                    "no signal for \(w.kind) is active now", events: []))
         }
         return out
     }
@@ -161,20 +227,26 @@ extension DeviceEngine {
         let (governing, next) = list.relevance(at: state.now)
         guard let entry = governing, let score = entry.score else {
             if let next {
-                return Reason(.noActiveRelevance, .documented, "R7", "the first entry with relevance starts at \(state.clock.clockText(next.date))", events: [next.seq])
+                return Reason(
+                    .noActiveRelevance, .documented, "R7",
+                    "the first entry with relevance starts at \(state.clock.clockText(next.date))", events: [next.seq])
             }
             return nil
         }
         let at = state.clock.clockText(entry.date)
         let then = next.map { "; the next entry with relevance is at \(state.clock.clockText($0.date))" } ?? ""
         if score <= 0 {
-            return Reason(.noActiveRelevance, .documented, score == 0 ? "R5" : "R1", "the \(at) entry scored \(format(score)), which is not relevant\(then)", events: [entry.seq])
+            return Reason(
+                .noActiveRelevance, .documented, score == 0 ? "R5" : "R1",
+                "the \(at) entry scored \(format(score)), which is not relevant\(then)", events: [entry.seq])
         }
         if entry.duration > 0 {
             let end = entry.date + EventLimits.micros(entry.duration)
             if end <= state.now {
-                return Reason(.noActiveRelevance, .documented, "R7",
-                              "the \(at) entry's \(format(entry.duration)) s window closed at \(state.clock.clockText(end))\(then)", events: [entry.seq])
+                return Reason(
+                    .noActiveRelevance, .documented, "R7",
+                    "the \(at) entry's \(format(entry.duration)) s window closed at \(state.clock.clockText(end))\(then)",
+                    events: [entry.seq])
             }
         }
         return nil
@@ -184,7 +256,11 @@ extension DeviceEngine {
     mutating func donationReasons(intent: String, widgetParameters: [String: String]?) -> [Reason] {
         let window = patternWindowMicros
         var all = [UsageRecord]()
-        for bucket in state.usage { for u in bucket where u.intent == intent && u.time > state.now - window && u.time <= state.now { all.append(u) } }
+        for bucket in state.usage {
+            for u in bucket where u.intent == intent && u.time > state.now - window && u.time <= state.now {
+                all.append(u)
+            }
+        }
         guard !all.isEmpty else { return [] }
         all.sort { $0.seq < $1.seq }
         var out = [Reason]()
@@ -193,23 +269,29 @@ extension DeviceEngine {
             matching = all.filter { parametersMatch(donated: $0.parameters, widget: widgetParameters) }
             if matching.isEmpty, let u = all.last {
                 let key = u.parameters.keys.sorted().first { widgetParameters[$0] != u.parameters[$0] } ?? "?"
-                out.append(Reason(.donationNoMatch, .documented, "D1",
-                                  "the donations' \(key) is \(u.parameters[key] ?? "unset"); the widget's is \(widgetParameters[key] ?? "unset")",
-                                  events: all.suffix(3).map(\.seq)))
+                out.append(
+                    Reason(
+                        .donationNoMatch, .documented, "D1",
+                        "the donations' \(key) is \(u.parameters[key] ?? "unset"); the widget's is \(widgetParameters[key] ?? "unset")",
+                        events: all.suffix(3).map(\.seq)))
                 return out
             }
         }
         let deleted = matching.filter { $0.deletedBy != nil }
         if !deleted.isEmpty {
-            out.append(Reason(.donationDeleted, .documented, "D4", "\(deleted.count) matching donations were deleted",
-                              events: deleted.compactMap(\.deletedBy) + deleted.suffix(3).map(\.seq)))
+            out.append(
+                Reason(
+                    .donationDeleted, .documented, "D4", "\(deleted.count) matching donations were deleted",
+                    events: deleted.compactMap(\.deletedBy) + deleted.suffix(3).map(\.seq)))
         }
         let hour = state.clock.hour(at: state.now)
         let live = matching.filter { $0.deletedBy == nil && $0.hour == hour }
         if live.count < p.usagePatternMinimum {
-            out.append(Reason(.patternNotLearned, .policy, "usagePatternMinimum",
-                              "\(live.count) matching donations in this local hour within \(p.usagePatternWindowDays) days; a pattern needs \(p.usagePatternMinimum)",
-                              events: live.map(\.seq)))
+            out.append(
+                Reason(
+                    .patternNotLearned, .policy, "usagePatternMinimum",
+                    "\(live.count) matching donations in this local hour within \(p.usagePatternWindowDays) days; a pattern needs \(p.usagePatternMinimum)",
+                    events: live.map(\.seq)))
         }
         return out
     }
@@ -223,12 +305,18 @@ extension DeviceEngine {
             let (ok, events, missing) = matches(clue, app: app)
             if ok { anyMatchTime = true }
             if let missing {
-                out.append(Reason(.permissionMissing, .documented, "W3", "\(describe(clue)) matches, but \(app) lacks the \(missing) permission", events: [seq] + events))
+                out.append(
+                    Reason(
+                        .permissionMissing, .documented, "W3",
+                        "\(describe(clue)) matches, but \(app) lacks the \(missing) permission", events: [seq] + events)
+                )
             }
         }
         if !anyMatchTime && out.isEmpty && !contextSignals(app: app, kind: kind).isEmpty {
-            out.append(Reason(.noActiveRelevance, .documented, "W2", "none of its contexts matches the person's context now",
-                              events: contextSignals(app: app, kind: kind).map(\.1)))
+            out.append(
+                Reason(
+                    .noActiveRelevance, .documented, "W2", "none of its contexts matches the person's context now",
+                    events: contextSignals(app: app, kind: kind).map(\.1)))
         }
         return out
     }
@@ -236,19 +324,27 @@ extension DeviceEngine {
     /// The app and kind a query names (a kind, or an instance id seen in any stack).
     func resolve(_ query: String) -> (String, String) {
         for s in state.stacks {
-            if let m = s.members.first(where: { $0.widget.instance == query || $0.widget.kind == query }) { return (m.widget.app, m.widget.kind) }
+            if let m = s.members.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
+                return (m.widget.app, m.widget.kind)
+            }
         }
         if query.hasPrefix("sys:"), let slash = query.lastIndex(of: "/") {
             var kind = String(query[query.index(after: slash)...])
             if let hash = kind.firstIndex(of: "#") { kind = String(kind[..<hash]) }
             return (String(query[query.index(query.startIndex, offsetBy: 4)..<slash]), kind)
         }
-        for (app, set) in state.shortcutSets.entries where set.shortcuts.contains(where: { $0.kind == query }) { return (app, query) }
-        for (app, set) in state.intentSets.entries where set.signals.contains(where: { $0.kind == query }) { return (app, query) }
-        for key in state.declarations.keys.sorted() + state.invalidations.keys.sorted() where key.hasSuffix("/" + query) {
+        for (app, set) in state.shortcutSets.entries where set.shortcuts.contains(where: { $0.kind == query }) {
+            return (app, query)
+        }
+        for (app, set) in state.intentSets.entries where set.signals.contains(where: { $0.kind == query }) {
+            return (app, query)
+        }
+        for key in state.declarations.keys.sorted() + state.invalidations.keys.sorted() where key.hasSuffix("/" + query)
+        {
             return (String(key.dropLast(query.count + 1)), query)
         }
-        for home in state.intentHomes.values.sorted(by: { ($0.app, $0.kind) < ($1.app, $1.kind) }) where home.kind == query { return (home.app, query) }
+        for home in state.intentHomes.values.sorted(by: { ($0.app, $0.kind) < ($1.app, $1.kind) })
+        where home.kind == query { return (home.app, query) }
         for key in state.timelines.listKeys.sorted() where key.kind == query { return (key.app, query) }
         return ("", query)
     }

@@ -5,10 +5,14 @@ extension DeviceEngine {
     /// blocking reason is the permission, not the absence of relevance).
     func clueLiveButBlocked(app: String, kind: String, watch: Bool) -> Bool {
         if watch {
-            return contextSignals(app: app, kind: kind).contains { s in s.0.clue.map { matches($0, app: app).missingPermission != nil } ?? false }
+            return contextSignals(app: app, kind: kind).contains { s in
+                s.0.clue.map { matches($0, app: app).missingPermission != nil } ?? false
+            }
         }
         guard let set = state.shortcutSets[app] else { return false }
-        return set.shortcuts.contains { s in s.kind == kind && s.providers.contains { matches($0, app: app).missingPermission != nil } }
+        return set.shortcuts.contains { s in
+            s.kind == kind && s.providers.contains { matches($0, app: app).missingPermission != nil }
+        }
     }
 
     /// Why a kind that stack `i` does not hold is not suggested there, in the documented
@@ -19,73 +23,126 @@ extension DeviceEngine {
         let key = DeviceModel.appKind(app, kind)
         var out = [Reason]()
         if !stack.widgetSuggestions {
-            out.append(Reason(.stackToggleOff, .documented, "G2", "Widget Suggestions are off for \(stack.id)", events: [stack.settingsSeq]))
+            out.append(
+                Reason(
+                    .stackToggleOff, .documented, "G2", "Widget Suggestions are off for \(stack.id)",
+                    events: [stack.settingsSeq]))
         }
         if let d = state.declarations[key], !d.families.contains(stack.family) {
-            out.append(Reason(.familyMismatch, .documented, "G2",
-                              "\(kind) declares \(d.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets", events: [d.seq]))
+            out.append(
+                Reason(
+                    .familyMismatch, .documented, "G2",
+                    "\(kind) declares \(d.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets",
+                    events: [d.seq]))
         }
         if stack.members.count + stack.suggestions.count - replacements(in: stack).count >= p.maxWidgetsPerStack {
-            out.append(Reason(.stackFull, .policy, "maxWidgetsPerStack", "\(stack.id) holds \(p.maxWidgetsPerStack) widgets", events: []))
+            out.append(
+                Reason(
+                    .stackFull, .policy, "maxWidgetsPerStack", "\(stack.id) holds \(p.maxWidgetsPerStack) widgets",
+                    events: []))
         }
         let context = contextSignals(app: app, kind: kind)
         let shortcut = state.shortcutSets[app].flatMap { set in set.shortcuts.contains { $0.kind == kind } ? set : nil }
         if !stack.isWatch && !context.isEmpty && !(p.relevantIntentsOnIOS17 && isIOS17()) {
-            out.append(Reason(.platformIgnoresSignal, .documented, "P1", "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
-                              events: context.map(\.1)))
+            out.append(
+                Reason(
+                    .platformIgnoresSignal, .documented, "P1",
+                    "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
+                    events: context.map(\.1)))
         }
         if stack.isWatch && shortcut != nil {
-            out.append(Reason(.platformIgnoresSignal, .documented, "P2", "relevant shortcuts for widgets drive Widget Suggestions on iOS and iPadOS", events: [shortcut!.seq]))
+            out.append(
+                Reason(
+                    .platformIgnoresSignal, .documented, "P2",
+                    "relevant shortcuts for widgets drive Widget Suggestions on iOS and iPadOS", events: [shortcut!.seq]
+                ))
         }
         if candidate == nil && !clueLiveButBlocked(app: app, kind: kind, watch: stack.isWatch) {
-            out.append(Reason(.noActiveRelevance, .documented, stack.isWatch ? "W2" : "G2", "no window, clue or pattern for \(kind) is active now", events: []))
+            out.append(
+                Reason(
+                    .noActiveRelevance, .documented, stack.isWatch ? "W2" : "G2",
+                    "no window, clue or pattern for \(kind) is active now", events: []))
         }
         if !stack.isWatch {
             if let inv = state.invalidations[key] {
-                out.append(Reason(.relevantShortcutInvalidated, .documented, "S3",
-                                  "the relevant shortcut set at \(state.clock.clockText(inv.time)) omitted \(kind), which the earlier set had", events: [inv.bySeq, inv.previousSeq]))
+                out.append(
+                    Reason(
+                        .relevantShortcutInvalidated, .documented, "S3",
+                        "the relevant shortcut set at \(state.clock.clockText(inv.time)) omitted \(kind), which the earlier set had",
+                        events: [inv.bySeq, inv.previousSeq]))
             }
             if let set = shortcut, candidate == nil {
                 for s in set.shortcuts where s.kind == kind && !s.providers.isEmpty {
                     var windows = [String]()
                     var unsupported = [String]()
                     for (clue, type) in zip(s.providers, s.providerTypes) {
-                        if !p.suggestionProviders.contains(type) { unsupported.append(type); continue }
+                        if !p.suggestionProviders.contains(type) {
+                            unsupported.append(type)
+                            continue
+                        }
                         if case .window = clue { windows.append(describe(clue)) }
                     }
                     if !windows.isEmpty {
-                        out.append(Reason(.providerWindowClosed, .documented, "S6", "\(windows.joined(separator: ", ")) is not open at \(state.clock.clockText(state.now))", events: [set.seq]))
+                        out.append(
+                            Reason(
+                                .providerWindowClosed, .documented, "S6",
+                                "\(windows.joined(separator: ", ")) is not open at \(state.clock.clockText(state.now))",
+                                events: [set.seq]))
                     }
                     if !unsupported.isEmpty {
-                        out.append(Reason(.providerTypeUnsupported, .policy, "suggestionProviders",
-                                          "\(unsupported.joined(separator: ", ")) providers do not open Widget Suggestions under this policy", events: [set.seq]))
+                        out.append(
+                            Reason(
+                                .providerTypeUnsupported, .policy, "suggestionProviders",
+                                "\(unsupported.joined(separator: ", ")) providers do not open Widget Suggestions under this policy",
+                                events: [set.seq]))
                     }
                     for clue in s.providers {
                         if case .state = clue, let missing = matches(clue, app: app).missingPermission {
-                            out.append(Reason(.permissionMissing, .documented, "G4", "\(describe(clue)) matches, but \(app) lacks \(missing)", events: [set.seq]))
+                            out.append(
+                                Reason(
+                                    .permissionMissing, .documented, "G4",
+                                    "\(describe(clue)) matches, but \(app) lacks \(missing)", events: [set.seq]))
                         }
                     }
                 }
             }
-            for (intent, home) in state.intentHomes.entries where home.app == app && home.kind == kind && candidate == nil {
+            for (intent, home) in state.intentHomes.entries
+            where home.app == app && home.kind == kind && candidate == nil {
                 out += donationReasons(intent: intent, widgetParameters: nil)
             }
         } else if candidate == nil {
             out += contextReasons(app: app, kind: kind).filter { $0.code != "NO_ACTIVE_RELEVANCE" }
         }
-        if let c = candidate, let g = c.group, let other = stack.suggestions.first(where: { $0.group == g && $0.widget.instance != c.widget.instance }) {
-            out.append(Reason(.groupSuppressed, .documented, "W4", "\(other.widget.kind) of the same relevance group is shown", events: other.reasons.flatMap(\.events)))
+        if let c = candidate, let g = c.group,
+            let other = stack.suggestions.first(where: { $0.group == g && $0.widget.instance != c.widget.instance })
+        {
+            out.append(
+                Reason(
+                    .groupSuppressed, .documented, "W4", "\(other.widget.kind) of the same relevance group is shown",
+                    events: other.reasons.flatMap(\.events)))
         }
-        if let holder = state.stacks.first(where: { s in s.members.contains { $0.widget.app == app && $0.widget.kind == kind } }) {
+        if let holder = state.stacks.first(where: { s in
+            s.members.contains { $0.widget.app == app && $0.widget.kind == kind }
+        }) {
             let m = holder.members.first { $0.widget.app == app && $0.widget.kind == kind }!
-            out.append(Reason(.alreadyInStack, .documented, "G2", "\(m.widget.instance) in \(holder.id) is a \(kind) already", events: [m.addedSeq]))
+            out.append(
+                Reason(
+                    .alreadyInStack, .documented, "G2", "\(m.widget.instance) in \(holder.id) is a \(kind) already",
+                    events: [m.addedSeq]))
         }
         if let until = stack.dismissedUntil[key], state.now < until {
-            out.append(Reason(.rateLimited, .policy, "dismissCooldownHours", "the person dismissed \(kind); not suggested again before \(state.clock.clockText(until))", events: []))
+            out.append(
+                Reason(
+                    .rateLimited, .policy, "dismissCooldownHours",
+                    "the person dismissed \(kind); not suggested again before \(state.clock.clockText(until))",
+                    events: []))
         }
         if let cap = p.suggestionCapPerWidgetPerDay, limited(.suggestion, key, cap: cap) {
-            out.append(Reason(.rateLimited, .policy, "suggestionCapPerWidgetPerDay",
-                              "suggested \(state.counters[.suggestion, key]) times today (local day); the cap is \(cap)", events: []))
+            out.append(
+                Reason(
+                    .rateLimited, .policy, "suggestionCapPerWidgetPerDay",
+                    "suggested \(state.counters[.suggestion, key]) times today (local day); the cap is \(cap)",
+                    events: []))
         }
         return out
     }

@@ -6,7 +6,8 @@ extension DeviceEngine {
     /// Kinds a stack already holds as a member are not placed (ALREADY_IN_STACK).
     mutating func systemCandidates() -> [(stack: Int, candidate: Candidate)] {
         var out = [(stack: Int, candidate: Candidate)]()
-        var phone = false, watch = false
+        var phone = false
+        var watch = false
         for s in state.stacks where s.widgetSuggestions { if s.isWatch { watch = true } else { phone = true } }
         if phone { phoneSuggestions(&out) }
         if watch { watchCards(&out) }
@@ -21,24 +22,43 @@ extension DeviceEngine {
         let plan = suggestionPlan
         for s in plan.shortcuts {
             guard !placed[s.kind], let target = plan.targets[s.kind], let set = state.shortcutSets[s.app],
-                  let opening = openingShortcut(in: set, app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true) else { continue }
+                let opening = openingShortcut(in: set, app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true)
+            else { continue }
             placed[s.kind] = true
-            out.append((target, Candidate(widget: plan.widgets[s.kind], rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: false),
-                                          source: "shortcut:\(set.seq)")))
+            out.append(
+                (
+                    target,
+                    Candidate(
+                        widget: plan.widgets[s.kind], rank: p.relevantShortcutRank,
+                        signal: opening.signal(set: set, member: false),
+                        source: "shortcut:\(set.seq)")
+                ))
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
         for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
             guard let intent = state.usage[usageCache.hour][pattern.record].intent, let kind = plan.intentKinds[intent],
-                  !placed[kind], let target = plan.targets[kind] else { continue }
+                !placed[kind], let target = plan.targets[kind]
+            else { continue }
             placed[kind] = true
-            out.append((target, Candidate(widget: plan.widgets[kind], rank: p.usagePatternRank,
-                                          signal: .pattern(intent: intent, evidence: pattern.evidence, suggestion: true), source: "pattern:" + pattern.key)))
+            out.append(
+                (
+                    target,
+                    Candidate(
+                        widget: plan.widgets[kind], rank: p.usagePatternRank,
+                        signal: .pattern(intent: intent, evidence: pattern.evidence, suggestion: true),
+                        source: "pattern:" + pattern.key)
+                ))
         }
         if p.relevantIntentsOnIOS17 && isIOS17() {
-            var seen = Set(plan.widgets.indices.filter { placed[$0] }.map { DeviceModel.appKind(plan.widgets[$0].app, plan.widgets[$0].kind) })
+            var seen = Set(
+                plan.widgets.indices.filter { placed[$0] }.map {
+                    DeviceModel.appKind(plan.widgets[$0].app, plan.widgets[$0].kind)
+                })
             func place(app: String, kind: String) -> (Int, WidgetIdentity)? {
                 let key = DeviceModel.appKind(app, kind)
-                guard !seen.contains(key), !state.holdsAsMember(app: app, kind: kind), let target = targetStack(app: app, kind: kind, watch: false) else { return nil }
+                guard !seen.contains(key), !state.holdsAsMember(app: app, kind: kind),
+                    let target = targetStack(app: app, kind: kind, watch: false)
+                else { return nil }
                 seen.insert(key)
                 return (target, WidgetIdentity(instance: "sys:" + key, kind: kind, app: app))
             }
@@ -47,9 +67,16 @@ extension DeviceEngine {
                     guard let clue = signal.clue, !state.holdsAsMember(app: app, kind: signal.kind) else { continue }
                     let (ok, events, _) = matches(clue, app: app)
                     guard ok, let (target, w) = place(app: app, kind: signal.kind) else { continue }
-                    out.append((target, Candidate(widget: w, rank: contextRank(clue),
-                                                  signal: .context(clue: clue, events: [set.seq] + events, what: "relevant intent \(signal.intent ?? "")", card: 1, rule: "P3"),
-                                                  source: "intents:\(set.seq)")))
+                    out.append(
+                        (
+                            target,
+                            Candidate(
+                                widget: w, rank: contextRank(clue),
+                                signal: .context(
+                                    clue: clue, events: [set.seq] + events,
+                                    what: "relevant intent \(signal.intent ?? "")", card: 1, rule: "P3"),
+                                source: "intents:\(set.seq)")
+                        ))
                 }
             }
         }
@@ -76,16 +103,23 @@ extension DeviceEngine {
             if let same = shown.first(where: { $0.source == source }) {
                 instance = same.widget.instance
             } else {
-                let taken = Set(shown.filter { $0.widget.app == app && $0.widget.kind == signal.kind }.map(\.widget.instance))
-                    .union(out.map(\.candidate.widget.instance))
+                let taken = Set(
+                    shown.filter { $0.widget.app == app && $0.widget.kind == signal.kind }.map(\.widget.instance)
+                )
+                .union(out.map(\.candidate.widget.instance))
                 var k = 1
                 while taken.contains("sys:" + key + (k > 1 ? "#\(k)" : "")) { k += 1 }
                 instance = "sys:" + key + (k > 1 ? "#\(k)" : "")
             }
             let w = WidgetIdentity(instance: instance, kind: signal.kind, app: app)
-            out.append((target, Candidate(widget: w, rank: contextRank(clue),
-                                          signal: .context(clue: clue, events: events, what: what, card: n, rule: "W2"),
-                                          source: source, group: signal.group)))
+            out.append(
+                (
+                    target,
+                    Candidate(
+                        widget: w, rank: contextRank(clue),
+                        signal: .context(clue: clue, events: events, what: what, card: n, rule: "W2"),
+                        source: source, group: signal.group)
+                ))
         }
         // By index: a signal is read in place, and copied only when it makes a card.
         for (app, set) in state.intentSets.entries {
@@ -93,7 +127,9 @@ extension DeviceEngine {
                 guard let clue = set.signals[i].clue else { continue }
                 let (ok, events, _) = matches(clue, app: app)
                 if ok {
-                    add(app: app, signal: set.signals[i], clue: clue, source: "intents:\(set.seq):\(i)", events: [set.seq] + events,
+                    add(
+                        app: app, signal: set.signals[i], clue: clue, source: "intents:\(set.seq):\(i)",
+                        events: [set.seq] + events,
                         what: "relevant intent \(set.signals[i].intent ?? "")")
                 }
             }
@@ -104,7 +140,8 @@ extension DeviceEngine {
                 guard let clue = set.signals[i].clue else { continue }
                 let (ok, events, _) = matches(clue, app: app)
                 if ok {
-                    add(app: app, signal: set.signals[i], clue: clue, source: "attributes:\(set.seq):\(i)",
+                    add(
+                        app: app, signal: set.signals[i], clue: clue, source: "attributes:\(set.seq):\(i)",
                         events: [set.seq] + events, what: "relevance attribute")
                 }
             }
@@ -135,7 +172,8 @@ final class SuggestionPlan: Sendable {
 
     /// The plan for `state` as of `epoch`.
     init(_ state: borrowing DeviceModel, epoch: UInt64) {
-        var widgets = [WidgetIdentity](), targets = [Int?]()
+        var widgets = [WidgetIdentity]()
+        var targets = [Int?]()
         var shortcuts = [(app: String, kind: Int)]()
         var intentKinds = SortedTable<Int>()
         // A device has few kinds to place: they are looked for one by one.
@@ -159,7 +197,9 @@ final class SuggestionPlan: Sendable {
             intentKinds[intent] = kind(app: home.app, kind: home.kind)
             open.append(intent)
         }
-        (self.epoch, self.widgets, self.targets, self.shortcuts, self.intentKinds, openIntents) = (epoch, widgets, targets, shortcuts, intentKinds, IntentList(open))
+        (self.epoch, self.widgets, self.targets, self.shortcuts, self.intentKinds, openIntents) = (
+            epoch, widgets, targets, shortcuts, intentKinds, IntentList(open)
+        )
     }
 }
 
@@ -174,7 +214,8 @@ extension DeviceModel {
     /// fits (`widget.declared`; an undeclared kind fits any).
     func targetStack(watch: Bool, declaration: Declaration?) -> Int? {
         stacks.firstIndex { stack in
-            stack.isWatch == watch && stack.widgetSuggestions && (declaration.map { $0.families.contains(stack.family) } ?? true)
+            stack.isWatch == watch && stack.widgetSuggestions
+                && (declaration.map { $0.families.contains(stack.family) } ?? true)
         }
     }
 }

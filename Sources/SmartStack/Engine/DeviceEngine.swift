@@ -232,7 +232,8 @@ extension EventBody {
     /// is looked at again in any case.
     var changesOnlyCachedMembers: Bool {
         switch self {
-        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance: true
+        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance:
+            true
         default: false
         }
     }
@@ -244,8 +245,9 @@ extension EventBody {
     var keepsPlacementInputs: Bool {
         switch self {
         case .widgetTimeline, .widgetReloaded, .reloadRequested, .widgetViewed, .widgetTapped, .stackObserved,
-             .intentDonated, .appForeground, .contextChanged, .permissionChanged, .relevantIntents, .widgetRelevance,
-             .scrolled, .suggestionDismissed, .widgetPinned, .widgetUnpinned, .developerMode: true
+            .intentDonated, .appForeground, .contextChanged, .permissionChanged, .relevantIntents, .widgetRelevance,
+            .scrolled, .suggestionDismissed, .widgetPinned, .widgetUnpinned, .developerMode:
+            true
         default: false
         }
     }

@@ -39,7 +39,9 @@ struct LocalClock: Codable, Hashable {
         let date = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
         let offset = Int16(zone.secondsFromGMT(for: date) / 60)
         // An offset holds until the zone's next transition.
-        let next = zone.nextDaylightSavingTimeTransition(after: date).map { Int64($0.timeIntervalSince1970 * 1_000_000) } ?? Int64.max
+        let next =
+            zone.nextDaylightSavingTimeTransition(after: date).map { Int64($0.timeIntervalSince1970 * 1_000_000) }
+            ?? Int64.max
         cache.store(from: micros, until: next, offset: offset)
         return offset
     }

@@ -55,7 +55,9 @@ struct ShortcutOpening {
 
     /// The signal, citing the set that holds the shortcut.
     func signal(set: ShortcutSet, member: Bool) -> Signal {
-        .shortcut(setSeq: set.seq, clue: clue, events: [set.seq] + events, usage: clue == nil ? events.count : 0, member: member)
+        .shortcut(
+            setSeq: set.seq, clue: clue, events: [set.seq] + events, usage: clue == nil ? events.count : 0,
+            member: member)
     }
 }
 
@@ -131,12 +133,23 @@ struct MemberCache {
             guard let relevanceUntil, let patternUntil, let otherUntil else { return nil }
             var chosen = ChosenPart.none
             var bestRank = -Double.infinity
-            if let r = relevanceRank { chosen = .relevance; bestRank = r }
+            if let r = relevanceRank {
+                chosen = .relevance
+                bestRank = r
+            }
             // A member has a pattern (iOS, iPadOS) or a context (watchOS), not both.
-            if let r = patternRank ?? contextRank, bestRank < r { chosen = .usage; bestRank = r }
-            if let r = shortcutRank, bestRank < r { chosen = .shortcut; bestRank = r }
-            return Slot(rank: chosen == .none ? nil : bestRank, chosen: chosen, validUntil: min(relevanceUntil, patternUntil, otherUntil),
-                        contextVersion: otherContext ?? .max)
+            if let r = patternRank ?? contextRank, bestRank < r {
+                chosen = .usage
+                bestRank = r
+            }
+            if let r = shortcutRank, bestRank < r {
+                chosen = .shortcut
+                bestRank = r
+            }
+            return Slot(
+                rank: chosen == .none ? nil : bestRank, chosen: chosen,
+                validUntil: min(relevanceUntil, patternUntil, otherUntil),
+                contextVersion: otherContext ?? .max)
         }
     }
     private var meta: [[PartsMeta]] = []
@@ -162,7 +175,8 @@ struct MemberCache {
     /// The member's entry when it holds at `now` for the context version `context`.
     func slot(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Slot? {
         guard i < meta.count && j < meta[i].count, let slot = meta[i][j].slot, now < slot.validUntil,
-              slot.contextVersion == .max || slot.contextVersion == context else { return nil }
+            slot.contextVersion == .max || slot.contextVersion == context
+        else { return nil }
         return slot
     }
 
@@ -190,7 +204,8 @@ struct MemberCache {
         guard i < meta.count && j < meta[i].count else { return .both }
         var stale = UsageParts()
         if meta[i][j].patternUntil.map({ now >= $0 }) ?? true { stale.insert(.pattern) }
-        if meta[i][j].otherUntil.map({ now >= $0 || !(meta[i][j].otherContext.map { $0 == context } ?? true) }) ?? true {
+        if meta[i][j].otherUntil.map({ now >= $0 || !(meta[i][j].otherContext.map { $0 == context } ?? true) }) ?? true
+        {
             stale.insert(.other)
         }
         return stale

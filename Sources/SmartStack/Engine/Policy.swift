@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 
 /// The decision policy: our model of the Smart Stack, named and versioned.
 ///
@@ -43,7 +43,8 @@ public struct Policy: Sendable, Hashable {
 
     private static func parametersJSON(_ parameters: PolicyParameters, pretty: Bool) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         // Optional caps are written as null (unlimited) rather than left out.
         guard let data = try? encoder.encode(parameters) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
@@ -57,18 +58,26 @@ public struct Policy: Sendable, Hashable {
             throw PolicyError("cannot read the policy file \(path); check the path", unreadable: true)
         }
         if let problem = Policy.syntaxProblem(in: Array(data)) {
-            throw PolicyError("\(path):\(problem.line):\(problem.column): not JSON: \(problem.message); fix the file, or start from `stackledger policy --json`")
+            throw PolicyError(
+                "\(path):\(problem.line):\(problem.column): not JSON: \(problem.message); fix the file, or start from `stackledger policy --json`"
+            )
         }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw PolicyError("\(path) is not JSON: \(error.localizedDescription)")
         }
-        guard var dict = object as? [String: Any] else { throw PolicyError("\(path): the policy must be a JSON object") }
-        if let name = dict["name"] as? String, name != Policy.name {
-            throw PolicyError("\(path): policy \"\(name)\" is not \(Policy.name); this engine implements only \(Policy.name)")
+        guard var dict = object as? [String: Any] else {
+            throw PolicyError("\(path): the policy must be a JSON object")
         }
-        if let inner = dict["parameters"] as? [String: Any] { dict = inner }
-        else { for k in ["name", "version", "digest", "tool"] { dict.removeValue(forKey: k) } }
+        if let name = dict["name"] as? String, name != Policy.name {
+            throw PolicyError(
+                "\(path): policy \"\(name)\" is not \(Policy.name); this engine implements only \(Policy.name)")
+        }
+        if let inner = dict["parameters"] as? [String: Any] {
+            dict = inner
+        } else {
+            for k in ["name", "version", "digest", "tool"] { dict.removeValue(forKey: k) }
+        }
         let known = Set(PolicyParameters.CodingKeys.allCases.map(\.rawValue))
         for key in dict.keys.sorted() where !known.contains(key) {
             throw PolicyError("\(path): unknown policy parameter \"\(key)\"; `stackledger policy` lists them")
@@ -79,17 +88,21 @@ public struct Policy: Sendable, Hashable {
             throw PolicyError("\(path): \(error.message)")
         }
         // Merge onto the defaults, so a file may name only what it changes.
-        let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(PolicyParameters())) as! [String: Any]
+        let defaults =
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(PolicyParameters())) as! [String: Any]
         let merged = defaults.merging(dict) { _, new in new }
         do {
-            let params = try JSONDecoder().decode(PolicyParameters.self, from: JSONSerialization.data(withJSONObject: merged))
+            let params = try JSONDecoder().decode(
+                PolicyParameters.self, from: JSONSerialization.data(withJSONObject: merged))
             try params.validate()
             return Policy(parameters: params)
         } catch let e as PolicyError {
             throw PolicyError("\(path): \(e.message)")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
             let field = ctx.codingPath.map(\.stringValue).joined(separator: ".")
-            throw PolicyError("\(path): parameter \"\(field)\" has the wrong type; `stackledger policy --json` shows the expected form")
+            throw PolicyError(
+                "\(path): parameter \"\(field)\" has the wrong type; `stackledger policy --json` shows the expected form"
+            )
         } catch {
             throw PolicyError("\(path): \(error)")
         }

@@ -136,7 +136,9 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
     /// value out of range is named with its range rather than failing as a type.
     static func checkRange(_ name: String, _ value: Any) throws(PolicyError) {
         guard let (_, range, whole, nullable) = ranges.first(where: { $0.name == name }) else { return }
-        let expected = (whole ? "a whole number" : "a number") + " from \(format(range.lowerBound)) to \(format(range.upperBound))" + (nullable ? ", or null" : "")
+        let expected =
+            (whole ? "a whole number" : "a number") + " from \(format(range.lowerBound)) to \(format(range.upperBound))"
+            + (nullable ? ", or null" : "")
         if value is NSNull {
             guard nullable else { throw PolicyError("parameter \"\(name)\" must be \(expected) (it is null)") }
             return
@@ -158,7 +160,8 @@ public struct PolicyParameters: Codable, Sendable, Hashable {
         for (name, value) in values ?? [:] { try Self.checkRange(name, value) }
         let providers: Set = ["date", "empty", "dailyRoutine", "location"]
         for p in suggestionProviders where !providers.contains(p) {
-            throw PolicyError("parameter \"suggestionProviders\" names \"\(p)\"; use date, empty, dailyRoutine or location")
+            throw PolicyError(
+                "parameter \"suggestionProviders\" names \"\(p)\"; use date, empty, dailyRoutine or location")
         }
         guard ["perApp", "none"].contains(defaultRelevanceGroup) else {
             throw PolicyError("parameter \"defaultRelevanceGroup\" must be \"perApp\" or \"none\"")

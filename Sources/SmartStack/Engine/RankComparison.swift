@@ -39,7 +39,9 @@ struct RankSide {
     /// a score of the same provider (one app's kind), else the policy that puts different
     /// signals and providers on one scale.
     func basis(against others: [RankSide]) -> (basis: ReasonBasis, rule: String, parameters: [String]) {
-        if fromRelevance && others.allSatisfy({ $0.fromRelevance && $0.widget.app == widget.app && $0.widget.kind == widget.kind }) {
+        if fromRelevance
+            && others.allSatisfy({ $0.fromRelevance && $0.widget.app == widget.app && $0.widget.kind == widget.kind })
+        {
             return (.documented, "R2", [])
         }
         var all = parameters

@@ -72,8 +72,10 @@ struct UsageRecord: Codable, Hashable {
     /// comparing strings.
     var intentHash: UInt64
 
-    init(time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
-         donationId: String? = nil, groupIdentifier: String? = nil) {
+    init(
+        time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
+        donationId: String? = nil, groupIdentifier: String? = nil
+    ) {
         self.time = time
         self.hour = hour
         self.seq = seq

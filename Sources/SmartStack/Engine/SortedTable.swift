@@ -49,7 +49,9 @@ struct SortedTable<Value: Hashable>: Hashable {
                     joined[ua.count] = separator
                     (joined.baseAddress! + ua.count + 1).copyMemory(from: ub.baseAddress!, byteCount: ub.count)
                     let bytes = UnsafeRawBufferPointer(joined)
-                    return probe(hash: StringHash.of(bytes)) { SortedTable.key(keys[$0], equals: bytes) }.map { values[$0] }
+                    return probe(hash: StringHash.of(bytes)) { SortedTable.key(keys[$0], equals: bytes) }.map {
+                        values[$0]
+                    }
                 }
             }
         }
@@ -68,7 +70,10 @@ struct SortedTable<Value: Hashable>: Hashable {
     }
 
     private mutating func reindex() {
-        guard !keys.isEmpty else { slots.removeAll(keepingCapacity: true); return }
+        guard !keys.isEmpty else {
+            slots.removeAll(keepingCapacity: true)
+            return
+        }
         var size = 4
         while size < keys.count * 2 { size *= 2 }
         if slots.count != size {
@@ -96,12 +101,16 @@ struct SortedTable<Value: Hashable>: Hashable {
                 if let v = newValue {
                     values[e] = v
                 } else {
-                    keys.remove(at: e); values.remove(at: e); hashes.remove(at: e)
+                    keys.remove(at: e)
+                    values.remove(at: e)
+                    hashes.remove(at: e)
                     reindex()
                 }
             } else if let v = newValue {
                 let i = insertionPoint(key)
-                keys.insert(key, at: i); values.insert(v, at: i); hashes.insert(h, at: i)
+                keys.insert(key, at: i)
+                values.insert(v, at: i)
+                hashes.insert(h, at: i)
                 reindex()
             }
         }
@@ -115,8 +124,10 @@ struct SortedTable<Value: Hashable>: Hashable {
 
     /// Drops every entry.
     mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true)
-        hashes.removeAll(keepingCapacity: true); slots.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
     }
 
     /// Drops the entries whose value passes `drop`.
@@ -127,7 +138,9 @@ struct SortedTable<Value: Hashable>: Hashable {
             if n != e { (keys[n], values[n], hashes[n]) = (keys[e], values[e], hashes[e]) }
             n += 1
         }
-        keys.removeLast(keys.count - n); values.removeLast(values.count - n); hashes.removeLast(hashes.count - n)
+        keys.removeLast(keys.count - n)
+        values.removeLast(values.count - n)
+        hashes.removeLast(hashes.count - n)
         reindex()
     }
 

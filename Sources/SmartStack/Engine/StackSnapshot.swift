@@ -65,25 +65,43 @@ extension DeviceEngine {
                 switch slot {
                 case .suggestion(let i):
                     if replacers.contains(i) { continue }
-                    widgets.append(WidgetSnapshot(widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true, relevance: nil))
+                    widgets.append(
+                        WidgetSnapshot(
+                            widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true,
+                            relevance: nil))
                 case .member(let j):
                     if let i = replacing[j] {
-                        widgets.append(WidgetSnapshot(widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true, relevance: nil))
+                        widgets.append(
+                            WidgetSnapshot(
+                                widget: s.suggestions[i].widget, position: widgets.count, pinned: false,
+                                suggested: true, relevance: nil))
                         continue
                     }
                     let m = s.members[j]
                     let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
-                    let r = usesEntryRelevance
-                        ? state.timelines.active(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now, windowMicros: windowMicros)?.0
+                    let r =
+                        usesEntryRelevance
+                        ? state.timelines.active(
+                            app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now,
+                            windowMicros: windowMicros)?.0
                         : nil
-                    let shown = state.timelines.displayed(app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now)
-                    widgets.append(WidgetSnapshot(widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r,
-                                                  entry: shown.map { DisplayedEntry(date: Timestamp(microseconds: $0.date, offsetMinutes: $0.offset), event: $0.seq) }))
+                    let shown = state.timelines.displayed(
+                        app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now)
+                    widgets.append(
+                        WidgetSnapshot(
+                            widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r,
+                            entry: shown.map {
+                                DisplayedEntry(
+                                    date: Timestamp(microseconds: $0.date, offsetMinutes: $0.offset), event: $0.seq)
+                            }))
                 }
             }
             let top = widgets.first { $0.widget.instance == s.top }
-            stacks.append(StackSnapshot(stack: s.id, platform: s.platform, smartRotate: s.smartRotate, widgetSuggestions: s.widgetSuggestions,
-                                        top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision))
+            stacks.append(
+                StackSnapshot(
+                    stack: s.id, platform: s.platform, smartRotate: s.smartRotate,
+                    widgetSuggestions: s.widgetSuggestions,
+                    top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision))
         }
         return DeviceSnapshot(at: time, device: state.device, stacks: stacks)
     }
@@ -97,9 +115,12 @@ extension DeviceEngine {
         var out = [Int: Int]()
         for (i, card) in stack.suggestions.enumerated() {
             guard let declaration = state.declarations[DeviceModel.appKind(card.widget.app, card.widget.kind)],
-                  declaration.configuration == "relevance", let associated = declaration.associatedKind,
-                  let j = stack.members.firstIndex(where: { $0.widget.app == card.widget.app && $0.widget.kind == associated }),
-                  out[j] == nil else { continue }
+                declaration.configuration == "relevance", let associated = declaration.associatedKind,
+                let j = stack.members.firstIndex(where: {
+                    $0.widget.app == card.widget.app && $0.widget.kind == associated
+                }),
+                out[j] == nil
+            else { continue }
             out[j] = i
         }
         return out

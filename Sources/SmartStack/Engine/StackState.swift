@@ -87,7 +87,9 @@ struct StackState: Codable, Hashable {
     /// Makes the first widget the top when the top is gone.
     mutating func repairTop() {
         if let t = top, identity(t) != nil { return }
-        top = restingTop.flatMap { identity($0) != nil ? $0 : nil } ?? members.first?.widget.instance ?? suggestions.first?.widget.instance
+        top =
+            restingTop.flatMap { identity($0) != nil ? $0 : nil } ?? members.first?.widget.instance
+            ?? suggestions.first?.widget.instance
         topDecision = nil
     }
 }

@@ -4,19 +4,30 @@ import RecordFormat
 // declaration order; a change here is a change of `DeviceEngine.engineVersion`.
 
 extension WidgetIdentity {
-    func write(_ w: inout StateWriter) { w.string(instance); w.string(kind); w.string(app) }
-    init(_ r: inout StateReader) throws { self.init(instance: try r.string(), kind: try r.string(), app: try r.string()) }
+    func write(_ w: inout StateWriter) {
+        w.string(instance)
+        w.string(kind)
+        w.string(app)
+    }
+    init(_ r: inout StateReader) throws {
+        self.init(instance: try r.string(), kind: try r.string(), app: try r.string())
+    }
 }
 
 extension Reason {
     func write(_ w: inout StateWriter) {
-        w.string(code); w.byte(basis == .documented ? 0 : 1); w.string(rule); w.string(detail)
+        w.string(code)
+        w.byte(basis == .documented ? 0 : 1)
+        w.string(rule)
+        w.string(detail)
         w.array(events) { $0.uint($1) }
         w.array(parameters) { $0.string($1) }
     }
     init(_ r: inout StateReader) throws {
-        let code = try r.string(), basis: ReasonBasis = try r.byte() == 0 ? .documented : .policy
-        let rule = try r.string(), detail = try r.string()
+        let code = try r.string()
+        let basis: ReasonBasis = try r.byte() == 0 ? .documented : .policy
+        let rule = try r.string()
+        let detail = try r.string()
         let events = try r.array { try $0.uint() }
         guard ReasonCode(rawValue: code) != nil else { throw StateReader.Malformed(offset: r.offset) }
         self.init(code: code, basis, rule, detail, events: events, parameters: try r.array { try $0.string() })
@@ -26,7 +37,9 @@ extension Reason {
 extension Decision {
     static let actions: [DecisionAction] = [.rotate, .scroll, .suggest, .unsuggest, .keep]
     func write(_ w: inout StateWriter) {
-        w.time(time); w.string(device); w.string(stack)
+        w.time(time)
+        w.string(device)
+        w.string(stack)
         w.byte(UInt8(Decision.actions.firstIndex(of: action)!))
         widget.write(&w)
         w.optional(from) { $1.write(&$0) }
@@ -34,7 +47,9 @@ extension Decision {
         w.array(reasons) { $1.write(&$0) }
     }
     init(_ r: inout StateReader) throws {
-        time = try r.time(); device = try r.string(); stack = try r.string()
+        time = try r.time()
+        device = try r.string()
+        stack = try r.string()
         let a = Int(try r.byte())
         guard a < Decision.actions.count else { throw StateReader.Malformed(offset: r.offset) }
         action = Decision.actions[a]
@@ -48,8 +63,15 @@ extension Decision {
 extension Clue {
     func write(_ w: inout StateWriter) {
         switch self {
-        case .window(let from, let to, let kind): w.byte(0); w.int(from); w.int(to); w.optional(kind) { $0.string($1) }
-        case .state(let key, let permission): w.byte(1); w.string(key); w.optional(permission) { $0.string($1) }
+        case .window(let from, let to, let kind):
+            w.byte(0)
+            w.int(from)
+            w.int(to)
+            w.optional(kind) { $0.string($1) }
+        case .state(let key, let permission):
+            w.byte(1)
+            w.string(key)
+            w.optional(permission) { $0.string($1) }
         }
     }
     init(_ r: inout StateReader) throws {
@@ -63,29 +85,49 @@ extension Clue {
 
 extension Member {
     func write(_ w: inout StateWriter) {
-        widget.write(&w); w.string(family); w.optional(intent) { $0.string($1) }
-        w.map(parameters) { $0.string($1) }; w.optional(pinnedAt) { $0.int(Int64($1)) }; w.uint(addedSeq)
+        widget.write(&w)
+        w.string(family)
+        w.optional(intent) { $0.string($1) }
+        w.map(parameters) { $0.string($1) }
+        w.optional(pinnedAt) { $0.int(Int64($1)) }
+        w.uint(addedSeq)
     }
     init(_ r: inout StateReader) throws {
-        widget = try WidgetIdentity(&r); family = try r.string(); intent = try r.optional { try $0.string() }
-        parameters = try r.map { try $0.string() }; pinnedAt = try r.optional { Int(try $0.int()) }; addedSeq = try r.uint()
+        widget = try WidgetIdentity(&r)
+        family = try r.string()
+        intent = try r.optional { try $0.string() }
+        parameters = try r.map { try $0.string() }
+        pinnedAt = try r.optional { Int(try $0.int()) }
+        addedSeq = try r.uint()
     }
 }
 
 extension ShownSuggestion {
     func write(_ w: inout StateWriter) {
-        widget.write(&w); w.string(source); w.int(since); w.array(reasons) { $1.write(&$0) }
-        w.optional(group) { $0.string($1) }; w.double(rank)
+        widget.write(&w)
+        w.string(source)
+        w.int(since)
+        w.array(reasons) { $1.write(&$0) }
+        w.optional(group) { $0.string($1) }
+        w.double(rank)
     }
     init(_ r: inout StateReader) throws {
-        widget = try WidgetIdentity(&r); source = try r.string(); since = try r.int()
-        reasons = try r.array { try Reason(&$0) }; group = try r.optional { try $0.string() }; rank = try r.double()
+        widget = try WidgetIdentity(&r)
+        source = try r.string()
+        since = try r.int()
+        reasons = try r.array { try Reason(&$0) }
+        group = try r.optional { try $0.string() }
+        rank = try r.double()
     }
 }
 
 extension StackState {
     func write(_ w: inout StateWriter) {
-        w.string(id); w.string(platform); w.string(family); w.bool(smartRotate); w.bool(widgetSuggestions)
+        w.string(id)
+        w.string(platform)
+        w.string(family)
+        w.bool(smartRotate)
+        w.bool(widgetSuggestions)
         w.array(members) { $1.write(&$0) }
         w.array(suggestions) { $1.write(&$0) }
         w.optional(top) { $0.string($1) }
@@ -93,11 +135,15 @@ extension StackState {
         w.optional(restingTop) { $0.string($1) }
         w.int(holdUntil)
         dismissedUntil.write(&w) { $0.int($1) }
-        w.uint(createdSeq); w.uint(settingsSeq)
+        w.uint(createdSeq)
+        w.uint(settingsSeq)
     }
     init(_ r: inout StateReader) throws {
-        id = try r.string(); platform = try r.string(); family = try r.string()
-        smartRotate = try r.bool(); widgetSuggestions = try r.bool()
+        id = try r.string()
+        platform = try r.string()
+        family = try r.string()
+        smartRotate = try r.bool()
+        widgetSuggestions = try r.bool()
         members = try r.array { try Member(&$0) }
         suggestions = try r.array { try ShownSuggestion(&$0) }
         top = try r.optional { try $0.string() }
@@ -105,7 +151,8 @@ extension StackState {
         restingTop = try r.optional { try $0.string() }
         holdUntil = try r.int()
         dismissedUntil = try SortedTable(&r) { try $0.int() }
-        createdSeq = try r.uint(); settingsSeq = try r.uint()
+        createdSeq = try r.uint()
+        settingsSeq = try r.uint()
     }
 }
 
@@ -113,8 +160,16 @@ extension ProviderKey: Comparable {
     static func < (a: ProviderKey, b: ProviderKey) -> Bool {
         (a.app, a.kind, a.instance ?? "") < (b.app, b.kind, b.instance ?? "")
     }
-    func write(_ w: inout StateWriter) { w.string(app); w.string(kind); w.optional(instance) { $0.string($1) } }
-    init(_ r: inout StateReader) throws { app = try r.string(); kind = try r.string(); instance = try r.optional { try $0.string() } }
+    func write(_ w: inout StateWriter) {
+        w.string(app)
+        w.string(kind)
+        w.optional(instance) { $0.string($1) }
+    }
+    init(_ r: inout StateReader) throws {
+        app = try r.string()
+        kind = try r.string()
+        instance = try r.optional { try $0.string() }
+    }
 }
 
 extension TimelineBook {
@@ -126,14 +181,22 @@ extension TimelineBook {
             key.write(&w)
             w.int(list.delivered)
             w.array(list.entries) { w, e in
-                w.int(e.date); w.int(Int64(e.offset)); w.optional(e.score) { $0.double($1) }; w.double(e.duration); w.uint(e.seq)
+                w.int(e.date)
+                w.int(Int64(e.offset))
+                w.optional(e.score) { $0.double($1) }
+                w.double(e.duration)
+                w.uint(e.seq)
             }
         }
         w.varint(UInt64(records.count { $0.spans != nil }))
         for (key, slot) in keys {
             guard let spans = records[slot].spans else { continue }
             key.write(&w)
-            w.array(spans) { w, s in w.int(s.delivered); w.double(s.min); w.double(s.max) }
+            w.array(spans) { w, s in
+                w.int(s.delivered)
+                w.double(s.min)
+                w.double(s.max)
+            }
         }
     }
     init(_ r: inout StateReader) throws {
@@ -143,14 +206,19 @@ extension TimelineBook {
             var list = EntryList()
             list.delivered = try r.int()
             list.entries = try r.array { r in
-                StoredEntry(date: try r.int(), offset: Int16(truncatingIfNeeded: try r.int()), score: try r.optional { try $0.double() },
-                            duration: try r.double(), seq: try r.uint())
+                StoredEntry(
+                    date: try r.int(), offset: Int16(truncatingIfNeeded: try r.int()),
+                    score: try r.optional { try $0.double() },
+                    duration: try r.double(), seq: try r.uint())
             }
             return (key, list)
         }) { setList(list, for: key) }
         instanceLists = slots.keys.count { $0.instance != nil }
         for (key, spans) in try r.array({ r -> (ProviderKey, [ScoreSpan]) in
-            (try ProviderKey(&r), try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) })
+            (
+                try ProviderKey(&r),
+                try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) }
+            )
         }) {
             guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
             setSpans(spans, for: key)
@@ -161,12 +229,18 @@ extension TimelineBook {
 extension SortedTable {
     func write(_ w: inout StateWriter, _ value: (inout StateWriter, Value) -> Void) {
         w.varint(UInt64(keys.count))
-        for (k, v) in entries { w.string(k); value(&w, v) }
+        for (k, v) in entries {
+            w.string(k)
+            value(&w, v)
+        }
     }
     init(_ r: inout StateReader, _ value: (inout StateReader) throws -> Value) throws {
         self.init()
         let n = Int(try r.varint())
-        for _ in 0..<n { let k = try r.string(); self[k] = try value(&r) }
+        for _ in 0..<n {
+            let k = try r.string()
+            self[k] = try value(&r)
+        }
     }
 }
 
@@ -174,15 +248,20 @@ extension ContextSet {
     func write(_ w: inout StateWriter) {
         w.uint(seq)
         w.array(signals) { w, s in
-            w.string(s.kind); w.optional(s.intent) { $0.string($1) }; w.optional(s.parameters) { $0.map($1) { $0.string($1) } }
-            w.optional(s.clue) { $1.write(&$0) }; w.optional(s.group) { $0.string($1) }
+            w.string(s.kind)
+            w.optional(s.intent) { $0.string($1) }
+            w.optional(s.parameters) { $0.map($1) { $0.string($1) } }
+            w.optional(s.clue) { $1.write(&$0) }
+            w.optional(s.group) { $0.string($1) }
         }
     }
     init(_ r: inout StateReader) throws {
         seq = try r.uint()
         signals = try r.array { r in
-            ContextSignal(kind: try r.string(), intent: try r.optional { try $0.string() }, parameters: try r.optional { try $0.map { try $0.string() } },
-                          clue: try r.optional { try Clue(&$0) }, group: try r.optional { try $0.string() })
+            ContextSignal(
+                kind: try r.string(), intent: try r.optional { try $0.string() },
+                parameters: try r.optional { try $0.map { try $0.string() } },
+                clue: try r.optional { try Clue(&$0) }, group: try r.optional { try $0.string() })
         }
     }
 }
@@ -191,19 +270,30 @@ extension UsageRecord {
     /// Written within its hour's bucket: the hour is the bucket's, time and seq are
     /// deltas from the previous record of the bucket.
     /// Writes the record `r` points to, reading its fields in place.
-    static func write(_ r: UnsafePointer<UsageRecord>, _ w: inout StateWriter, after previous: (time: Int64, seq: UInt64)) {
-        w.int(r.pointee.time &- previous.time); w.int(Int64(bitPattern: r.pointee.seq &- previous.seq)); w.string(r.pointee.app)
+    static func write(
+        _ r: UnsafePointer<UsageRecord>, _ w: inout StateWriter, after previous: (time: Int64, seq: UInt64)
+    ) {
+        w.int(r.pointee.time &- previous.time)
+        w.int(Int64(bitPattern: r.pointee.seq &- previous.seq))
+        w.string(r.pointee.app)
         w.optionalString(r.pointee.intent)
         w.map(r.pointee.parameters) { $0.string($1) }
-        w.optionalString(r.pointee.donationId); w.optionalString(r.pointee.groupIdentifier)
-        if let seq = r.pointee.deletedBy { w.byte(1); w.uint(seq) } else { w.byte(0) }
+        w.optionalString(r.pointee.donationId)
+        w.optionalString(r.pointee.groupIdentifier)
+        if let seq = r.pointee.deletedBy {
+            w.byte(1)
+            w.uint(seq)
+        } else {
+            w.byte(0)
+        }
     }
     init(_ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64)) throws {
         let time = previous.time &+ (try r.int())
         let seq = previous.seq &+ UInt64(bitPattern: try r.int())
-        self.init(time: time, hour: hour, seq: seq, app: try r.string(), intent: try r.optional { try $0.string() },
-                  parameters: try r.map { try $0.string() }, donationId: try r.optional { try $0.string() },
-                  groupIdentifier: try r.optional { try $0.string() })
+        self.init(
+            time: time, hour: hour, seq: seq, app: try r.string(), intent: try r.optional { try $0.string() },
+            parameters: try r.map { try $0.string() }, donationId: try r.optional { try $0.string() },
+            groupIdentifier: try r.optional { try $0.string() })
         deletedBy = try r.optional { try $0.uint() }
     }
 }
@@ -226,7 +316,9 @@ extension DeviceModel {
         var start = [Int](repeating: 0, count: 24)
         while true {
             var day = Int64.max
-            for h in 0..<24 where start[h] < usage[h].count { day = min(day, DeviceModel.usageDay(usage[h][start[h]].time)) }
+            for h in 0..<24 where start[h] < usage[h].count {
+                day = min(day, DeviceModel.usageDay(usage[h][start[h]].time))
+            }
             if day == .max { break }
             var end = start
             var count = 0
@@ -268,30 +360,58 @@ extension DeviceModel {
     }
 
     func write(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits) {
-        w.string(device); w.int(now); w.int(lastEventTime); w.uint(lastSeq); w.byte(dirty)
-        w.optional(clock.zoneName) { $0.string($1) }; w.int(Int64(clock.lastOffset))
-        w.optional(platform) { $0.string($1) }; w.optional(osVersion) { $0.string($1) }; w.uint(deviceInfoSeq)
-        w.bool(developerMode); w.uint(developerModeSeq)
+        w.string(device)
+        w.int(now)
+        w.int(lastEventTime)
+        w.uint(lastSeq)
+        w.byte(dirty)
+        w.optional(clock.zoneName) { $0.string($1) }
+        w.int(Int64(clock.lastOffset))
+        w.optional(platform) { $0.string($1) }
+        w.optional(osVersion) { $0.string($1) }
+        w.uint(deviceInfoSeq)
+        w.bool(developerMode)
+        w.uint(developerModeSeq)
         w.array(stacks) { $1.write(&$0) }
         timelines.write(&w)
         shortcutSets.write(&w) { w, s in
-            w.uint(s.seq); w.int(s.time)
+            w.uint(s.seq)
+            w.int(s.time)
             w.array(s.shortcuts) { w, x in
-                w.string(x.kind); w.string(x.role); w.optional(x.intent) { $0.string($1) }
+                w.string(x.kind)
+                w.string(x.role)
+                w.optional(x.intent) { $0.string($1) }
                 w.optional(x.parameters) { $0.map($1) { $0.string($1) } }
-                w.array(x.providers) { $1.write(&$0) }; w.array(x.providerTypes) { $0.string($1) }
+                w.array(x.providers) { $1.write(&$0) }
+                w.array(x.providerTypes) { $0.string($1) }
             }
         }
-        invalidations.write(&w) { w, v in w.uint(v.bySeq); w.int(v.time); w.uint(v.previousSeq) }
+        invalidations.write(&w) { w, v in
+            w.uint(v.bySeq)
+            w.int(v.time)
+            w.uint(v.previousSeq)
+        }
         intentSets.write(&w) { $1.write(&$0) }
         attributeSets.write(&w) { $1.write(&$0) }
         declarations.write(&w) { w, d in
-            w.array(d.families) { $0.string($1) }; w.string(d.configuration); w.optional(d.associatedKind) { $0.string($1) }; w.uint(d.seq)
+            w.array(d.families) { $0.string($1) }
+            w.string(d.configuration)
+            w.optional(d.associatedKind) { $0.string($1) }
+            w.uint(d.seq)
         }
-        contexts.write(&w) { w, a in w.int(a.since); w.uint(a.seq) }
-        permissions.write(&w) { w, a in w.bool(a.granted); w.uint(a.seq) }
+        contexts.write(&w) { w, a in
+            w.int(a.since)
+            w.uint(a.seq)
+        }
+        permissions.write(&w) { w, a in
+            w.bool(a.granted)
+            w.uint(a.seq)
+        }
         writeUsageByDay(&w, reusing: &days, dayEdits: dayEdits)
-        intentHomes.write(&w) { w, h in w.string(h.app); w.string(h.kind) }
+        intentHomes.write(&w) { w, h in
+            w.string(h.app)
+            w.string(h.kind)
+        }
         counters.write(&w)
         w.int(counterDay)
         w.varint(UInt64(wakeups.count))
@@ -301,7 +421,9 @@ extension DeviceModel {
         w.uint(usageChanged ? 1 : 0)
         // Keyed `app/kind`, in that key's order.
         w.varint(UInt64(reloads.count))
-        for (key, state) in reloads.map({ (DeviceModel.appKind($0.key.app, $0.key.kind), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+        for (key, state) in reloads.map({ (DeviceModel.appKind($0.key.app, $0.key.kind), $0.value) }).sorted(by: {
+            $0.0 < $1.0
+        }) {
             w.string(key)
             state.write(&w)
         }
@@ -321,26 +443,38 @@ extension DeviceModel {
 
     init(_ r: inout StateReader) throws {
         self.init(device: try r.string())
-        now = try r.int(); lastEventTime = try r.int(); lastSeq = try r.uint(); dirty = try r.byte()
+        now = try r.int()
+        lastEventTime = try r.int()
+        lastSeq = try r.uint()
+        dirty = try r.byte()
         clock.setZone(try r.optional { try $0.string() })
         clock.noteOffset(Int16(truncatingIfNeeded: try r.int()))
-        platform = try r.optional { try $0.string() }; osVersion = try r.optional { try $0.string() }; deviceInfoSeq = try r.uint()
-        developerMode = try r.bool(); developerModeSeq = try r.uint()
+        platform = try r.optional { try $0.string() }
+        osVersion = try r.optional { try $0.string() }
+        deviceInfoSeq = try r.uint()
+        developerMode = try r.bool()
+        developerModeSeq = try r.uint()
         stacks = try r.array { try StackState(&$0) }
         timelines = try TimelineBook(&r)
         shortcutSets = try SortedTable(&r) { r in
-            ShortcutSet(seq: try r.uint(), time: try r.int(), shortcuts: try r.array { r in
-                StoredShortcut(kind: try r.string(), role: try r.string(), intent: try r.optional { try $0.string() },
-                               parameters: try r.optional { try $0.map { try $0.string() } },
-                               providers: try r.array { try Clue(&$0) }, providerTypes: try r.array { try $0.string() })
-            })
+            ShortcutSet(
+                seq: try r.uint(), time: try r.int(),
+                shortcuts: try r.array { r in
+                    StoredShortcut(
+                        kind: try r.string(), role: try r.string(), intent: try r.optional { try $0.string() },
+                        parameters: try r.optional { try $0.map { try $0.string() } },
+                        providers: try r.array { try Clue(&$0) }, providerTypes: try r.array { try $0.string() })
+                })
         }
-        invalidations = try SortedTable(&r) { r in Invalidation(bySeq: try r.uint(), time: try r.int(), previousSeq: try r.uint()) }
+        invalidations = try SortedTable(&r) { r in
+            Invalidation(bySeq: try r.uint(), time: try r.int(), previousSeq: try r.uint())
+        }
         intentSets = try SortedTable(&r) { try ContextSet(&$0) }
         attributeSets = try SortedTable(&r) { try ContextSet(&$0) }
         declarations = try SortedTable(&r) { r in
-            Declaration(families: try r.array { try $0.string() }, configuration: try r.string(),
-                        associatedKind: try r.optional { try $0.string() }, seq: try r.uint())
+            Declaration(
+                families: try r.array { try $0.string() }, configuration: try r.string(),
+                associatedKind: try r.optional { try $0.string() }, seq: try r.uint())
         }
         contexts = try SortedTable(&r) { r in ActiveState(since: try r.int(), seq: try r.uint()) }
         permissions = try SortedTable(&r) { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
@@ -357,7 +491,8 @@ extension DeviceModel {
         counterDay = try r.int()
         let wakeupTimes = try r.array { try $0.int() }
         let wakeupWork = try r.array { try $0.byte() }
-        guard wakeupTimes.count == wakeupWork.count, zip(wakeupTimes, wakeupTimes.dropFirst()).allSatisfy({ $0 < $1 }) else {
+        guard wakeupTimes.count == wakeupWork.count, zip(wakeupTimes, wakeupTimes.dropFirst()).allSatisfy({ $0 < $1 })
+        else {
             throw StateReader.Malformed(offset: r.offset)
         }
         wakeups = WakeupQueue(ascending: wakeupTimes, work: wakeupWork)
@@ -372,16 +507,30 @@ extension DeviceModel {
 
 extension ReloadState {
     func write(_ w: inout StateWriter) {
-        w.uint(timelineSeq); w.int(timelineTime); w.optional(due) { $0.int($1) }
-        w.uint(requestSeq); w.int(requestTime)
-        w.array(reloads) { w, x in w.int(x.time); w.uint(x.seq); w.optional(x.instance) { $0.string($1) } }
-        w.optional(budgetRemaining) { $0.double($1) }; w.uint(budgetSeq)
+        w.uint(timelineSeq)
+        w.int(timelineTime)
+        w.optional(due) { $0.int($1) }
+        w.uint(requestSeq)
+        w.int(requestTime)
+        w.array(reloads) { w, x in
+            w.int(x.time)
+            w.uint(x.seq)
+            w.optional(x.instance) { $0.string($1) }
+        }
+        w.optional(budgetRemaining) { $0.double($1) }
+        w.uint(budgetSeq)
     }
     init(_ r: inout StateReader) throws {
         self.init()
-        timelineSeq = try r.uint(); timelineTime = try r.int(); due = try r.optional { try $0.int() }
-        requestSeq = try r.uint(); requestTime = try r.int()
-        reloads = try r.array { r in ReloadRecord(time: try r.int(), seq: try r.uint(), instance: try r.optional { try $0.string() }) }
-        budgetRemaining = try r.optional { try $0.double() }; budgetSeq = try r.uint()
+        timelineSeq = try r.uint()
+        timelineTime = try r.int()
+        due = try r.optional { try $0.int() }
+        requestSeq = try r.uint()
+        requestTime = try r.int()
+        reloads = try r.array { r in
+            ReloadRecord(time: try r.int(), seq: try r.uint(), instance: try r.optional { try $0.string() })
+        }
+        budgetRemaining = try r.optional { try $0.double() }
+        budgetSeq = try r.uint()
     }
 }

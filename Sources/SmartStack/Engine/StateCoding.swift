@@ -16,17 +16,26 @@ struct StateWriter {
     mutating func varint(_ v: UInt64) {
         out.reserve(10)
         var v = v
-        while v >= 0x80 { out.put(UInt8(truncatingIfNeeded: v) | 0x80); v >>= 7 }
+        while v >= 0x80 {
+            out.put(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
         out.put(UInt8(v))
     }
     @inline(__always) mutating func int(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
     @inline(__always) mutating func int(_ v: Int) { int(Int64(v)) }
     @inline(__always) mutating func uint(_ v: UInt64) { varint(v) }
-    @inline(__always) mutating func byte(_ v: UInt8) { out.reserve(1); out.put(v) }
+    @inline(__always) mutating func byte(_ v: UInt8) {
+        out.reserve(1)
+        out.put(v)
+    }
     @inline(__always) mutating func bool(_ v: Bool) { byte(v ? 1 : 0) }
     mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append($0) } }
     mutating func string(_ s: String) {
-        if let i = strings.insert(s) { varint(UInt64(i + 1)); return }
+        if let i = strings.insert(s) {
+            varint(UInt64(i + 1))
+            return
+        }
         varint(0)
         var s = s
         s.withUTF8 { utf8 in
@@ -35,12 +44,18 @@ struct StateWriter {
         }
     }
     mutating func optionalString(_ v: String?) {
-        guard let v else { byte(0); return }
+        guard let v else {
+            byte(0)
+            return
+        }
         byte(1)
         string(v)
     }
     mutating func optional<T>(_ v: T?, _ write: (inout StateWriter, T) -> Void) {
-        guard let v else { byte(0); return }
+        guard let v else {
+            byte(0)
+            return
+        }
         byte(1)
         write(&self, v)
     }
@@ -52,12 +67,19 @@ struct StateWriter {
         varint(UInt64(m.count))
         if m.isEmpty { return }
         if m.count == 1, let (k, v) = m.first {
-            string(k); write(&self, v)
+            string(k)
+            write(&self, v)
             return
         }
-        for (k, v) in m.sorted(by: { $0.key < $1.key }) { string(k); write(&self, v) }
+        for (k, v) in m.sorted(by: { $0.key < $1.key }) {
+            string(k)
+            write(&self, v)
+        }
     }
-    mutating func time(_ t: Timestamp) { int(t.microseconds); int(Int64(t.offsetMinutes)) }
+    mutating func time(_ t: Timestamp) {
+        int(t.microseconds)
+        int(Int64(t.offsetMinutes))
+    }
     /// Writes a section that stands alone (`section(capacity:_:)` bytes): its length, then
     /// the bytes, whose strings are interned among themselves only. Returns where the
     /// bytes start.
@@ -154,7 +176,9 @@ struct InternedStrings {
         let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
         let representation = Representation(words.0, words.1)
         let mask = seen.count - 1
-        var i = Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
+        var i =
+            Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32)
+            & mask
         while seenIndex[i] != 0 {
             if seen[i] == representation { return Int(seenIndex[i]) - 1 }
             i = (i + 1) & mask
@@ -203,7 +227,8 @@ struct InternedStrings {
         seenIndex = [Int32](repeating: 0, count: oldSeen.count * 2)
         let mask = seen.count - 1
         for (r, index) in zip(oldSeen, oldIndex) where index != 0 {
-            var i = Int(truncatingIfNeeded: ((r.a ^ (r.b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
+            var i =
+                Int(truncatingIfNeeded: ((r.a ^ (r.b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
             while seenIndex[i] != 0 { i = (i + 1) & mask }
             seen[i] = r
             seenIndex[i] = index
@@ -227,16 +252,21 @@ struct StateReader {
     }
 
     mutating func varint() throws -> UInt64 {
-        var v: UInt64 = 0, shift: UInt64 = 0
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
         while true {
             guard offset < bytes.count, shift < 64 else { throw Malformed(offset: offset) }
-            let b = bytes[offset]; offset += 1
+            let b = bytes[offset]
+            offset += 1
             v |= UInt64(b & 0x7F) << shift
             if b < 0x80 { return v }
             shift += 7
         }
     }
-    mutating func int() throws -> Int64 { let u = try varint(); return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
+    mutating func int() throws -> Int64 {
+        let u = try varint()
+        return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+    }
     mutating func intValue() throws -> Int { Int(try int()) }
     mutating func uint() throws -> UInt64 { try varint() }
     mutating func byte() throws -> UInt8 {
@@ -273,7 +303,8 @@ struct StateReader {
             let utf8 = UnsafeRawBufferPointer(rebasing: all[range])
             let hash = StringHash.of(utf8)
             if let known = pool[hash],
-               known.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).elementsEqual(utf8) }) == true {
+                known.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).elementsEqual(utf8) }) == true
+            {
                 return known
             }
             if pool.isEmpty { pool.reserveCapacity(64) }
@@ -297,10 +328,15 @@ struct StateReader {
         let n = Int(try varint())
         guard n <= bytes.count else { throw Malformed(offset: offset) }
         var out = [String: V](minimumCapacity: n)
-        for _ in 0..<n { let k = try string(); out[k] = try read(&self) }
+        for _ in 0..<n {
+            let k = try string()
+            out[k] = try read(&self)
+        }
         return out
     }
-    mutating func time() throws -> Timestamp { Timestamp(microseconds: try int(), offsetMinutes: Int16(truncatingIfNeeded: try int())) }
+    mutating func time() throws -> Timestamp {
+        Timestamp(microseconds: try int(), offsetMinutes: Int16(truncatingIfNeeded: try int()))
+    }
     /// Reads a section that `StateWriter.section(_:)` wrote: `read` must consume exactly
     /// its bytes, and sees only the strings the section itself wrote.
     mutating func section<T>(_ read: (inout StateReader) throws -> T) throws -> T {

@@ -136,9 +136,10 @@ struct TimelineBook: Codable, Hashable {
 
     /// The slots of a widget instance's timelines.
     func slots(app: String, kind: String, instance: String) -> WidgetSlots {
-        WidgetSlots(kind: slots[TimelineBook.key(app: app, kind: kind)],
-                    instance: instanceLists > 0 ? slots[TimelineBook.key(app: app, kind: kind, instance: instance)] : nil,
-                    known: records.count)
+        WidgetSlots(
+            kind: slots[TimelineBook.key(app: app, kind: kind)],
+            instance: instanceLists > 0 ? slots[TimelineBook.key(app: app, kind: kind, instance: instance)] : nil,
+            known: records.count)
     }
 
     /// Whether `found` still tells where a widget's timelines are.
@@ -146,18 +147,26 @@ struct TimelineBook: Codable, Hashable {
 
     /// Applies a delivered timeline; appends to `wakeups` the instants it schedules
     /// (entry dates and window ends) at or after `now`.
-    mutating func deliver(_ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64, wakeups: inout [Int64]) {
+    mutating func deliver(
+        _ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64, wakeups: inout [Int64]
+    ) {
         let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
         var fresh = [StoredEntry]()
         fresh.reserveCapacity(t.entries.count)
-        var lo = Double.infinity, hi = -Double.infinity
+        var lo = Double.infinity
+        var hi = -Double.infinity
         var sorted = true
         for e in t.entries {
             let score = e.relevance?.score
             if let last = fresh.last, last.date > e.date.microseconds { sorted = false }
-            fresh.append(StoredEntry(date: e.date.microseconds, offset: e.date.offsetMinutes, score: score,
-                                     duration: e.relevance?.duration ?? 0, seq: seq))
-            if let score, score > 0 { lo = Swift.min(lo, score); hi = Swift.max(hi, score) }
+            fresh.append(
+                StoredEntry(
+                    date: e.date.microseconds, offset: e.date.offsetMinutes, score: score,
+                    duration: e.relevance?.duration ?? 0, seq: seq))
+            if let score, score > 0 {
+                lo = Swift.min(lo, score)
+                hi = Swift.max(hi, score)
+            }
         }
         if !sorted { fresh.sort { $0.date < $1.date } }
         // A later timeline replaces the earlier ones' entries from its delivery on, whether
@@ -167,7 +176,8 @@ struct TimelineBook: Codable, Hashable {
         if records[index].list == nil {
             if key.instance != nil {
                 instanceLists += 1
-                records[index].list = slots[TimelineBook.key(app: app, kind: t.kind)].flatMap { records[$0].list } ?? EntryList()
+                records[index].list =
+                    slots[TimelineBook.key(app: app, kind: t.kind)].flatMap { records[$0].list } ?? EntryList()
             } else {
                 records[index].list = EntryList()
             }
@@ -219,14 +229,18 @@ struct TimelineBook: Codable, Hashable {
 
     /// The relevance active at `at` for a widget, normalised, with its entry's duration;
     /// nil when none is.
-    func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> (ActiveRelevance, Double)? {
+    func active(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> (
+        ActiveRelevance, Double
+    )? {
         evaluate(app: app, kind: kind, instance: instance, at: at, windowMicros: windowMicros).0
     }
 
     /// The relevance active at `at` (normalised, with its entry's duration) and the first
     /// instant after `at` at which that may change by time alone (the next entry with
     /// relevance, the window's end, the oldest score of the normalisation window expiring).
-    func evaluate(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> ((ActiveRelevance, Double)?, Int64) {
+    func evaluate(app: String, kind: String, instance: String, at: Int64, windowMicros: Int64) -> (
+        (ActiveRelevance, Double)?, Int64
+    ) {
         evaluate(slots(app: app, kind: kind, instance: instance), at: at, windowMicros: windowMicros)
     }
 
@@ -249,16 +263,18 @@ struct TimelineBook: Codable, Hashable {
         }
         guard score > 0 else { return (nil, until) }
         if let e = end, at >= e { return (nil, until) }
-        var lo = score, hi = score
+        var lo = score
+        var hi = score
         for span in spans ?? [] where span.delivered <= at && span.delivered >= at - windowMicros {
             lo = Swift.min(lo, span.min)
             hi = Swift.max(hi, span.max)
         }
         let normalized = hi > lo ? (score - lo) / (hi - lo) : 1.0
         let closes = end ?? next?.date
-        let r = ActiveRelevance(score: score, normalized: normalized,
-                                since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
-                                until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq)
+        let r = ActiveRelevance(
+            score: score, normalized: normalized,
+            since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
+            until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq)
         return ((r, entry.duration), until)
     }
 }

@@ -237,7 +237,8 @@ extension DeviceEngine {
         for s in state.stacks {
             for m in s.members where m.intent == intent {
                 guard var known = usageCache.memberEvidence[m.widget.instance],
-                      parametersMatch(donated: record.parameters, widget: m.parameters) else { continue }
+                    parametersMatch(donated: record.parameters, widget: m.parameters)
+                else { continue }
                 known.seqs.append(record.seq)
                 known.leaves = min(known.leaves, record.time + window)
                 usageCache.memberEvidence[m.widget.instance] = known
@@ -251,8 +252,10 @@ extension DeviceEngine {
     mutating func noteUsagePruned(hour: Int, count: Int) {
         let wasCurrent = usageCache.hour == hour && usageCache.edits == usageEdits.counts[hour]
         usageEdits.counts[hour] &+= 1
-        guard wasCurrent, usageCache.live.allSatisfy({ $0 >= count }), usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
-              usageCache.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true else { return }
+        guard wasCurrent, usageCache.live.allSatisfy({ $0 >= count }),
+            usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
+            usageCache.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true
+        else { return }
         for i in usageCache.live.indices { usageCache.live[i] -= count }
         usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
         if usageCache.groups != nil {
@@ -267,7 +270,9 @@ extension DeviceEngine {
     /// predicted parameters, in key order.
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
     /// as of `epoch`, the `placementEpoch` that names them).
-    mutating func usagePatterns(of intents: IntentList, epoch: UInt64) -> [(key: String, record: Int, evidence: [UInt64])] {
+    mutating func usagePatterns(of intents: IntentList, epoch: UInt64) -> [(
+        key: String, record: Int, evidence: [UInt64]
+    )] {
         refreshUsage()
         if usageCache.patternEpoch != epoch {
             // A new plan with the same open intents groups the same records.
@@ -279,7 +284,8 @@ extension DeviceEngine {
             let bucket = state.usage[usageCache.hour]
             for i in usageCache.live {
                 guard let intent = bucket[i].intent, intents.contains(intent, hash: bucket[i].intentHash),
-                      let key = bucket[i].patternKey else { continue }
+                    let key = bucket[i].patternKey
+                else { continue }
                 groups.add(key: key, hash: bucket[i].patternHash, record: i)
             }
             usageCache.groups = groups
@@ -319,7 +325,8 @@ extension DeviceEngine {
         } else {
             let intentHash = StringHash.of(intent)
             evidence = usageEvidence(reachingMinimum: false) { bucket, i in
-                bucket[i].intentHash == intentHash && bucket[i].intent == intent && parametersMatch(donated: bucket[i].parameters, widget: parameters)
+                bucket[i].intentHash == intentHash && bucket[i].intent == intent
+                    && parametersMatch(donated: bucket[i].parameters, widget: parameters)
             }
             usageCache.memberEvidence[instance] = evidence
         }
@@ -348,6 +355,8 @@ extension DeviceEngine {
     /// they were matched against configurations a stack change may have replaced.
     mutating func forgetMemberEvidence() {
         usageCache.memberEvidence.removeAll()
-        for h in usageEdits.aside.indices where usageEdits.aside[h] != nil { usageEdits.aside[h]!.memberEvidence.removeAll() }
+        for h in usageEdits.aside.indices where usageEdits.aside[h] != nil {
+            usageEdits.aside[h]!.memberEvidence.removeAll()
+        }
     }
 }

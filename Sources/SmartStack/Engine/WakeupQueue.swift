@@ -48,7 +48,8 @@ struct WakeupQueue: Codable, Hashable {
     /// front of the descending array, which is its far end in time, in place.
     mutating func merge(ascending fresh: ArraySlice<Int64>, _ bits: UInt8) {
         guard !fresh.isEmpty else { return }
-        let old = items.count, n = fresh.count
+        let old = items.count
+        let n = fresh.count
         items.append(contentsOf: repeatElement(Wakeup(time: 0, work: 0), count: n))
         var added = 0
         let first = fresh.startIndex
@@ -56,7 +57,9 @@ struct WakeupQueue: Codable, Hashable {
             // Descending order: write from the back (earliest) forwards. `i` reads the old
             // instants from their earliest, `j` the fresh ones from their earliest, `k`
             // writes; an instant in both keeps one slot with both bits.
-            var i = old - 1, j = 0, k = old + n - 1
+            var i = old - 1
+            var j = 0
+            var k = old + n - 1
             while j < n {
                 let t = fresh[first + j]
                 if i >= 0 && w[i].time < t {

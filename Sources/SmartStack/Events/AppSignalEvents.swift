@@ -21,7 +21,9 @@ public struct WidgetTimeline: Shape {
                 policy = try f.enumValue(t, ["atEnd", "never"]) == "never" ? .never : .atEnd
             case .object:
                 var p = try f.object(t)
-                guard try p.requireSingleKey("a reload policy") == "after" else { throw p.error("after", "a policy object is {\"after\": T}") }
+                guard try p.requireSingleKey("a reload policy") == "after" else {
+                    throw p.error("after", "a policy object is {\"after\": T}")
+                }
                 policy = .after(try p.time("after"))
             default:
                 throw f.error("policy", "must be \"atEnd\", \"never\" or {\"after\": T}", at: t)
@@ -30,15 +32,27 @@ public struct WidgetTimeline: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("kind"); w.string(kind)
-        if let instance { w.key("instance"); w.string(instance) }
-        w.key("entries"); w.beginArray()
+        w.key("kind")
+        w.string(kind)
+        if let instance {
+            w.key("instance")
+            w.string(instance)
+        }
+        w.key("entries")
+        w.beginArray()
         for e in entries { e.write(&w) }
         w.endArray()
         switch policy {
         case .atEnd: break
-        case .never: w.key("policy"); w.string("never")
-        case .after(let t): w.key("policy"); w.beginObject(); w.key("after"); w.time(t); w.endObject()
+        case .never:
+            w.key("policy")
+            w.string("never")
+        case .after(let t):
+            w.key("policy")
+            w.beginObject()
+            w.key("after")
+            w.time(t)
+            w.endObject()
         }
     }
 
@@ -49,7 +63,9 @@ public struct WidgetTimeline: Shape {
         switch policy {
         case .atEnd: out.byte(0)
         case .never: out.byte(1)
-        case .after(let t): out.byte(2); out.time(t)
+        case .after(let t):
+            out.byte(2)
+            out.time(t)
         }
     }
 
@@ -88,12 +104,18 @@ public struct WidgetDeclared: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("kind"); w.string(kind)
-        w.key("families"); w.beginArray()
+        w.key("kind")
+        w.string(kind)
+        w.key("families")
+        w.beginArray()
         for s in families { w.string(s) }
         w.endArray()
-        w.key("configuration"); w.string(configuration)
-        if let associatedKind { w.key("associatedKind"); w.string(associatedKind) }
+        w.key("configuration")
+        w.string(configuration)
+        if let associatedKind {
+            w.key("associatedKind")
+            w.string(associatedKind)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
@@ -130,8 +152,14 @@ public struct ReloadRequested: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        if let kind { w.key("kind"); w.string(kind) }
-        if all { w.key("all"); w.bool(true) }
+        if let kind {
+            w.key("kind")
+            w.string(kind)
+        }
+        if all {
+            w.key("all")
+            w.bool(true)
+        }
     }
 
     func encode(_ out: inout BinaryOut) { out.optional(kind) { $0.interned($1) } }
@@ -161,10 +189,20 @@ public struct WidgetReloaded: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("kind"); w.string(kind)
-        if let instance { w.key("instance"); w.string(instance) }
-        if let reason { w.key("reason"); w.string(reason) }
-        if let budgetRemaining { w.key("budgetRemaining"); w.number(budgetRemaining) }
+        w.key("kind")
+        w.string(kind)
+        if let instance {
+            w.key("instance")
+            w.string(instance)
+        }
+        if let reason {
+            w.key("reason")
+            w.string(reason)
+        }
+        if let budgetRemaining {
+            w.key("budgetRemaining")
+            w.number(budgetRemaining)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
@@ -208,15 +246,24 @@ public struct IntentDonated: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("api"); w.string(api)
-        w.key("intent"); intent.write(&w)
+        w.key("api")
+        w.string(api)
+        w.key("intent")
+        intent.write(&w)
         if let predictionParameters {
-            w.key("predictionParameters"); w.beginArray()
+            w.key("predictionParameters")
+            w.beginArray()
             for p in predictionParameters { w.string(p) }
             w.endArray()
         }
-        if let donationId { w.key("donationId"); w.string(donationId) }
-        if let groupIdentifier { w.key("groupIdentifier"); w.string(groupIdentifier) }
+        if let donationId {
+            w.key("donationId")
+            w.string(donationId)
+        }
+        if let groupIdentifier {
+            w.key("groupIdentifier")
+            w.string(groupIdentifier)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
@@ -259,7 +306,11 @@ public enum DonationsDeleted: Shape {
         let present = [f.has("donationIds"), f.has("intent"), f.has("groupIdentifier"), f.has("all")]
         let found = present.filter { $0 }.count
         guard found == 1, let selector = present.firstIndex(of: true) else {
-            throw FieldError(token: f.index, message: "intent.donationsDeleted takes exactly one key of donationIds, intent, groupIdentifier, all (found \(found))")
+            throw FieldError(
+                token: f.index,
+                message:
+                    "intent.donationsDeleted takes exactly one key of donationIds, intent, groupIdentifier, all (found \(found))"
+            )
         }
         switch selector {
         case 0:
@@ -278,22 +329,34 @@ public enum DonationsDeleted: Shape {
     func writeMembers(_ w: inout CanonicalWriter) {
         switch self {
         case .donationIds(let ids):
-            w.key("donationIds"); w.beginArray()
+            w.key("donationIds")
+            w.beginArray()
             for id in ids { w.string(id) }
             w.endArray()
-        case .intent(let s): w.key("intent"); w.string(s)
-        case .groupIdentifier(let s): w.key("groupIdentifier"); w.string(s)
-        case .all: w.key("all"); w.bool(true)
+        case .intent(let s):
+            w.key("intent")
+            w.string(s)
+        case .groupIdentifier(let s):
+            w.key("groupIdentifier")
+            w.string(s)
+        case .all:
+            w.key("all")
+            w.bool(true)
         }
     }
 
     func encode(_ out: inout BinaryOut) {
         switch self {
         case .donationIds(let ids):
-            out.byte(0); out.count(ids.count)
+            out.byte(0)
+            out.count(ids.count)
             for id in ids { out.text(id) }
-        case .intent(let s): out.byte(1); out.interned(s)
-        case .groupIdentifier(let s): out.byte(2); out.text(s)
+        case .intent(let s):
+            out.byte(1)
+            out.interned(s)
+        case .groupIdentifier(let s):
+            out.byte(2)
+            out.text(s)
         case .all: out.byte(3)
         }
     }

@@ -14,8 +14,10 @@ public struct Event: Hashable, Sendable {
     public var extras: [JSONMember]
 
     /// Creates an event; the envelope's type is taken from the body.
-    public init(time: Timestamp, device: String = Envelope.defaultDevice, app: String? = nil,
-                id: String? = nil, source: Provenance? = nil, body: EventBody, extras: [JSONMember] = []) {
+    public init(
+        time: Timestamp, device: String = Envelope.defaultDevice, app: String? = nil,
+        id: String? = nil, source: Provenance? = nil, body: EventBody, extras: [JSONMember] = []
+    ) {
         self.envelope = Envelope(type: body.typeName, time: time, device: device, app: app, id: id, source: source)
         self.body = body
         self.extras = extras
@@ -48,19 +50,32 @@ extension Event: LedgerPayload {
         func instance(_ i: String?) { if let i { emit(IndexKey(namespace: IndexNamespace.instance, value: i)) } }
         if let a = envelope.app { app(a) }
         switch body {
-        case .widgetAdded(let a): app(a.widget.app); kind(a.widget.kind); instance(a.widget.instance)
+        case .widgetAdded(let a):
+            app(a.widget.app)
+            kind(a.widget.kind)
+            instance(a.widget.instance)
         case .widgetRemoved(let s), .widgetPinned(let s), .widgetUnpinned(let s), .scrolled(let s): instance(s.instance)
         case .widgetMoved(let m): instance(m.instance)
-        case .suggestionKept(let s), .suggestionDismissed(let s): kind(s.kind); instance(s.instance)
-        case .widgetViewed(let e), .widgetTapped(let e): kind(e.kind); instance(e.instance)
-        case .widgetTimeline(let t): kind(t.kind); instance(t.instance)
+        case .suggestionKept(let s), .suggestionDismissed(let s):
+            kind(s.kind)
+            instance(s.instance)
+        case .widgetViewed(let e), .widgetTapped(let e):
+            kind(e.kind)
+            instance(e.instance)
+        case .widgetTimeline(let t):
+            kind(t.kind)
+            instance(t.instance)
         case .widgetDeclared(let d): kind(d.kind)
         case .reloadRequested(let r): kind(r.kind)
-        case .widgetReloaded(let r): kind(r.kind); instance(r.instance)
+        case .widgetReloaded(let r):
+            kind(r.kind)
+            instance(r.instance)
         case .relevantShortcuts(let s): for x in s.shortcuts { kind(x.widgetKind) }
         case .relevantIntents(let s): for x in s.intents { kind(x.widgetKind) }
         case .widgetRelevance(let r): kind(r.kind)
-        case .stackObserved(let o): kind(o.kind); instance(o.instance)
+        case .stackObserved(let o):
+            kind(o.kind)
+            instance(o.instance)
         case .deviceInfo: emit(Event.deviceInfoKey)
         default: break
         }
@@ -103,7 +118,9 @@ extension Event {
         var b = BinaryIn(r: record.payloadReader(), base: record.envelope.time)
         let body = try type.decodeBody(&b)
         let extras = try b.extras()
-        guard b.r.bytes.isAtEnd else { throw ByteReader.Error(offset: b.r.bytes.offset, expected: "the end of the payload") }
+        guard b.r.bytes.isAtEnd else {
+            throw ByteReader.Error(offset: b.r.bytes.offset, expected: "the end of the payload")
+        }
         // Every field is assigned once, after the last check, so nothing is copied or
         // released on the way.
         self.envelope = record.envelope

@@ -1,3 +1,5 @@
+import RecordFormat
+
 /// The type-specific part of an event, one case per type of the event contract.
 public enum EventBody: Hashable, Sendable {
     /// A `stack.created` event.
@@ -247,8 +249,8 @@ public enum EventType: String, CaseIterable, Sendable {
     var requiresApp: Bool {
         switch self {
         case .widgetTimeline, .widgetDeclared, .reloadRequested, .widgetReloaded, .intentDonated,
-             .donationsDeleted, .relevantShortcuts, .relevantIntents, .widgetRelevance,
-             .permissionChanged, .appForeground, .suggestionKept, .suggestionDismissed:
+            .donationsDeleted, .relevantShortcuts, .relevantIntents, .widgetRelevance,
+            .permissionChanged, .appForeground, .suggestionKept, .suggestionDismissed:
             return true
         default:
             return false
@@ -321,5 +323,3 @@ public enum EventType: String, CaseIterable, Sendable {
         }
     }
 }
-
-import RecordFormat

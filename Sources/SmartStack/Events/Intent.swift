@@ -24,7 +24,8 @@ public struct Intent: Shape {
         if let t = f.take("parameters") {
             let p = try f.object(t)
             guard p.count <= ContractLimits.intentParameters else {
-                throw f.error("parameters", "has \(p.count) parameters; the limit is \(ContractLimits.intentParameters)", at: t)
+                throw f.error(
+                    "parameters", "has \(p.count) parameters; the limit is \(ContractLimits.intentParameters)", at: t)
             }
             let members = try p.extras()
             for m in members where !m.value.isScalar {
@@ -36,9 +37,13 @@ public struct Intent: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("intent"); w.string(name)
+        w.key("intent")
+        w.string(name)
         if let parameters {
-            w.key("parameters"); w.beginObject(); w.members(parameters); w.endObject()
+            w.key("parameters")
+            w.beginObject()
+            w.members(parameters)
+            w.endObject()
         }
         w.members(extras)
     }
@@ -101,8 +106,12 @@ public struct Relevance: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("score"); w.number(score)
-        if duration != 0 { w.key("duration"); w.number(duration) }
+        w.key("score")
+        w.number(score)
+        if duration != 0 {
+            w.key("duration")
+            w.number(duration)
+        }
         w.members(extras)
     }
 
@@ -153,23 +162,33 @@ public struct WidgetRef: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("instance"); w.string(instance)
-        w.key("app"); w.string(app)
-        w.key("kind"); w.string(kind)
-        w.key("family"); w.string(family)
+        w.key("instance")
+        w.string(instance)
+        w.key("app")
+        w.string(app)
+        w.key("kind")
+        w.string(kind)
+        w.key("family")
+        w.string(family)
         w.key("configuration")
         if let configuration { configuration.write(&w) } else { w.null() }
         w.members(extras)
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.interned(instance); out.interned(app); out.interned(kind); out.interned(family)
+        out.interned(instance)
+        out.interned(app)
+        out.interned(kind)
+        out.interned(family)
         out.optional(configuration) { $0.shape($1) }
         out.extras(extras)
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        instance = try b.interned(); app = try b.interned(); kind = try b.interned(); family = try b.interned()
+        instance = try b.interned()
+        app = try b.interned()
+        kind = try b.interned()
+        family = try b.interned()
         configuration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.shape(Intent.self) }
         extras = try b.extras()
     }

@@ -9,8 +9,10 @@ public enum RelevanceProvider: Shape {
     /// A daily routine situation, e.g. `morning`.
     case dailyRoutine(String)
 
-    static let routines = ["morning", "evening", "home", "work", "school", "gym", "commute",
-                           "headphonesConnected", "activeWorkout", "physicalActivityIncomplete"]
+    static let routines = [
+        "morning", "evening", "home", "work", "school", "gym", "commute",
+        "headphonesConnected", "activeWorkout", "physicalActivityIncomplete",
+    ]
 
     init(fields f: inout ObjectFields) throws(FieldError) {
         let key = try f.requireSingleKey("a relevance provider")
@@ -45,23 +47,37 @@ public enum RelevanceProvider: Shape {
     func writeMembers(_ w: inout CanonicalWriter) {
         switch self {
         case .date(let start, let end):
-            w.key("date"); w.beginObject()
-            w.key("start"); w.time(start)
+            w.key("date")
+            w.beginObject()
+            w.key("start")
+            w.time(start)
             w.key("end")
             if let end { w.time(end) } else { w.null() }
             w.endObject()
         case .location(let r):
-            w.key("location"); w.beginObject(); w.key("region"); r.write(&w); w.endObject()
+            w.key("location")
+            w.beginObject()
+            w.key("region")
+            r.write(&w)
+            w.endObject()
         case .dailyRoutine(let s):
-            w.key("dailyRoutine"); w.string(s)
+            w.key("dailyRoutine")
+            w.string(s)
         }
     }
 
     func encode(_ out: inout BinaryOut) {
         switch self {
-        case .date(let start, let end): out.byte(0); out.time(start); out.optional(end) { $0.time($1) }
-        case .location(let r): out.byte(1); out.shape(r)
-        case .dailyRoutine(let s): out.byte(2); out.interned(s)
+        case .date(let start, let end):
+            out.byte(0)
+            out.time(start)
+            out.optional(end) { $0.time($1) }
+        case .location(let r):
+            out.byte(1)
+            out.shape(r)
+        case .dailyRoutine(let s):
+            out.byte(2)
+            out.interned(s)
         }
     }
 
@@ -69,7 +85,8 @@ public enum RelevanceProvider: Shape {
         switch try b.byte() {
         case 0:
             let start = try b.time()
-            self = .date(start: start, end: try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.time() })
+            self = .date(
+                start: start, end: try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.time() })
         case 1: self = .location(try b.shape())
         case 2: self = .dailyRoutine(try b.interned())
         default: throw ByteReader.Error(offset: b.r.bytes.offset, expected: "a provider tag")

@@ -41,23 +41,50 @@ public enum RelevantContext: Shape {
 
     func writeMembers(_ w: inout CanonicalWriter) {
         switch self {
-        case .date(let d): w.key("date"); d.write(&w)
-        case .location(let l): w.key("location"); l.write(&w)
-        case .fitness(let s): w.key("fitness"); w.string(s)
-        case .sleep(let s): w.key("sleep"); w.string(s)
-        case .headphones(let s): w.key("hardware"); w.beginObject(); w.key("headphones"); w.string(s); w.endObject()
-        case .deviceState(let s): w.key("device"); w.string(s)
+        case .date(let d):
+            w.key("date")
+            d.write(&w)
+        case .location(let l):
+            w.key("location")
+            l.write(&w)
+        case .fitness(let s):
+            w.key("fitness")
+            w.string(s)
+        case .sleep(let s):
+            w.key("sleep")
+            w.string(s)
+        case .headphones(let s):
+            w.key("hardware")
+            w.beginObject()
+            w.key("headphones")
+            w.string(s)
+            w.endObject()
+        case .deviceState(let s):
+            w.key("device")
+            w.string(s)
         }
     }
 
     func encode(_ out: inout BinaryOut) {
         switch self {
-        case .date(let d): out.byte(0); out.shape(d)
-        case .location(let l): out.byte(1); out.shape(l)
-        case .fitness(let s): out.byte(2); out.interned(s)
-        case .sleep(let s): out.byte(3); out.interned(s)
-        case .headphones(let s): out.byte(4); out.interned(s)
-        case .deviceState(let s): out.byte(5); out.interned(s)
+        case .date(let d):
+            out.byte(0)
+            out.shape(d)
+        case .location(let l):
+            out.byte(1)
+            out.shape(l)
+        case .fitness(let s):
+            out.byte(2)
+            out.interned(s)
+        case .sleep(let s):
+            out.byte(3)
+            out.interned(s)
+        case .headphones(let s):
+            out.byte(4)
+            out.interned(s)
+        case .deviceState(let s):
+            out.byte(5)
+            out.interned(s)
         }
     }
 
@@ -88,7 +115,9 @@ public struct DateClue: Shape {
     init(fields f: inout ObjectFields) throws(FieldError) {
         if f.has("at") {
             at = try f.time("at")
-            if f.has("from") || f.has("to") { throw f.error("at", "a date clue has either at, or from and to, not both") }
+            if f.has("from") || f.has("to") {
+                throw f.error("at", "a date clue has either at, or from and to, not both")
+            }
         } else {
             from = try f.time("from")
             to = try f.time("to")
@@ -99,10 +128,22 @@ public struct DateClue: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        if let from { w.key("from"); w.time(from) }
-        if let to { w.key("to"); w.time(to) }
-        if let kind { w.key("kind"); w.string(kind) }
-        if let at { w.key("at"); w.time(at) }
+        if let from {
+            w.key("from")
+            w.time(from)
+        }
+        if let to {
+            w.key("to")
+            w.time(to)
+        }
+        if let kind {
+            w.key("kind")
+            w.string(kind)
+        }
+        if let at {
+            w.key("at")
+            w.time(at)
+        }
         w.members(extras)
     }
 
@@ -144,17 +185,29 @@ public enum LocationClue: Shape {
 
     func writeMembers(_ w: inout CanonicalWriter) {
         switch self {
-        case .inferred(let s): w.key("inferred"); w.string(s)
-        case .region(let r): w.key("region"); r.write(&w)
-        case .category(let s): w.key("category"); w.string(s)
+        case .inferred(let s):
+            w.key("inferred")
+            w.string(s)
+        case .region(let r):
+            w.key("region")
+            r.write(&w)
+        case .category(let s):
+            w.key("category")
+            w.string(s)
         }
     }
 
     func encode(_ out: inout BinaryOut) {
         switch self {
-        case .inferred(let s): out.byte(0); out.interned(s)
-        case .region(let r): out.byte(1); out.shape(r)
-        case .category(let s): out.byte(2); out.interned(s)
+        case .inferred(let s):
+            out.byte(0)
+            out.interned(s)
+        case .region(let r):
+            out.byte(1)
+            out.shape(r)
+        case .category(let s):
+            out.byte(2)
+            out.interned(s)
         }
     }
 
@@ -186,18 +239,27 @@ public struct Region: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("latitude"); w.number(latitude)
-        w.key("longitude"); w.number(longitude)
-        w.key("radius"); w.number(radius)
+        w.key("latitude")
+        w.number(latitude)
+        w.key("longitude")
+        w.number(longitude)
+        w.key("radius")
+        w.number(radius)
         w.members(extras)
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.number(latitude); out.number(longitude); out.number(radius); out.extras(extras)
+        out.number(latitude)
+        out.number(longitude)
+        out.number(radius)
+        out.extras(extras)
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        latitude = try b.number(); longitude = try b.number(); radius = try b.number(); extras = try b.extras()
+        latitude = try b.number()
+        longitude = try b.number()
+        radius = try b.number()
+        extras = try b.extras()
     }
 }
 

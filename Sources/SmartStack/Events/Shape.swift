@@ -1,3 +1,5 @@
+public import RecordFormat
+
 /// A JSON object shape of the event contract: decoded from a tape with validation,
 /// written in canonical form, and stored in the compact binary form.
 protocol Shape: Hashable, Sendable {
@@ -10,8 +12,6 @@ protocol Shape: Hashable, Sendable {
     /// Reads the binary form.
     init(binary: inout BinaryIn) throws(ByteReader.Error)
 }
-
-public import RecordFormat
 
 extension Shape {
     /// Decodes the object at `token`.

@@ -24,20 +24,33 @@ public struct StackCreated: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack"); w.string(stack)
-        w.key("platform"); w.string(platform)
-        w.key("family"); w.string(family)
-        if !smartRotate { w.key("smartRotate"); w.bool(false) }
-        if !widgetSuggestions { w.key("widgetSuggestions"); w.bool(false) }
+        w.key("stack")
+        w.string(stack)
+        w.key("platform")
+        w.string(platform)
+        w.key("family")
+        w.string(family)
+        if !smartRotate {
+            w.key("smartRotate")
+            w.bool(false)
+        }
+        if !widgetSuggestions {
+            w.key("widgetSuggestions")
+            w.bool(false)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.interned(stack); out.interned(platform); out.interned(family)
+        out.interned(stack)
+        out.interned(platform)
+        out.interned(family)
         out.byte((smartRotate ? 1 : 0) | (widgetSuggestions ? 2 : 0))
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned(); platform = try b.interned(); family = try b.interned()
+        stack = try b.interned()
+        platform = try b.interned()
+        family = try b.interned()
         let flags = try b.byte()
         smartRotate = flags & 1 != 0
         widgetSuggestions = flags & 2 != 0
@@ -60,9 +73,16 @@ public struct StackSettingsChanged: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack"); w.string(stack)
-        if let smartRotate { w.key("smartRotate"); w.bool(smartRotate) }
-        if let widgetSuggestions { w.key("widgetSuggestions"); w.bool(widgetSuggestions) }
+        w.key("stack")
+        w.string(stack)
+        if let smartRotate {
+            w.key("smartRotate")
+            w.bool(smartRotate)
+        }
+        if let widgetSuggestions {
+            w.key("widgetSuggestions")
+            w.bool(widgetSuggestions)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
@@ -94,17 +114,25 @@ public struct WidgetAdded: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack"); w.string(stack)
-        w.key("widget"); widget.write(&w)
-        if let position { w.key("position"); w.integer(position) }
+        w.key("stack")
+        w.string(stack)
+        w.key("widget")
+        widget.write(&w)
+        if let position {
+            w.key("position")
+            w.integer(position)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.interned(stack); out.shape(widget); out.count(position.map { $0 + 1 } ?? 0)
+        out.interned(stack)
+        out.shape(widget)
+        out.count(position.map { $0 + 1 } ?? 0)
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned(); widget = try b.shape()
+        stack = try b.interned()
+        widget = try b.shape()
         let p = try b.count()
         position = p == 0 ? nil : p - 1
     }
@@ -124,14 +152,20 @@ public struct StackInstance: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack"); w.string(stack)
-        w.key("instance"); w.string(instance)
+        w.key("stack")
+        w.string(stack)
+        w.key("instance")
+        w.string(instance)
     }
 
-    func encode(_ out: inout BinaryOut) { out.interned(stack); out.interned(instance) }
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack)
+        out.interned(instance)
+    }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned(); instance = try b.interned()
+        stack = try b.interned()
+        instance = try b.interned()
     }
 }
 
@@ -152,15 +186,24 @@ public struct WidgetMoved: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack"); w.string(stack)
-        w.key("instance"); w.string(instance)
-        w.key("position"); w.integer(position)
+        w.key("stack")
+        w.string(stack)
+        w.key("instance")
+        w.string(instance)
+        w.key("position")
+        w.integer(position)
     }
 
-    func encode(_ out: inout BinaryOut) { out.interned(stack); out.interned(instance); out.count(position) }
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack)
+        out.interned(instance)
+        out.count(position)
+    }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned(); instance = try b.interned(); position = try b.count()
+        stack = try b.interned()
+        instance = try b.interned()
+        position = try b.count()
     }
 }
 
@@ -180,15 +223,24 @@ public struct SuggestionAnswer: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack"); w.string(stack)
-        w.key("instance"); w.string(instance)
-        w.key("kind"); w.string(kind)
+        w.key("stack")
+        w.string(stack)
+        w.key("instance")
+        w.string(instance)
+        w.key("kind")
+        w.string(kind)
     }
 
-    func encode(_ out: inout BinaryOut) { out.interned(stack); out.interned(instance); out.interned(kind) }
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack)
+        out.interned(instance)
+        out.interned(kind)
+    }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned(); instance = try b.interned(); kind = try b.interned()
+        stack = try b.interned()
+        instance = try b.interned()
+        kind = try b.interned()
     }
 }
 
@@ -215,11 +267,26 @@ public struct Engagement: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        if let instance { w.key("instance"); w.string(instance) }
-        if let kind { w.key("kind"); w.string(kind) }
-        if let duration { w.key("duration"); w.number(duration) }
-        if let stack { w.key("stack"); w.string(stack) }
-        if let inStack { w.key("inStack"); w.bool(inStack) }
+        if let instance {
+            w.key("instance")
+            w.string(instance)
+        }
+        if let kind {
+            w.key("kind")
+            w.string(kind)
+        }
+        if let duration {
+            w.key("duration")
+            w.number(duration)
+        }
+        if let stack {
+            w.key("stack")
+            w.string(stack)
+        }
+        if let inStack {
+            w.key("inStack")
+            w.bool(inStack)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
@@ -261,11 +328,24 @@ public struct StackObserved: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        if let stack { w.key("stack"); w.string(stack) }
-        if let instance { w.key("instance"); w.string(instance) }
-        if let kind { w.key("kind"); w.string(kind) }
-        w.key("onScreen"); w.bool(onScreen)
-        if let duration { w.key("duration"); w.number(duration) }
+        if let stack {
+            w.key("stack")
+            w.string(stack)
+        }
+        if let instance {
+            w.key("instance")
+            w.string(instance)
+        }
+        if let kind {
+            w.key("kind")
+            w.string(kind)
+        }
+        w.key("onScreen")
+        w.bool(onScreen)
+        if let duration {
+            w.key("duration")
+            w.number(duration)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {

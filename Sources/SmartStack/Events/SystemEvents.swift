@@ -13,14 +13,20 @@ public struct ContextChanged: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("context"); context.write(&w)
-        w.key("active"); w.bool(active)
+        w.key("context")
+        context.write(&w)
+        w.key("active")
+        w.bool(active)
     }
 
-    func encode(_ out: inout BinaryOut) { out.shape(context); out.bool(active) }
+    func encode(_ out: inout BinaryOut) {
+        out.shape(context)
+        out.bool(active)
+    }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        context = try b.shape(); active = try b.bool()
+        context = try b.shape()
+        active = try b.bool()
     }
 }
 
@@ -37,14 +43,20 @@ public struct PermissionChanged: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("permission"); w.string(permission)
-        w.key("granted"); w.bool(granted)
+        w.key("permission")
+        w.string(permission)
+        w.key("granted")
+        w.bool(granted)
     }
 
-    func encode(_ out: inout BinaryOut) { out.interned(permission); out.bool(granted) }
+    func encode(_ out: inout BinaryOut) {
+        out.interned(permission)
+        out.bool(granted)
+    }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        permission = try b.interned(); granted = try b.bool()
+        permission = try b.interned()
+        granted = try b.bool()
     }
 }
 
@@ -64,17 +76,25 @@ public struct DeviceInfo: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("platform"); w.string(platform)
-        w.key("osVersion"); w.string(osVersion)
-        if let timeZone { w.key("timeZone"); w.string(timeZone) }
+        w.key("platform")
+        w.string(platform)
+        w.key("osVersion")
+        w.string(osVersion)
+        if let timeZone {
+            w.key("timeZone")
+            w.string(timeZone)
+        }
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.interned(platform); out.interned(osVersion); out.optional(timeZone) { $0.interned($1) }
+        out.interned(platform)
+        out.interned(osVersion)
+        out.optional(timeZone) { $0.interned($1) }
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        platform = try b.interned(); osVersion = try b.interned()
+        platform = try b.interned()
+        osVersion = try b.interned()
         timeZone = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
     }
 }
@@ -89,7 +109,10 @@ public struct AppForeground: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        if let duration { w.key("duration"); w.number(duration) }
+        if let duration {
+            w.key("duration")
+            w.number(duration)
+        }
     }
 
     func encode(_ out: inout BinaryOut) { out.optional(duration) { $0.number($1) } }
@@ -105,7 +128,10 @@ public struct DeveloperMode: Shape {
     public var enabled: Bool
 
     init(fields f: inout ObjectFields) throws(FieldError) { enabled = try f.bool("enabled") }
-    func writeMembers(_ w: inout CanonicalWriter) { w.key("enabled"); w.bool(enabled) }
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.key("enabled")
+        w.bool(enabled)
+    }
     func encode(_ out: inout BinaryOut) { out.bool(enabled) }
     init(binary b: inout BinaryIn) throws(ByteReader.Error) { enabled = try b.bool() }
 }
@@ -120,7 +146,8 @@ public struct RelevantShortcutsSet: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("shortcuts"); w.beginArray()
+        w.key("shortcuts")
+        w.beginArray()
         for s in shortcuts { s.write(&w) }
         w.endArray()
     }
@@ -139,7 +166,8 @@ public struct RelevantIntentsSet: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("intents"); w.beginArray()
+        w.key("intents")
+        w.beginArray()
         for s in intents { s.write(&w) }
         w.endArray()
     }
@@ -161,12 +189,20 @@ public struct WidgetRelevanceSet: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("kind"); w.string(kind)
-        w.key("attributes"); w.beginArray()
+        w.key("kind")
+        w.string(kind)
+        w.key("attributes")
+        w.beginArray()
         for a in attributes { a.write(&w) }
         w.endArray()
     }
 
-    func encode(_ out: inout BinaryOut) { out.interned(kind); out.shapes(attributes) }
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) { kind = try b.interned(); attributes = try b.shapes() }
+    func encode(_ out: inout BinaryOut) {
+        out.interned(kind)
+        out.shapes(attributes)
+    }
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        kind = try b.interned()
+        attributes = try b.shapes()
+    }
 }

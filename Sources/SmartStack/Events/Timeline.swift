@@ -19,13 +19,15 @@ public struct TimelineEntry: Shape {
         date = try f.time("date")
         relevance = try f.nullableShape("relevance")
         if let r = relevance, !EventLimits.endFits(date, plus: r.duration) {
-            throw f.error("relevance", "the entry's date plus its duration lies after 2200; the window must end within 1970-2200")
+            throw f.error(
+                "relevance", "the entry's date plus its duration lies after 2200; the window must end within 1970-2200")
         }
         extras = try f.extras()
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("date"); w.time(date)
+        w.key("date")
+        w.time(date)
         w.key("relevance")
         if let relevance { relevance.write(&w) } else { w.null() }
         w.members(extras)
@@ -71,31 +73,39 @@ public struct RelevantShortcut: Shape {
         widgetKind = try f.string("widgetKind")
         role = try f.optionalEnumeration("role", ["action", "information"]) ?? "action"
         intent = try f.nullableShape("intent")
-        relevanceProviders = try f.has("relevanceProviders")
+        relevanceProviders =
+            try f.has("relevanceProviders")
             ? f.shapes("relevanceProviders", limit: ContractLimits.setMembers) : []
         extras = try f.extras()
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("widgetKind"); w.string(widgetKind)
-        if role != "action" { w.key("role"); w.string(role) }
+        w.key("widgetKind")
+        w.string(widgetKind)
+        if role != "action" {
+            w.key("role")
+            w.string(role)
+        }
         w.key("intent")
         if let intent { intent.write(&w) } else { w.null() }
-        w.key("relevanceProviders"); w.beginArray()
+        w.key("relevanceProviders")
+        w.beginArray()
         for p in relevanceProviders { p.write(&w) }
         w.endArray()
         w.members(extras)
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.interned(widgetKind); out.interned(role)
+        out.interned(widgetKind)
+        out.interned(role)
         out.optional(intent) { $0.shape($1) }
         out.shapes(relevanceProviders)
         out.extras(extras)
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        widgetKind = try b.interned(); role = try b.interned()
+        widgetKind = try b.interned()
+        role = try b.interned()
         intent = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.shape(Intent.self) }
         relevanceProviders = try b.shapes()
         extras = try b.extras()
@@ -121,18 +131,27 @@ public struct RelevantIntentEntry: Shape {
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("widgetKind"); w.string(widgetKind)
-        w.key("intent"); intent.write(&w)
-        w.key("context"); context.write(&w)
+        w.key("widgetKind")
+        w.string(widgetKind)
+        w.key("intent")
+        intent.write(&w)
+        w.key("context")
+        context.write(&w)
         w.members(extras)
     }
 
     func encode(_ out: inout BinaryOut) {
-        out.interned(widgetKind); out.shape(intent); out.shape(context); out.extras(extras)
+        out.interned(widgetKind)
+        out.shape(intent)
+        out.shape(context)
+        out.extras(extras)
     }
 
     init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        widgetKind = try b.interned(); intent = try b.shape(); context = try b.shape(); extras = try b.extras()
+        widgetKind = try b.interned()
+        intent = try b.shape()
+        context = try b.shape()
+        extras = try b.extras()
     }
 }
 
@@ -157,7 +176,9 @@ public struct RelevanceAttribute: Shape {
                 group = s == "automatic" ? .automatic : .ungrouped
             case .object:
                 var g = try f.object(t)
-                guard try g.requireSingleKey("a named group") == "named" else { throw g.error("named", "a group object is {\"named\": \"...\"}") }
+                guard try g.requireSingleKey("a named group") == "named" else {
+                    throw g.error("named", "a group object is {\"named\": \"...\"}")
+                }
                 group = .named(try g.string("named"))
             default:
                 throw f.error("group", "must be \"automatic\", \"ungrouped\" or {\"named\": \"...\"}", at: t)
@@ -173,9 +194,18 @@ public struct RelevanceAttribute: Shape {
         if let context { context.write(&w) } else { w.null() }
         switch group {
         case nil: break
-        case .automatic: w.key("group"); w.string("automatic")
-        case .ungrouped: w.key("group"); w.string("ungrouped")
-        case .named(let n): w.key("group"); w.beginObject(); w.key("named"); w.string(n); w.endObject()
+        case .automatic:
+            w.key("group")
+            w.string("automatic")
+        case .ungrouped:
+            w.key("group")
+            w.string("ungrouped")
+        case .named(let n):
+            w.key("group")
+            w.beginObject()
+            w.key("named")
+            w.string(n)
+            w.endObject()
         }
         w.members(extras)
     }
@@ -187,7 +217,9 @@ public struct RelevanceAttribute: Shape {
         case nil: out.byte(0)
         case .automatic: out.byte(1)
         case .ungrouped: out.byte(2)
-        case .named(let n): out.byte(3); out.interned(n)
+        case .named(let n):
+            out.byte(3)
+            out.interned(n)
         }
         out.extras(extras)
     }

@@ -131,14 +131,20 @@ public struct CanonicalWriter {
             endArray()
         case .object(let members):
             beginObject()
-            for m in members { key(m.key); value(m.value) }
+            for m in members {
+                key(m.key)
+                value(m.value)
+            }
             endObject()
         }
     }
 
     /// Writes members of an open object.
     public mutating func members(_ ms: [JSONMember]) {
-        for m in ms { key(m.key); value(m.value) }
+        for m in ms {
+            key(m.key)
+            value(m.value)
+        }
     }
 
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -147,13 +153,27 @@ public struct CanonicalWriter {
         bytes.append(UInt8(ascii: "\""))
         for c in s.utf8 {
             switch c {
-            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(0x5C)
-            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(0x5C); bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
+            case UInt8(ascii: "\""):
+                bytes.append(0x5C)
+                bytes.append(0x22)
+            case UInt8(ascii: "\\"):
+                bytes.append(0x5C)
+                bytes.append(0x5C)
+            case 0x0A:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "n"))
+            case 0x0D:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "r"))
+            case 0x09:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "t"))
+            case 0x08:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "b"))
+            case 0x0C:
+                bytes.append(0x5C)
+                bytes.append(UInt8(ascii: "f"))
             case 0..<0x20:
                 bytes.append(contentsOf: Array("\\u00".utf8))
                 bytes.append(CanonicalWriter.hex[Int(c >> 4)])
@@ -185,7 +205,7 @@ public struct CanonicalWriter {
     static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
         if v < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = v.magnitude
-        var digits = (UInt64(0), UInt64(0), UInt64(0))  // room for the 20 digits of any UInt64
+        var digits = (UInt64(0), UInt64(0), UInt64(0)) // room for the 20 digits of any UInt64
         withUnsafeMutableBytes(of: &digits) { buffer in
             var i = buffer.count
             repeat {

@@ -32,7 +32,8 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
         }
         let shortest = JSONNumber(d)
         guard !shortest.text.utf8.elementsEqual(literal), let given = ExactDecimal(literal),
-              let held = ExactDecimal(Array(shortest.text.utf8)), given != held else {
+            let held = ExactDecimal(Array(shortest.text.utf8)), given != held
+        else {
             self = shortest
             return
         }
@@ -53,16 +54,23 @@ struct ExactDecimal: Equatable {
         negative = false
         digits = []
         exponent = 0
-        if i < text.endIndex, text[i] == UInt8(ascii: "-") { negative = true; i = text.index(after: i) }
+        if i < text.endIndex, text[i] == UInt8(ascii: "-") {
+            negative = true
+            i = text.index(after: i)
+        }
         var sawDigit = false
         while i < text.endIndex, (0x30...0x39).contains(text[i]) {
-            digits.append(text[i]); sawDigit = true; i = text.index(after: i)
+            digits.append(text[i])
+            sawDigit = true
+            i = text.index(after: i)
         }
         guard sawDigit else { return nil }
         if i < text.endIndex, text[i] == UInt8(ascii: ".") {
             i = text.index(after: i)
             while i < text.endIndex, (0x30...0x39).contains(text[i]) {
-                digits.append(text[i]); exponent -= 1; i = text.index(after: i)
+                digits.append(text[i])
+                exponent -= 1
+                i = text.index(after: i)
             }
         }
         if i < text.endIndex, text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E") {
@@ -86,8 +94,14 @@ struct ExactDecimal: Equatable {
         guard i == text.endIndex else { return nil }
         let lead = digits.firstIndex { $0 != UInt8(ascii: "0") } ?? digits.endIndex
         digits.removeFirst(lead)
-        while digits.last == UInt8(ascii: "0") { digits.removeLast(); exponent += 1 }
-        if digits.isEmpty { negative = false; exponent = 0 }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty {
+            negative = false
+            exponent = 0
+        }
     }
 
     /// The canonical text of the value (see `JSONNumber`).
@@ -95,7 +109,7 @@ struct ExactDecimal: Equatable {
         if digits.isEmpty { return "0" }
         var out = negative ? "-" : ""
         let d = String(decoding: digits, as: UTF8.self)
-        let point = digits.count + exponent  // digits before the decimal point
+        let point = digits.count + exponent // digits before the decimal point
         if exponent >= 0 {
             out += exponent <= 21 ? d + String(repeating: "0", count: exponent) : d + "e+\(exponent)"
         } else if point > 0 {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads typed values out of a tape over the bytes it was made from.
@@ -31,7 +31,9 @@ struct TapeReader {
             while j < Int(t.next) {
                 let valueIndex = t.kind == .object ? j + 1 : j
                 let end = skip(valueIndex)
-                if target == j && t.kind == .object { return path.isEmpty ? (string(j) ?? "?") : path + "." + (string(j) ?? "?") }
+                if target == j && t.kind == .object {
+                    return path.isEmpty ? (string(j) ?? "?") : path + "." + (string(j) ?? "?")
+                }
                 if target >= valueIndex && target < end {
                     if t.kind == .object {
                         let key = string(j) ?? "?"
@@ -65,7 +67,11 @@ struct TapeReader {
         var k = 0
         while k < raw.count {
             let c = raw[k]
-            if c != UInt8(ascii: "\\") { out.append(c); k += 1; continue }
+            if c != UInt8(ascii: "\\") {
+                out.append(c)
+                k += 1
+                continue
+            }
             guard k + 1 < raw.count else { return nil }
             let e = raw[k + 1]
             k += 2
@@ -83,7 +89,8 @@ struct TapeReader {
                 k += 4
                 if (0xD800..<0xDC00).contains(code) {
                     guard k + 6 <= raw.count, raw[k] == UInt8(ascii: "\\"), raw[k + 1] == UInt8(ascii: "u"),
-                          let low = hex4(raw, k + 2), (0xDC00..<0xE000).contains(low) else { return nil }
+                        let low = hex4(raw, k + 2), (0xDC00..<0xE000).contains(low)
+                    else { return nil }
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     k += 6
                 } else if (0xDC00..<0xE000).contains(code) {
@@ -119,10 +126,14 @@ struct TapeReader {
     /// huge exponent overflows to infinity, which the caller rejects).
     func number(_ i: Int) -> Double {
         let t = tokens[i]
-        let start = Int(t.start), end = Int(t.end)
+        let start = Int(t.start)
+        let end = Int(t.end)
         var k = start
         var negative = false
-        if text[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        if text[k] == UInt8(ascii: "-") {
+            negative = true
+            k += 1
+        }
         var mantissa: Int64 = 0
         var digits = 0
         while k < end, text[k] >= 0x30, text[k] <= 0x39 {
@@ -160,7 +171,8 @@ struct TapeReader {
         case .number:
             // Kept exactly, even past a Double's range: only the text is stored.
             let d = number(i)
-            return .number(JSONNumber(literal: UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)]), nearest: d))
+            return .number(
+                JSONNumber(literal: UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)]), nearest: d))
         case .string: return string(i).map(JSONValue.string)
         case .array:
             var items = [JSONValue]()

@@ -62,10 +62,15 @@ struct JSONTape {
     var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
 
     /// Runs `body` with a reader over the tokens and the text they were made from.
-    func withReader<T, E: Error>(_ text: UnsafeRawBufferPointer, cache: StringCache? = nil,
-                                 _ body: (TapeReader) throws(E) -> T) throws(E) -> T {
+    func withReader<T, E: Error>(
+        _ text: UnsafeRawBufferPointer, cache: StringCache? = nil,
+        _ body: (TapeReader) throws(E) -> T
+    ) throws(E) -> T {
         let reader = TapeReader(tokens: tokens, text: text, cache: cache.map { Unmanaged.passUnretained($0) })
-        defer { withExtendedLifetime(cache) {}; withExtendedLifetime(storage) {} }
+        defer {
+            withExtendedLifetime(cache) {}
+            withExtendedLifetime(storage) {}
+        }
         return try body(reader)
     }
 
@@ -118,20 +123,27 @@ struct JSONTape {
             case UInt8(ascii: "f"): try literal("false", .false, into: &t)
             case UInt8(ascii: "n"): try literal("null", .null, into: &t)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(into: &t)
-            default: throw SyntaxError(offset: i, message: "unexpected character '\(Character(UnicodeScalar(s[i])))'; expected a JSON value")
+            default:
+                throw SyntaxError(
+                    offset: i,
+                    message: "unexpected character '\(Character(UnicodeScalar(s[i])))'; expected a JSON value")
             }
         }
 
         mutating func literal(_ word: StaticString, _ kind: Kind, into t: inout Buffer) throws(SyntaxError) {
             let n = word.utf8CodeUnitCount
             guard i + n <= s.count else { throw SyntaxError(offset: i, message: "expected '\(word)'") }
-            for k in 0..<n where s[i + k] != word.utf8Start[k] { throw SyntaxError(offset: i + k, message: "expected '\(word)'") }
+            for k in 0..<n where s[i + k] != word.utf8Start[k] {
+                throw SyntaxError(offset: i + k, message: "expected '\(word)'")
+            }
             t.append(Token(kind: kind, start: Int32(i), end: Int32(i + n)))
             i += n
         }
 
         mutating func object(into t: inout Buffer, depth: Int) throws(SyntaxError) {
-            guard depth <= limits.maximumDepth else { throw SyntaxError(offset: i, message: "JSON nesting exceeds the limit of \(limits.maximumDepth) levels") }
+            guard depth <= limits.maximumDepth else {
+                throw SyntaxError(offset: i, message: "JSON nesting exceeds the limit of \(limits.maximumDepth) levels")
+            }
             let me = t.count
             t.append(Token(kind: .object, start: Int32(i), end: 0))
             i += 1
@@ -142,18 +154,30 @@ struct JSONTape {
             } else {
                 while true {
                     skipSpace()
-                    guard i < s.count, s[i] == UInt8(ascii: "\"") else { throw SyntaxError(offset: i, message: "expected a quoted key") }
+                    guard i < s.count, s[i] == UInt8(ascii: "\"") else {
+                        throw SyntaxError(offset: i, message: "expected a quoted key")
+                    }
                     try string(into: &t)
                     skipSpace()
-                    guard i < s.count, s[i] == UInt8(ascii: ":") else { throw SyntaxError(offset: i, message: "expected ':' after the key") }
+                    guard i < s.count, s[i] == UInt8(ascii: ":") else {
+                        throw SyntaxError(offset: i, message: "expected ':' after the key")
+                    }
                     i += 1
                     skipSpace()
                     try value(into: &t, depth: depth)
                     count += 1
                     skipSpace()
-                    guard i < s.count else { throw SyntaxError(offset: i, message: "the line ends inside an object; expected '}'") }
-                    if s[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if s[i] == UInt8(ascii: "}") { i += 1; break }
+                    guard i < s.count else {
+                        throw SyntaxError(offset: i, message: "the line ends inside an object; expected '}'")
+                    }
+                    if s[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    if s[i] == UInt8(ascii: "}") {
+                        i += 1
+                        break
+                    }
                     throw SyntaxError(offset: i, message: "expected ',' or '}' in the object")
                 }
             }
@@ -163,7 +187,9 @@ struct JSONTape {
         }
 
         mutating func array(into t: inout Buffer, depth: Int) throws(SyntaxError) {
-            guard depth <= limits.maximumDepth else { throw SyntaxError(offset: i, message: "JSON nesting exceeds the limit of \(limits.maximumDepth) levels") }
+            guard depth <= limits.maximumDepth else {
+                throw SyntaxError(offset: i, message: "JSON nesting exceeds the limit of \(limits.maximumDepth) levels")
+            }
             let me = t.count
             t.append(Token(kind: .array, start: Int32(i), end: 0))
             i += 1
@@ -177,9 +203,17 @@ struct JSONTape {
                     try value(into: &t, depth: depth)
                     count += 1
                     skipSpace()
-                    guard i < s.count else { throw SyntaxError(offset: i, message: "the line ends inside an array; expected ']'") }
-                    if s[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if s[i] == UInt8(ascii: "]") { i += 1; break }
+                    guard i < s.count else {
+                        throw SyntaxError(offset: i, message: "the line ends inside an array; expected ']'")
+                    }
+                    if s[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    if s[i] == UInt8(ascii: "]") {
+                        i += 1
+                        break
+                    }
                     throw SyntaxError(offset: i, message: "expected ',' or ']' in the array")
                 }
             }
@@ -212,7 +246,8 @@ struct JSONTape {
                 i += 1
             }
             if i - start > limits.maximumStringBytes {
-                throw SyntaxError(offset: start, message: "string exceeds the limit of \(limits.maximumStringBytes) bytes")
+                throw SyntaxError(
+                    offset: start, message: "string exceeds the limit of \(limits.maximumStringBytes) bytes")
             }
             t.append(Token(kind: .string, escaped: escaped, start: Int32(start), end: Int32(i)))
             i += 1
@@ -240,15 +275,21 @@ struct JSONTape {
             let intStart = i
             let n = digits(&self)
             guard n > 0 else { throw SyntaxError(offset: i, message: "expected digits in the number") }
-            if n > 1 && s[intStart] == UInt8(ascii: "0") { throw SyntaxError(offset: intStart, message: "numbers may not have leading zeros") }
+            if n > 1 && s[intStart] == UInt8(ascii: "0") {
+                throw SyntaxError(offset: intStart, message: "numbers may not have leading zeros")
+            }
             if i < s.count && s[i] == UInt8(ascii: ".") {
                 i += 1
-                guard digits(&self) > 0 else { throw SyntaxError(offset: i, message: "expected digits after the decimal point") }
+                guard digits(&self) > 0 else {
+                    throw SyntaxError(offset: i, message: "expected digits after the decimal point")
+                }
             }
             if i < s.count && (s[i] == UInt8(ascii: "e") || s[i] == UInt8(ascii: "E")) {
                 i += 1
                 if i < s.count && (s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-")) { i += 1 }
-                guard digits(&self) > 0 else { throw SyntaxError(offset: i, message: "expected digits in the exponent") }
+                guard digits(&self) > 0 else {
+                    throw SyntaxError(offset: i, message: "expected digits in the exponent")
+                }
             }
             t.append(Token(kind: .number, start: Int32(start), end: Int32(i)))
         }

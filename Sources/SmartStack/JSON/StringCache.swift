@@ -27,7 +27,8 @@ final class StringCache {
         let slot = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
         return entries.withUnsafeMutableBufferPointer { table -> String? in
             if table[slot].hash == h, table[slot].bytes.count == raw.count,
-               table[slot].bytes.withUnsafeBytes({ ObjectFields.equalBytes($0, raw) }) {
+                table[slot].bytes.withUnsafeBytes({ ObjectFields.equalBytes($0, raw) })
+            {
                 return table[slot].string
             }
             guard let s = String(validating: raw, as: UTF8.self) else { return nil }

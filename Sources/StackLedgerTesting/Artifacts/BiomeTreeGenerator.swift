@@ -55,9 +55,10 @@ public struct BiomeTreeGenerator {
         let app = "com.example.app\(random.next() % 40)"
         let intent = "Intent\(random.next() % 25)"
         // INInteraction archives with their intent's backing store run to a few kilobytes.
-        return BiomePayloads.appIntent(app: app, intentClass: intent, verb: "Open", start: time, end: time + 1,
-                                       identifier: "donation-\(n)", groupIdentifier: n % 3 == 0 ? "group-\(n % 11)" : nil,
-                                       padding: 600 + Int(random.next() % 1400))
+        return BiomePayloads.appIntent(
+            app: app, intentClass: intent, verb: "Open", start: time, end: time + 1,
+            identifier: "donation-\(n)", groupIdentifier: n % 3 == 0 ? "group-\(n % 11)" : nil,
+            padding: 600 + Int(random.next() % 1400))
     }
 
     private mutating func shortcutSet(time: Double) -> [[UInt8]] {
@@ -68,8 +69,10 @@ public struct BiomeTreeGenerator {
             let window = BiomePayloads.Provider.date(start: start, end: start + 3600)
             let routine = BiomePayloads.Provider.dailyRoutine(Int64(i))
             let intent: String? = i == 0 ? nil : "ShowIntent\(i)"
-            set.append(BiomePayloads.relevantShortcut(app: app, widgetKind: "Widget\(i)", role: Int64(i % 2), intentClass: intent,
-                                                      providers: [window, routine]))
+            set.append(
+                BiomePayloads.relevantShortcut(
+                    app: app, widgetKind: "Widget\(i)", role: Int64(i % 2), intentClass: intent,
+                    providers: [window, routine]))
         }
         return set
     }

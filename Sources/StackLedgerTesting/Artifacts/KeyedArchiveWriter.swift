@@ -23,7 +23,8 @@ public enum KeyedArchiveWriter {
         var classes = [String: Int]()
         func classRef(_ name: String) -> Int {
             if let c = classes[name] { return c }
-            objects.append(.dict([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))]))
+            objects.append(
+                .dict([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))]))
             classes[name] = objects.count - 1
             return objects.count - 1
         }
@@ -107,39 +108,60 @@ public enum BinaryPlistWriter {
         let refSize = flat.count < 256 ? 1 : flat.count < 65536 ? 2 : 4
         var out = Array("bplist00".utf8)
         var offsets = [Int]()
-        func be(_ v: UInt64, _ n: Int) { for i in stride(from: n - 1, through: 0, by: -1) { out.append(UInt8((v >> (8 * UInt64(i))) & 0xFF)) } }
+        func be(_ v: UInt64, _ n: Int) {
+            for i in stride(from: n - 1, through: 0, by: -1) { out.append(UInt8((v >> (8 * UInt64(i))) & 0xFF)) }
+        }
         func header(_ type: UInt8, _ count: Int) {
             if count < 15 {
                 out.append(type << 4 | UInt8(count))
             } else {
                 out.append(type << 4 | 0x0F)
-                out.append(0x13); be(UInt64(count), 8)
+                out.append(0x13)
+                be(UInt64(count), 8)
             }
         }
         for (i, n) in flat.enumerated() {
             offsets.append(out.count)
             switch n {
             case .bool(let b): out.append(b ? 0x09 : 0x08)
-            case .int(let v): out.append(0x13); be(UInt64(bitPattern: v), 8)
-            case .real(let d): out.append(0x23); be(d.bitPattern, 8)
-            case .data(let d): header(0x4, d.count); out += d
+            case .int(let v):
+                out.append(0x13)
+                be(UInt64(bitPattern: v), 8)
+            case .real(let d):
+                out.append(0x23)
+                be(d.bitPattern, 8)
+            case .data(let d):
+                header(0x4, d.count)
+                out += d
             case .string(let s):
                 if s.utf8.allSatisfy({ $0 < 0x80 }) {
-                    header(0x5, s.utf8.count); out += Array(s.utf8)
+                    header(0x5, s.utf8.count)
+                    out += Array(s.utf8)
                 } else {
                     let units = Array(s.utf16)
                     header(0x6, units.count)
-                    for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
+                    for u in units {
+                        out.append(UInt8(u >> 8))
+                        out.append(UInt8(u & 0xFF))
+                    }
                 }
-            case .uid(let u): out.append(0x83); be(UInt64(u), 4)
-            case .array: header(0xA, children[i].count); for c in children[i] { be(UInt64(c), refSize) }
-            case .dict: header(0xD, children[i].count / 2); for c in children[i] { be(UInt64(c), refSize) }
+            case .uid(let u):
+                out.append(0x83)
+                be(UInt64(u), 4)
+            case .array:
+                header(0xA, children[i].count)
+                for c in children[i] { be(UInt64(c), refSize) }
+            case .dict:
+                header(0xD, children[i].count / 2)
+                for c in children[i] { be(UInt64(c), refSize) }
             }
         }
         let tableOffset = out.count
         for o in offsets { be(UInt64(o), 8) }
         out += [0, 0, 0, 0, 0, 0, 8, UInt8(refSize)]
-        be(UInt64(flat.count), 8); be(0, 8); be(UInt64(tableOffset), 8)
+        be(UInt64(flat.count), 8)
+        be(0, 8)
+        be(UInt64(tableOffset), 8)
         return out
     }
 }

@@ -18,7 +18,10 @@ public struct ProtobufWriter: Sendable {
     private mutating func key(_ field: Int, _ wire: UInt64) { varint(UInt64(field) << 3 | wire) }
 
     /// A varint field.
-    public mutating func int(_ field: Int, _ v: Int64) { key(field, 0); varint(UInt64(bitPattern: v)) }
+    public mutating func int(_ field: Int, _ v: Int64) {
+        key(field, 0)
+        varint(UInt64(bitPattern: v))
+    }
 
     /// A fixed64 field holding a double.
     public mutating func double(_ field: Int, _ v: Double) {
@@ -28,7 +31,11 @@ public struct ProtobufWriter: Sendable {
     }
 
     /// A length-delimited field.
-    public mutating func bytes(_ field: Int, _ b: [UInt8]) { key(field, 2); varint(UInt64(b.count)); bytes += b }
+    public mutating func bytes(_ field: Int, _ b: [UInt8]) {
+        key(field, 2)
+        varint(UInt64(b.count))
+        bytes += b
+    }
 
     /// A string field.
     public mutating func string(_ field: Int, _ s: String) { bytes(field, Array(s.utf8)) }

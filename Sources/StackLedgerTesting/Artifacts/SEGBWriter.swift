@@ -59,9 +59,12 @@ public struct SEGBWriter: Sendable {
         var body = [UInt8]()
         for r in records {
             var h = [UInt8]()
-            Self.le(Int32(r.payload.count), into: &h); Self.le(r.state, into: &h)
-            Self.le(r.time.bitPattern, into: &h); Self.le(r.time.bitPattern, into: &h)
-            Self.le(crc(r), into: &h); Self.le(Int32(0), into: &h)
+            Self.le(Int32(r.payload.count), into: &h)
+            Self.le(r.state, into: &h)
+            Self.le(r.time.bitPattern, into: &h)
+            Self.le(r.time.bitPattern, into: &h)
+            Self.le(crc(r), into: &h)
+            Self.le(Int32(0), into: &h)
             body += h + r.payload
             while (56 + body.count) % 8 != 0 { body.append(0) }
         }
@@ -80,14 +83,19 @@ public struct SEGBWriter: Sendable {
         var out = Array("SEGB".utf8)
         Self.le(Int32(records.count), into: &out)
         Self.le(created.bitPattern, into: &out)
-        Self.le(Int32(10), into: &out); Self.le(Int32(-1), into: &out); Self.le(Int64(0), into: &out)
+        Self.le(Int32(10), into: &out)
+        Self.le(Int32(-1), into: &out)
+        Self.le(Int64(0), into: &out)
         var trailer = [UInt8]()
         for r in records {
             while out.count % 4 != 0 { out.append(0) }
-            Self.le(crc(r), into: &out); Self.le(Int32(0), into: &out)
+            Self.le(crc(r), into: &out)
+            Self.le(Int32(0), into: &out)
             out += r.state == 1 ? r.payload : [UInt8](repeating: 0, count: r.payload.count)
             var e = [UInt8]()
-            Self.le(Int32(out.count - 32), into: &e); Self.le(r.state, into: &e); Self.le(r.time.bitPattern, into: &e)
+            Self.le(Int32(out.count - 32), into: &e)
+            Self.le(r.state, into: &e)
+            Self.le(r.time.bitPattern, into: &e)
             trailer = e + trailer
         }
         let needed = out.count + trailer.count
