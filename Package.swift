@@ -89,9 +89,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Ingest as a library: validation of the whole input, spooling, id runs, line reading.
+        .target(
+            name: "Ingestion",
+            dependencies: ["Ledger", "SmartStack"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "StackLedgerCLI",
             dependencies: [
+                "Ingestion",
                 "Ledger",
                 "SmartStack",
                 "Projections",
@@ -157,6 +164,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "IngestionTests",
+            dependencies: ["Ingestion", "Ledger", "StackLedgerTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "StackLedgerCLITests",
             dependencies: ["StackLedgerCLI", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting"],
             swiftSettings: strictSettings
@@ -205,7 +217,7 @@ if Context.environment["STACKLEDGER_BENCH"] == "1" {
         .executableTarget(
             name: "StackLedgerBench",
             dependencies: [
-                "Ledger", "SmartStack", "StackLedgerTesting", "StackLedgerCLI", "CBaselines",
+                "Ledger", "SmartStack", "StackLedgerTesting", "Ingestion", "CBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CBaselines
 import Foundation
+import Ingestion
 import Ledger
 import SmartStack
-import StackLedgerCLI
 import StackLedgerTesting
 import Synchronization
 

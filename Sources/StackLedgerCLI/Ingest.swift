@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Ingestion
 import Ledger
 import SmartStack
 

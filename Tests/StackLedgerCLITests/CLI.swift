@@ -92,21 +92,6 @@ final class PipeDrain: @unchecked Sendable {
 }
 
 /// A temporary directory for one test.
-struct WorkDirectory {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "stackledger-cli-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    var store: String { path + "/store" }
-    func file(_ name: String) -> String { path + "/" + name }
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: file(name), atomically: true, encoding: .utf8)
-        return file(name)
-    }
-    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A synthetic workload in canonical form.
 func workload(_ events: Int, seed: UInt64 = 1) -> String {
     var config = WorkloadGenerator.Configuration()

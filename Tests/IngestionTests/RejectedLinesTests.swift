@@ -1,6 +1,6 @@
 import Testing
 
-@testable import StackLedgerCLI
+@testable import Ingestion
 
 @Suite("Rejected lines")
 struct RejectedLinesTests {

@@ -8,7 +8,7 @@ import Ledger
 /// The temporary directories a command works in (`stackledger-<use>-<pid>-XXXXXX` under
 /// `$TMPDIR`): removed when the command ends, when SIGINT or SIGTERM stops it, and, if it
 /// was killed outright, by the next command that makes one, once no process of that id runs.
-enum TemporaryFiles {
+package enum TemporaryFiles {
     nonisolated(unsafe) private static var registered: [String] = []
     nonisolated(unsafe) private static var handlersInstalled = false
 
@@ -19,7 +19,7 @@ enum TemporaryFiles {
     }
 
     /// Makes a private directory for `use` and registers it for removal.
-    static func makeDirectory(_ use: String) throws -> String {
+    package static func makeDirectory(_ use: String) throws -> String {
         removeStale()
         var template = Array("\(base)/stackledger-\(use)-\(getpid())-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
@@ -35,14 +35,14 @@ enum TemporaryFiles {
     }
 
     /// Removes a directory made by `makeDirectory`, and forgets it.
-    static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
         registered.removeAll { $0 == path }
     }
 
     /// Removes the directories of commands that no longer run: those named with a process
     /// id that is gone, and those of the older unnamed form untouched for a day.
-    static func removeStale() {
+    package static func removeStale() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
         let dayAgo = Date().addingTimeInterval(-86_400)
         for name in names where name.hasPrefix("stackledger-") {

@@ -2,7 +2,7 @@ import Foundation
 import StackLedgerTesting
 import Testing
 
-@testable import StackLedgerCLI
+@testable import Ingestion
 
 @Suite("The ids an ingest has seen, spooled as sorted runs")
 struct SeenIDRunsTests {
