@@ -95,9 +95,17 @@ let package = Package(
             dependencies: ["Ledger", "SmartStack"],
             swiftSettings: strictSettings
         ),
+        // Every explanation and output of the engine's decisions: why and why-not, what-if,
+        // disagreements with the device's own records, text and JSON answers, the report.
+        .target(
+            name: "Forensics",
+            dependencies: ["Ledger", "SmartStack", "Projections"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "StackLedgerCLI",
             dependencies: [
+                "Forensics",
                 "Ingestion",
                 "Ledger",
                 "SmartStack",

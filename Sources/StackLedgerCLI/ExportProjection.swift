@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Foundation
 import Ledger
 import Projections
@@ -68,8 +69,8 @@ struct ExportProjection: ParsableCommand {
                                     at.rfc3339, device, s.stack, g.widget.instance, g.widget.app, g.widget.kind,
                                     String(g.position),
                                     String(s.top?.widget.instance == g.widget.instance), String(g.suggested),
-                                    g.relevance.map { State.number($0.score) } ?? "",
-                                    g.relevance.map { State.number($0.normalized.roundedForDisplay) } ?? "",
+                                    g.relevance.map { StateText.number($0.score) } ?? "",
+                                    g.relevance.map { StateText.number($0.normalized.roundedForDisplay) } ?? "",
                                 ]
                                 out.write(fields.map(ExportProjection.csvField).joined(separator: ",") + "\n")
                             }

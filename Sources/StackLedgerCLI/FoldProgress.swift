@@ -1,3 +1,4 @@
+import Forensics
 import Foundation
 
 /// A progress line on standard error for folds that take a while (a first answer on a

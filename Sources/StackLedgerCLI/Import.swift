@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Foundation
 import Importers
 import Ledger

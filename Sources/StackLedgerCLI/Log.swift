@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Ledger
 import Projections
 import SmartStack
@@ -67,7 +68,7 @@ struct Log: ParsableCommand {
                         w.bytes.append(0x0A)
                         out.write(w.bytes)
                     } else {
-                        out.write(Log.textLine(view: view, event: event, local: local))
+                        out.write(LogText.line(view: view, event: event, local: local))
                     }
                 }
                 if let keyed {
@@ -96,24 +97,5 @@ struct Log: ParsableCommand {
                 } ?? k
         }
         return result
-    }
-
-    static func textLine(view: RecordView, event: Event, local: LocalTime) -> String {
-        let env = view.envelope
-        var body = event
-        body.envelope = Envelope(type: env.type, time: env.time)
-        var w = CanonicalWriter()
-        event.body.writeFieldsForDisplay(&w)
-        // Stored strings are escaped: none can forge a line or a column, or reach the terminal.
-        var line =
-            "\(view.seq)\t\(local.text(device: env.device, time: env.time))\t\(env.device.shown)\t\(env.type.shown)"
-        line += "\t\(env.app.shownOrDash)\t\(w.text)"
-        if let id = env.id { line += "\tid=\(id.shown)" }
-        if let s = env.source {
-            line += "\tsource=\(s.path.map(\.shown) ?? "?")"
-            if let st = s.stream { line += " stream=\(st.shown)" }
-            if let l = s.locatorJSON { line += " at=\(l.shown)" }
-        }
-        return line + "\n"
     }
 }

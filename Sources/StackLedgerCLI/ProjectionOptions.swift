@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Foundation
 import Ledger
 import Projections
@@ -109,18 +110,6 @@ struct QuerySession {
 
 /// `"check"` beside `"verified"` in an answer: which check the answer rests on, over which
 /// sequence numbers. Only `stackledger verify` checks every record, index and checkpoint.
-func writeCheck(_ w: inout CanonicalWriter, ledger: Ledger) throws {
-    let scope = try withLedgerErrors { try ledger.quickCheckScope() }
-    w.key("check")
-    w.beginObject()
-    w.key("kind")
-    w.string("quick")
-    w.key("fromSeq")
-    if let s = scope { w.integer(Int(s.lowerBound)) } else { w.null() }
-    w.key("toSeq")
-    if let s = scope { w.integer(Int(s.upperBound)) } else { w.null() }
-    w.endObject()
-}
 
 /// Checks a chain head an examiner recorded earlier (`seq N sha256:H`, as `verify` prints
 /// it): the store's chain must hold a batch ending at N with hash H. A store rolled back

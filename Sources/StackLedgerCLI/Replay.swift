@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Ledger
 import Projections
 import SmartStack
@@ -121,7 +122,7 @@ struct Replay: ParsableCommand {
         if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind.shown)" }
         line += "\n"
         for r in d.reasons {
-            line += "    \(r.code) [\(Why.basis(r))] \(r.detail.shown)"
+            line += "    \(r.code) [\(ReasonText.basis(r))] \(r.detail.shown)"
             if !r.events.isEmpty { line += "; events " + r.events.map(String.init).joined(separator: ", ") }
             line += "\n"
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Ledger
 import Projections
 import SmartStack
@@ -49,7 +50,7 @@ struct State: ParsableCommand {
                 for s in session.projector.damagedRecords { w.integer(Int(s)) }
                 w.endArray()
             }
-            try writeCheck(&w, ledger: session.ledger)
+            try withLedgerErrors { try writeCheck(&w, ledger: session.ledger) }
             ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
             w.key("stacks")
             ProjectionJSON.writeStacks(&w, snapshot.stacks)
@@ -57,7 +58,7 @@ struct State: ParsableCommand {
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {
-            out.write(State.text(snapshot, verified: session.verified, policy: session.projector.policy))
+            out.write(StateText.text(snapshot, verified: session.verified, policy: session.projector.policy))
             if !session.projector.damagedRecords.isEmpty {
                 out.write(
                     "skipped records that fail their checksum: \(session.projector.damagedRecords.map(String.init).joined(separator: ", "))\n"
@@ -65,52 +66,5 @@ struct State: ParsableCommand {
             }
         }
         out.flush()
-    }
-
-    static func text(_ s: DeviceSnapshot, verified: Bool, policy: Policy) -> String {
-        var out =
-            "\(s.device.shown) at \(LocalTime.display(s.at))  (policy \(Policy.name) v\(Policy.version) \(policy.digest))\n"
-        if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force\n" }
-        if s.stacks.isEmpty { out += "  no stacks\n" }
-        for stack in s.stacks {
-            let toggles =
-                "Smart Rotate \(stack.smartRotate ? "on" : "off"), Widget Suggestions \(stack.widgetSuggestions ? "on" : "off")"
-            out += "\(stack.stack.shown) (\(stack.platform.shown); \(toggles))\n"
-            out +=
-                "  top: "
-                + (stack.top.map {
-                    "\($0.widget.instance.shown) \($0.widget.kind.shown)" + ($0.suggested ? " (suggested)" : "")
-                } ?? "none (empty stack)") + "\n"
-            for g in stack.widgets {
-                var line = "  \(g.position) \(g.widget.instance.shown)  \(g.widget.kind.shown)  \(g.widget.app.shown)"
-                if g.suggested { line += "  suggested" }
-                if g.pinned { line += "  pinned" }
-                if let r = g.relevance {
-                    line +=
-                        "  score \(number(r.score)) (normalised \(number(r.normalized.roundedForDisplay))) since \(clock(r.since))"
-                    line += r.until.map { " until \(clock($0))" } ?? " until the next entry"
-                    line += " [event \(r.event)]"
-                }
-                if let e = g.entry { line += "  shows the \(clock(e.date)) entry [event \(e.event)]" }
-                out += line + "\n"
-            }
-            if let d = stack.decision {
-                out +=
-                    "  put on top by: \(d.action.rawValue) at \(clock(d.time))"
-                    + (d.reasons.first.map { ", \($0.code): \($0.detail.shown)" } ?? "") + "\n"
-            }
-        }
-        return out
-    }
-
-    static func number(_ d: Double) -> String {
-        var w = CanonicalWriter(capacity: 16)
-        w.number(d)
-        return w.text
-    }
-
-    static func clock(_ t: Timestamp) -> String {
-        let text = LocalTime.display(t)
-        return String(text.split(separator: " ").dropFirst().first ?? Substring(text))
     }
 }

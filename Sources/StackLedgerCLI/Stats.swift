@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Ledger
 import SmartStack
 

@@ -1,15 +1,15 @@
-import Ledger
-import Projections
-import SmartStack
+package import Ledger
+package import Projections
+package import SmartStack
 
 extension Explainer {
     /// The share of an observation's duration for which the model must have had the
     /// observed widget on top (or, for `onScreen: false`, not on top) to agree with it.
-    static let agreementShare = 0.5
+    package static let agreementShare = 0.5
 
     /// The device's `stack.observed` events of the hour before `t` (at most five), each
     /// compared with the model.
-    func observations(stack id: String, at t: Timestamp, query: ProjectionQuery) throws -> [Observation] {
+    package func observations(stack id: String, at t: Timestamp, query: ProjectionQuery) throws -> [Observation] {
         Array(
             try observations(
                 stack: id, from: t.microseconds - 3_600_000_000, to: t.microseconds, query: query, limit: 5))
@@ -22,7 +22,8 @@ extension Explainer {
     /// One with `duration` D covers the D seconds up to its time (PowerLog writes its
     /// on-screen totals when the period ends): the model agrees when it had the widget on
     /// top for at least `agreementShare` of them (for `onScreen: false`, off top).
-    func observations(stack id: String?, from: Int64, to: Int64, query: ProjectionQuery, limit: Int = .max) throws
+    package func observations(stack id: String?, from: Int64, to: Int64, query: ProjectionQuery, limit: Int = .max)
+        throws
         -> [Observation]
     {
         var found = [(UInt64, Event)]()

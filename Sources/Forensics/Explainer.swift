@@ -1,30 +1,38 @@
-import Ledger
-import Projections
-import SmartStack
+package import Ledger
+package import Projections
+package import SmartStack
 
 /// Builds `why`'s answer: the top, the decision behind it, every candidate, the verdict on
 /// one widget, and the device's own record of what was on screen.
-struct Explainer {
-    let projector: Projector
-    let device: String
+package struct Explainer {
+    package let projector: Projector
+    package let device: String
 
-    struct Observation {
-        var event: UInt64
-        var time: Timestamp
-        var stack: String? = nil
-        var agrees: Bool
-        var detail: String
+    /// Explains what the engine decided on `device`, folding through `projector`.
+    package init(projector: Projector, device: String) {
+        self.projector = projector
+        self.device = device
     }
 
-    struct Explanation {
-        var at: Timestamp
-        var stack: StackSnapshot
-        var candidates: [CandidateExplanation]
-        var verdict: WidgetVerdict?
-        var observed: [Observation]
+    package struct Observation {
+        package var event: UInt64
+        package var time: Timestamp
+        package var stack: String? = nil
+        package var agrees: Bool
+        package var detail: String
     }
 
-    func explain(stack id: String, at t: Timestamp, widget: String?, query: ProjectionQuery) throws -> Explanation? {
+    package struct Explanation {
+        package var at: Timestamp
+        package var stack: StackSnapshot
+        package var candidates: [CandidateExplanation]
+        package var verdict: WidgetVerdict?
+        package var observed: [Observation]
+    }
+
+    package func explain(stack id: String, at t: Timestamp, widget: String?, query: ProjectionQuery) throws
+        -> Explanation?
+    {
         var engine = try projector.engine(device: device, at: t.microseconds, query: query)
         let local = Timestamp(microseconds: t.microseconds, offsetMinutes: engine.localOffset(at: t.microseconds))
         guard let snapshot = engine.snapshot(at: local).stacks.first(where: { $0.stack == id }) else { return nil }
@@ -49,7 +57,7 @@ struct Explainer {
     }
 
     /// Whether no event in the whole log (or the `--with` events) names the widget.
-    func isUnknown(_ widget: String, query: ProjectionQuery) throws -> Bool {
+    package func isUnknown(_ widget: String, query: ProjectionQuery) throws -> Bool {
         let named = try projector.ledger.read { r in
             try r.hasIndexKey(IndexKey(namespace: Event.IndexNamespace.instance, value: widget))
                 || r.hasIndexKey(IndexKey(namespace: Event.IndexNamespace.kind, value: widget))

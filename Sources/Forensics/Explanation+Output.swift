@@ -1,11 +1,10 @@
-import Ledger
-import Projections
-import SmartStack
+package import Ledger
+package import Projections
+package import SmartStack
 
 extension Explainer.Explanation {
-    /// `why --json` as queries.md gives it.
     /// The sequence numbers of every event a reason or an observation cites.
-    var citedSeqs: [UInt64] {
+    package var citedSeqs: [UInt64] {
         var cited = Set<UInt64>()
         for r in (stack.decision?.reasons ?? []) + (verdict?.reasons ?? []) + candidates.flatMap(\.reasons) {
             cited.formUnion(r.events)
@@ -16,7 +15,9 @@ extension Explainer.Explanation {
 
     /// `why --json` as queries.md gives it, plus `cited`: each cited event as `log --json`
     /// prints it (with its `source` when imported).
-    func writeJSON(_ w: inout CanonicalWriter, verified: Bool, policy: Policy, tool: String, ledger: Ledger) throws {
+    package func writeJSON(_ w: inout CanonicalWriter, verified: Bool, policy: Policy, tool: String, ledger: Ledger)
+        throws
+    {
         w.beginObject()
         w.key("at")
         w.time(at)
@@ -109,17 +110,17 @@ extension Explainer.Explanation {
     }
 
     /// A short paragraph a person can follow, then the cited events.
-    func text(verified: Bool, ledger: Ledger, policy: Policy) throws -> String {
+    package func text(verified: Bool, ledger: Ledger, policy: Policy) throws -> String {
         var out = ""
-        let when = State.clock(at)
+        let when = StateText.clock(at)
         if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force.\n" }
         if let top = stack.top {
             out +=
                 "At \(when) on \(stack.stack.shown) (\(stack.platform.shown)), \(top.widget.kind.shown) (\(top.widget.instance.shown)) is on top"
             out += top.suggested ? ", placed there by the system.\n" : ".\n"
             if let d = stack.decision {
-                out += "  \(Why.sentence(for: d)) at \(State.clock(d.time)):\n"
-                for r in d.reasons { out += "    " + Why.line(r) + "\n" }
+                out += "  \(ReasonText.sentence(for: d)) at \(StateText.clock(d.time)):\n"
+                for r in d.reasons { out += "    " + ReasonText.line(r) + "\n" }
             } else {
                 out += "  No decision moved it there: it has been on top since the stack was set up.\n"
             }
@@ -127,7 +128,7 @@ extension Explainer.Explanation {
                 $0.code == "KEPT"
             }), !kept.isEmpty {
                 out += "  It is still there:\n"
-                for r in kept { out += "    " + Why.line(r) + "\n" }
+                for r in kept { out += "    " + ReasonText.line(r) + "\n" }
             }
         } else {
             out += "At \(when) \(stack.stack.shown) is empty.\n"
@@ -136,23 +137,23 @@ extension Explainer.Explanation {
             let state =
                 v.onTop ? "is on top" : v.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
             out += "\n\(v.query.shown) \(state):\n"
-            for r in v.reasons { out += "    " + Why.line(r) + "\n" }
+            for r in v.reasons { out += "    " + ReasonText.line(r) + "\n" }
         }
         let others = candidates.filter { $0.widget.instance != stack.top?.widget.instance }
         if !others.isEmpty {
             out += "\nOther candidates:\n"
             for c in others {
                 var head = "  \(c.widget.kind.shown) (\(c.widget.instance.shown))"
-                if let s = c.score { head += ", score \(State.number(s))" }
-                if let n = c.normalized { head += ", normalised \(State.number(n.roundedForDisplay))" }
+                if let s = c.score { head += ", score \(StateText.number(s))" }
+                if let n = c.normalized { head += ", normalised \(StateText.number(n.roundedForDisplay))" }
                 head += c.eligible ? ", eligible" : ", not eligible"
                 out += head + ":\n"
-                for r in c.reasons { out += "    " + Why.line(r) + "\n" }
+                for r in c.reasons { out += "    " + ReasonText.line(r) + "\n" }
             }
         }
         for o in observed {
             out +=
-                "\nThe device's own record (event \(o.event), \(State.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
+                "\nThe device's own record (event \(o.event), \(StateText.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
         }
         let cited = citedSeqs
         if !cited.isEmpty {
@@ -161,7 +162,7 @@ extension Explainer.Explanation {
                 let local = try LocalTime(reader: reader)
                 for seq in cited {
                     try reader.withRecord(seq) { view in
-                        out += "  " + Log.textLine(view: view, event: try Event(record: view), local: local)
+                        out += "  " + LogText.line(view: view, event: try Event(record: view), local: local)
                     }
                 }
             }
@@ -173,8 +174,10 @@ extension Explainer.Explanation {
     }
 }
 
-extension Why {
-    static func sentence(for d: Decision) -> String {
+/// How reasons and decisions read in text output.
+package enum ReasonText {
+    /// The sentence that says how a decision put a widget where it is.
+    package static func sentence(for d: Decision) -> String {
         switch d.action {
         case .rotate: return "Smart Rotate rotated to it" + (d.from.map { " from \($0.kind.shown)" } ?? "")
         case .scroll: return "The person scrolled to it"
@@ -185,11 +188,12 @@ extension Why {
     }
 
     /// "Apple, rule R2", or "policy, " and the parameters a policy reason rests on.
-    static func basis(_ r: Reason) -> String {
+    package static func basis(_ r: Reason) -> String {
         r.basis == .documented ? "Apple, rule \(r.rule)" : "policy, " + r.parameters.joined(separator: ", ")
     }
 
-    static func line(_ r: Reason) -> String {
+    /// One reason as a line: code, basis, detail and the events it cites.
+    package static func line(_ r: Reason) -> String {
         var s = "\(r.code) [\(basis(r))] \(r.detail.shown)"
         if !r.events.isEmpty { s += " (events " + r.events.map(String.init).joined(separator: ", ") + ")" }
         return s

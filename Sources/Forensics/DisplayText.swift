@@ -3,7 +3,7 @@ extension String {
     /// line and paragraph separators) and backslashes escaped as JSON escapes them, so that a
     /// stored or artifact-derived string can neither start a line, split a column, nor
     /// command the terminal.
-    var shown: String {
+    package var shown: String {
         guard unicodeScalars.contains(where: \.needsEscape) else { return self }
         var out = ""
         out.reserveCapacity(utf8.count + 8)
@@ -29,7 +29,7 @@ extension String {
 extension String {
     /// The string with control characters escaped as in `shown`, backslashes kept: for a
     /// message of one line that may quote an input's text.
-    var oneLine: String {
+    package var oneLine: String {
         guard unicodeScalars.contains(where: { $0 != "\\" && $0.needsEscape }) else { return self }
         return split(separator: "\\", omittingEmptySubsequences: false).map { String($0).shown }.joined(separator: "\\")
     }
@@ -43,5 +43,5 @@ extension Unicode.Scalar {
 
 extension String? {
     /// The string as `shown`, or `-` when there is none.
-    var shownOrDash: String { map(\.shown) ?? "-" }
+    package var shownOrDash: String { map(\.shown) ?? "-" }
 }

@@ -1,14 +1,14 @@
 import Foundation
-import Ledger
-import SmartStack
+package import Ledger
+package import SmartStack
 
 /// Resolves a device's local UTC offset: its `device.info` time zone when given, else
 /// the offset the event was written with.
-struct LocalTime {
+package struct LocalTime {
     private var zones: [String: TimeZone] = [:]
 
     /// Reads the newest `device.info` time zone of every device.
-    init(reader: LedgerReader) throws {
+    package init(reader: LedgerReader) throws {
         for seq in try reader.seqs(indexKey: Event.deviceInfoKey) {
             try reader.withRecord(seq) { view in
                 if case .deviceInfo(let info) = try Event(record: view).body,
@@ -21,19 +21,19 @@ struct LocalTime {
     }
 
     /// The offset in minutes to show `time` at on `device`.
-    func offset(device: String, time: Timestamp) -> Int16 {
+    package func offset(device: String, time: Timestamp) -> Int16 {
         guard let zone = zones[device] else { return time.offsetMinutes }
         let date = Date(timeIntervalSince1970: Double(time.microseconds) / 1_000_000)
         return Int16(zone.secondsFromGMT(for: date) / 60)
     }
 
     /// `2026-03-02 09:45:00 +01:00`: the time on the device's clock, with its offset.
-    func text(device: String, time: Timestamp) -> String {
+    package func text(device: String, time: Timestamp) -> String {
         LocalTime.display(Timestamp(microseconds: time.microseconds, offsetMinutes: offset(device: device, time: time)))
     }
 
     /// `2026-03-02 09:45:00 +01:00`: a time in the offset it carries.
-    static func display(_ time: Timestamp) -> String {
+    package static func display(_ time: Timestamp) -> String {
         let s = time.rfc3339
         var out = s.replacingOccurrences(of: "T", with: " ")
         if out.hasSuffix("Z") {

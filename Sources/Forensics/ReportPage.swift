@@ -1,8 +1,8 @@
 /// The report's HTML: one file, its own CSS and script, no network. The data arrives as
 /// JSON in a `<script type="application/json">` element (made script-safe by
 /// `ReportData.scriptSafe`) and is rendered with DOM calls that set text, never markup.
-enum ReportPage {
-    static func html(dataJSON: String, title: String) -> String {
+package enum ReportPage {
+    package static func html(dataJSON: String, title: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -137,7 +137,7 @@ enum ReportPage {
     }
 
     /// Text for an HTML text node.
-    static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var out = ""
         for ch in s {
             switch ch {

@@ -1,0 +1,232 @@
+import Foundation
+package import Ledger
+package import Projections
+package import SmartStack
+
+/// The report's data, as one JSON document safe to embed in a `<script>` element.
+package enum ReportData {
+    package static func collect(
+        projector: Projector, device: String, from: Timestamp, to: Timestamp, query: ProjectionQuery, verified: Bool,
+        tool: String
+    ) throws -> String {
+        struct OnTop: Equatable {
+            var widget: WidgetIdentity
+            var suggested: Bool
+        }
+        struct Relevance: Equatable {
+            var widget: WidgetIdentity
+            var score: Double
+            var normalized: Double
+        }
+        var lanes = SpanRecorder<String, OnTop>()
+        var shown = SpanRecorder<String, WidgetIdentity>()
+        var relevance = SpanRecorder<String, Relevance>()
+        var platforms = [String: String]()
+        var order = [String]()
+        var decisions = [Decision]()
+        try projector.walkChanges(
+            device: device, from: from.microseconds, to: to.microseconds, query: query,
+            visit: { t, engine in
+                var top = [String: OnTop]()
+                var suggested = [String: WidgetIdentity]()
+                var scores = [String: Relevance]()
+                for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
+                    if platforms[s.stack] == nil {
+                        platforms[s.stack] = s.platform
+                        order.append(s.stack)
+                    }
+                    if let shownTop = s.top {
+                        top[s.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested)
+                    }
+                    for g in s.widgets {
+                        if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
+                        if let r = g.relevance {
+                            scores[g.widget.instance] = Relevance(
+                                widget: g.widget, score: r.score, normalized: r.normalized.roundedForDisplay)
+                        }
+                    }
+                }
+                lanes.visit(t, top)
+                shown.visit(t, suggested)
+                relevance.visit(t, scores)
+            }, decision: { decisions.append($0) })
+        let topSpans = lanes.finish(at: to.microseconds)
+        let suggestionSpans = shown.finish(at: to.microseconds)
+        let relevanceSpans = relevance.finish(at: to.microseconds)
+
+        var w = CanonicalWriter(capacity: 1 << 16)
+        func ms(_ micros: Int64) { w.number(Double(micros / 1000)) }
+        w.beginObject()
+        w.key("device")
+        w.string(device)
+        w.key("from")
+        ms(from.microseconds)
+        w.key("to")
+        ms(to.microseconds)
+        w.key("fromText")
+        w.string(from.rfc3339)
+        w.key("toText")
+        w.string(to.rfc3339)
+        w.key("verified")
+        w.bool(verified)
+        ProjectionJSON.writeHeader(&w, policy: projector.policy, tool: tool)
+        w.key("stacks")
+        w.beginArray()
+        for id in order {
+            w.beginObject()
+            w.key("stack")
+            w.string(id)
+            w.key("platform")
+            w.string(platforms[id] ?? "")
+            w.key("lanes")
+            w.beginArray()
+            for l in topSpans where l.key == id {
+                w.beginObject()
+                w.key("start")
+                ms(l.start)
+                w.key("end")
+                ms(l.end)
+                w.key("instance")
+                w.string(l.value.widget.instance)
+                w.key("kind")
+                w.string(l.value.widget.kind)
+                w.key("app")
+                w.string(l.value.widget.app)
+                w.key("suggested")
+                w.bool(l.value.suggested)
+                w.endObject()
+            }
+            w.endArray()
+            w.key("suggestions")
+            w.beginArray()
+            for l in suggestionSpans where l.key.hasPrefix(id + "\u{1F}") {
+                w.beginObject()
+                w.key("start")
+                ms(l.start)
+                w.key("end")
+                ms(l.end)
+                w.key("instance")
+                w.string(l.value.instance)
+                w.key("kind")
+                w.string(l.value.kind)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        // Each widget's relevance as spans of constant score: [start, end, score, normalised].
+        w.key("relevance")
+        w.beginArray()
+        var index = 0
+        while index < relevanceSpans.count {
+            let key = relevanceSpans[index].key
+            let widget = relevanceSpans[index].value.widget
+            w.beginObject()
+            w.key("instance")
+            w.string(widget.instance)
+            w.key("kind")
+            w.string(widget.kind)
+            w.key("spans")
+            w.beginArray()
+            while index < relevanceSpans.count && relevanceSpans[index].key == key {
+                let r = relevanceSpans[index]
+                w.beginArray()
+                ms(r.start)
+                ms(r.end)
+                w.number(r.value.score)
+                w.number(r.value.normalized)
+                w.endArray()
+                index += 1
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        try writeEvents(&w, projector: projector, device: device, from: from, to: to)
+        w.key("decisions")
+        w.beginArray()
+        for d in decisions { ProjectionJSON.write(&w, d) }
+        w.endArray()
+        w.endObject()
+        return scriptSafe(w.text)
+    }
+
+    /// Event markers and context bands from the stored events of the interval (at most
+    /// 20,000 markers).
+    package static func writeEvents(
+        _ w: inout CanonicalWriter, projector: Projector, device: String, from: Timestamp, to: Timestamp
+    ) throws {
+        var events = [(UInt64, Event)]()
+        try projector.ledger.read { r in
+            for seq in try r.seqs(device: device, fromMicros: from.microseconds, toMicros: to.microseconds + 1).prefix(
+                20_000)
+            {
+                try r.withRecord(seq) { events.append((seq, try Event(record: $0))) }
+            }
+        }
+        w.key("events")
+        w.beginArray()
+        for (seq, e) in events {
+            var summary = CanonicalWriter()
+            e.body.writeFieldsForDisplay(&summary)
+            w.beginObject()
+            w.key("seq")
+            w.integer(Int(seq))
+            w.key("time")
+            w.number(Double(e.envelope.time.microseconds / 1000))
+            w.key("type")
+            w.string(e.envelope.type)
+            w.key("app")
+            if let a = e.envelope.app { w.string(a) } else { w.null() }
+            w.key("summary")
+            w.string(String(summary.text.prefix(400)))
+            w.endObject()
+        }
+        w.endArray()
+        w.key("contexts")
+        w.beginArray()
+        var open = [String: (Int64, UInt64)]()
+        func band(_ key: String, _ start: Int64, _ end: Int64, _ seq: UInt64) {
+            w.beginObject()
+            w.key("context")
+            w.string(key)
+            w.key("start")
+            w.number(Double(start / 1000))
+            w.key("end")
+            w.number(Double(end / 1000))
+            w.key("seq")
+            w.integer(Int(seq))
+            w.endObject()
+        }
+        for (seq, e) in events {
+            guard case .contextChanged(let c) = e.body else { continue }
+            let key = c.context.canonicalText
+            if c.active {
+                if open[key] == nil { open[key] = (e.envelope.time.microseconds, seq) }
+            } else if let (start, s) = open.removeValue(forKey: key) {
+                band(key, start, e.envelope.time.microseconds, s)
+            }
+        }
+        for key in open.keys.sorted() { band(key, open[key]!.0, to.microseconds, open[key]!.1) }
+        w.endArray()
+    }
+
+    /// JSON that cannot end or open a tag inside `<script>`: `<`, `>`, `&` and the line
+    /// separators are written as `\\u` escapes (they only occur inside JSON strings).
+    package static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for ch in json.unicodeScalars {
+            switch ch {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}
