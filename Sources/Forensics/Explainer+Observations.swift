@@ -1,6 +1,6 @@
 package import Ledger
 package import Projections
-package import SmartStack
+import SmartStack
 
 extension Explainer {
     /// The share of an observation's duration for which the model must have had the

@@ -1,5 +1,5 @@
 package import Ledger
-package import Projections
+import Projections
 package import SmartStack
 
 extension Explainer.Explanation {

@@ -1,6 +1,6 @@
 import Foundation
 package import Ledger
-package import SmartStack
+import SmartStack
 
 /// Resolves a device's local UTC offset: its `device.info` time zone when given, else
 /// the offset the event was written with.

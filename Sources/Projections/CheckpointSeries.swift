@@ -43,6 +43,11 @@ struct CheckpointSeries {
 /// A checkpoint series encoded on a thread of its own, so that a fold with a core to
 /// spare goes on while the states it hands over are written. At most
 /// `inFlight` states wait; `take()` returns the entries made so far, in order.
+///
+/// - Note: `@unchecked Sendable`: `series`, the one mutable stored property not behind a
+///   lock, is read and written only by blocks on the serial `queue`, one at a time; the
+///   entries made go through the `made` mutex, and `slots` is a semaphore. The caller's
+///   thread touches neither `series` nor anything else unsynchronised.
 final class BackgroundCheckpoints: @unchecked Sendable {
     private var series: CheckpointSeries
     private let queue = DispatchQueue(label: "stackledger.checkpoints")

@@ -11,6 +11,11 @@ import Synchronization
 /// decoded when the fold is to apply it (recorded within `ceiling` and not left out) and
 /// nil otherwise; a read or decoding error ends the batches and is thrown where the fold
 /// takes the next one.
+///
+/// - Note: `@unchecked Sendable`: the reading block captures only Sendable values (the
+///   ledger, the `batches` hand-off and the `read` count, both synchronised) and never
+///   `self`; `finished`, the one mutable stored property, is used only by the folding
+///   thread that owns the prefetch (`next()` and `stop()` are not called concurrently).
 final class EventPrefetch: @unchecked Sendable {
     /// One record of the device, in (time, seq) order.
     struct Item {

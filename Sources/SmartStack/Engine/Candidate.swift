@@ -48,7 +48,7 @@ extension DeviceEngine {
     /// The kinds whose relevant shortcut has no providers, so that the app's usage stands
     /// in for them (S5): the only way an app's usage reaches a member's candidate.
     func kindsDeferringToUsage(app: String) -> [String] {
-        guard p.relevantShortcutsRotateMembers, let set = state.shortcutSets[app] else { return [] }
+        guard parameters.relevantShortcutsRotateMembers, let set = state.shortcutSets[app] else { return [] }
         var kinds = [String]()
         for k in set.shortcuts.indices where set.shortcuts[k].providers.isEmpty { kinds.append(set.shortcuts[k].kind) }
         return kinds
@@ -91,7 +91,7 @@ extension DeviceEngine {
                 documented,
                 Reason(
                     .donationPattern, .policy, "usagePatternMinimum",
-                    "a pattern needs \(p.usagePatternMinimum) donations in the same local hour within \(p.usagePatternWindowDays) days",
+                    "a pattern needs \(parameters.usagePatternMinimum) donations in the same local hour within \(parameters.usagePatternWindowDays) days",
                     events: evidence),
             ]
         case .shortcut(_, let clue, let events, let usage, let member):
@@ -108,7 +108,7 @@ extension DeviceEngine {
                         events: events),
                     Reason(
                         .relevantShortcut, .policy, "usagePatternMinimum",
-                        "usage counts once it reaches \(p.usagePatternMinimum) in the same local hour within \(p.usagePatternWindowDays) days",
+                        "usage counts once it reaches \(parameters.usagePatternMinimum) in the same local hour within \(parameters.usagePatternWindowDays) days",
                         events: events),
                 ]
             }
@@ -173,10 +173,10 @@ extension DeviceEngine {
     /// The rank of a matching context clue: `contextRank`, adjusted by its DateKind.
     func contextRank(_ clue: Clue) -> Double {
         if case .window(_, _, let kind) = clue {
-            if kind == "scheduled" { return p.contextRank + p.dateKindRankAdjustment }
-            if kind == "informational" { return p.contextRank - p.dateKindRankAdjustment }
+            if kind == "scheduled" { return parameters.contextRank + parameters.dateKindRankAdjustment }
+            if kind == "informational" { return parameters.contextRank - parameters.dateKindRankAdjustment }
         }
-        return p.contextRank
+        return parameters.contextRank
     }
 
     /// Whether donated parameters match a widget's configuration (D1, D5).
@@ -184,12 +184,12 @@ extension DeviceEngine {
         // Most intents carry one parameter: compared without hashing it.
         if donated.count == 1, widget.count <= 1, let (k, v) = donated.first {
             let w = widget.first.flatMap { $0.key == k ? $0.value : nil }
-            return w == v || (p.unsetWidgetParameterMatchesAny && (w == nil || w == "null"))
+            return w == v || (parameters.unsetWidgetParameterMatchesAny && (w == nil || w == "null"))
         }
         for (k, v) in donated {
             let w = widget[k]
             if w == v { continue }
-            if p.unsetWidgetParameterMatchesAny && (w == nil || w == "null") { continue }
+            if parameters.unsetWidgetParameterMatchesAny && (w == nil || w == "null") { continue }
             return false
         }
         return true

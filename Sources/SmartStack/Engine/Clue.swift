@@ -10,13 +10,13 @@ enum Clue: Codable, Hashable {
     case state(key: String, permission: String?)
 
     /// The clue of a RelevantContext.
-    static func of(_ context: RelevantContext, policy p: PolicyParameters) -> Clue? {
+    static func of(_ context: RelevantContext, policy parameters: PolicyParameters) -> Clue? {
         switch context {
         case .date(let d):
             if let at = d.at {
                 return .window(
-                    from: at.microseconds - Int64(p.dateClueLeadMinutes) * 60_000_000,
-                    to: at.microseconds + Int64(p.dateClueLagMinutes) * 60_000_000, dateKind: d.kind)
+                    from: at.microseconds - Int64(parameters.dateClueLeadMinutes) * 60_000_000,
+                    to: at.microseconds + Int64(parameters.dateClueLagMinutes) * 60_000_000, dateKind: d.kind)
             }
             return .window(from: d.from?.microseconds ?? .min, to: d.to?.microseconds ?? .max, dateKind: d.kind)
         case .location:

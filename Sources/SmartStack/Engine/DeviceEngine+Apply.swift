@@ -97,12 +97,12 @@ extension DeviceEngine {
                 return .none
             }
             let from = state.stacks[i].identity(state.stacks[i].top)
-            let hold = now + Int64(p.scrollHoldMinutes) * 60_000_000
+            let hold = now + Int64(parameters.scrollHoldMinutes) * 60_000_000
             state.stacks[i].holdUntil = hold
             schedule(hold)
             let reason = Reason(
                 .userScrolled, .policy, "scrollHoldMinutes",
-                "the person scrolled the stack to \(target.kind); Smart Rotate waits \(p.scrollHoldMinutes) min",
+                "the person scrolled the stack to \(target.kind); Smart Rotate waits \(parameters.scrollHoldMinutes) min",
                 events: [seq])
             state.stacks[i].top = target.instance
             if state.stacks[i].member(target.instance) != nil { state.stacks[i].restingTop = target.instance }
@@ -120,7 +120,7 @@ extension DeviceEngine {
         case .suggestionDismissed(let d):
             guard let i = state.stackIndex(d.stack) else { return .none }
             let key = DeviceModel.appKind(app, d.kind)
-            let until = now + Int64(p.dismissCooldownHours) * 3_600_000_000
+            let until = now + Int64(parameters.dismissCooldownHours) * 3_600_000_000
             state.stacks[i].dismissedUntil[key] = until
             schedule(until)
             state.stacks[i].suggestions.removeAll { $0.widget.instance == d.instance }
@@ -186,7 +186,7 @@ extension DeviceEngine {
             }
             state.usageChanged = true
         case .appForeground:
-            guard p.usageCountsAppForeground else { return .none }
+            guard parameters.usageCountsAppForeground else { return .none }
             let hour = state.clock.hour(at: now)
             refreshUsage()
             state.usage[hour].append(
@@ -228,7 +228,7 @@ extension DeviceEngine {
             let signals = set.intents.map { e in
                 ContextSignal(
                     kind: e.widgetKind, intent: e.intent.name, parameters: parameterMap(e.intent.parameters),
-                    clue: Clue.of(e.context, policy: p), group: defaultGroup(app: app))
+                    clue: Clue.of(e.context, policy: parameters), group: defaultGroup(app: app))
             }
             state.intentSets[app] = ContextSet(seq: seq, signals: signals)
             schedule(signals.flatMap { $0.clue?.boundaries ?? [] })
@@ -237,7 +237,7 @@ extension DeviceEngine {
                 ContextSignal(
                     kind: r.kind, intent: a.configuration?.name,
                     parameters: a.configuration.map { parameterMap($0.parameters) },
-                    clue: a.context.flatMap { Clue.of($0, policy: p) }, group: groupKey(a.group, app: app))
+                    clue: a.context.flatMap { Clue.of($0, policy: parameters) }, group: groupKey(a.group, app: app))
             }
             state.attributeSets[DeviceModel.appKind(app, r.kind)] = ContextSet(seq: seq, signals: signals)
             schedule(signals.flatMap { $0.clue?.boundaries ?? [] })
@@ -282,7 +282,7 @@ extension DeviceEngine {
 
     /// The group of an automatic relevance attribute or relevant intent (W4).
     func defaultGroup(app: String) -> String? {
-        p.defaultRelevanceGroup == "perApp" ? "app:" + app : nil
+        parameters.defaultRelevanceGroup == "perApp" ? "app:" + app : nil
     }
 
     func groupKey(_ group: RelevanceGroup?, app: String) -> String? {

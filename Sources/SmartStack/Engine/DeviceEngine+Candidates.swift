@@ -60,7 +60,7 @@ extension DeviceEngine {
     /// Where the member's timelines are is looked up once, and again only when the
     /// device's providers grew.
     private mutating func memberTimeline(stack i: Int, member j: Int) -> ((ActiveRelevance, Double)?, Int64) {
-        guard !state.stacks[i].isWatch || p.watchUsesEntryRelevance else { return (nil, .max) }
+        guard !state.stacks[i].isWatch || parameters.watchUsesEntryRelevance else { return (nil, .max) }
         let found: TimelineBook.WidgetSlots
         if let known = memberCache.timelineSlots(stack: i, member: j), state.timelines.stillHolds(known) {
             found = known
@@ -87,16 +87,17 @@ extension DeviceEngine {
                     instance: w.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
                 part.patternUntil = evidence.until
                 if !evidence.seqs.isEmpty {
-                    part.rank = p.usagePatternRank
+                    part.rank = parameters.usagePatternRank
                     if candidates {
                         part.candidate = Candidate(
-                            widget: w, rank: p.usagePatternRank,
+                            widget: w, rank: parameters.usagePatternRank,
                             signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
                             source: "pattern")
                     }
                 }
             }
-            guard parts.contains(.other), p.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app] else {
+            guard parts.contains(.other), parameters.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app]
+            else {
                 return part
             }
             for k in set.shortcuts.indices where set.shortcuts[k].kind == w.kind {
@@ -110,10 +111,11 @@ extension DeviceEngine {
                 }
             }
             if let opening = openingShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false) {
-                part.shortcutRank = p.relevantShortcutRank
+                part.shortcutRank = parameters.relevantShortcutRank
                 if candidates {
                     part.shortcut = Candidate(
-                        widget: w, rank: p.relevantShortcutRank, signal: opening.signal(set: set, member: true),
+                        widget: w, rank: parameters.relevantShortcutRank,
+                        signal: opening.signal(set: set, member: true),
                         source: "shortcut")
                 }
             }
@@ -175,13 +177,15 @@ extension DeviceEngine {
         for k in set.shortcuts.indices where set.shortcuts[k].kind == kind {
             let providers = set.shortcuts[k].providers
             if providers.isEmpty {
-                guard !forSuggestion || p.suggestionProviders.contains("empty") else { continue }
+                guard !forSuggestion || parameters.suggestionProviders.contains("empty") else { continue }
                 let evidence = appUsage(app).seqs
                 if !evidence.isEmpty { return ShortcutOpening(clue: nil, events: evidence) }
                 continue
             }
             for q in providers.indices {
-                if forSuggestion && !p.suggestionProviders.contains(set.shortcuts[k].providerTypes[q]) { continue }
+                if forSuggestion && !parameters.suggestionProviders.contains(set.shortcuts[k].providerTypes[q]) {
+                    continue
+                }
                 let (ok, events, _) = matches(providers[q], app: app)
                 if ok { return ShortcutOpening(clue: providers[q], events: events) }
             }

@@ -18,7 +18,7 @@ extension DeviceEngine {
     /// - Throws: an error for bytes that are not a whole checkpoint.
     public init(checkpoint bytes: [UInt8], policy: Policy) throws {
         self.policy = policy
-        self.p = policy.parameters
+        self.parameters = policy.parameters
         var r = StateReader(bytes)
         self.state = try DeviceModel(&r)
     }

@@ -65,7 +65,7 @@ extension DeviceEngine {
                 setsTop: from?.instance != state.stacks[i].top)
         }
         guard state.stacks[i].widgetSuggestions, !candidates.isEmpty else { return }
-        let cap = isWatch ? p.maxRelevanceCardsPerStack : p.maxSuggestionsPerStack
+        let cap = isWatch ? parameters.maxRelevanceCardsPerStack : parameters.maxSuggestionsPerStack
         let ordered =
             candidates.count == 1
             ? candidates
@@ -79,15 +79,15 @@ extension DeviceEngine {
             guard st.suggestions.count < cap else { break }
             // A card that replaces its associated kind's member (W5) takes no new place.
             guard
-                st.suggestions.count + st.members.count - replacements(in: st).count < p.maxWidgetsPerStack
+                st.suggestions.count + st.members.count - replacements(in: st).count < parameters.maxWidgetsPerStack
                     || replacesMember(c, in: st)
             else { break }
             if st.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) { continue }
             if let g = c.group, st.suggestions.contains(where: { $0.group == g }) { continue }
             let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
             if let until = st.dismissedUntil[kindKey], state.now < until { continue }
-            if limited(.suggestion, kindKey, cap: p.suggestionCapPerWidgetPerDay) { continue }
-            count(.suggestion, kindKey, cap: p.suggestionCapPerWidgetPerDay)
+            if limited(.suggestion, kindKey, cap: parameters.suggestionCapPerWidgetPerDay) { continue }
+            count(.suggestion, kindKey, cap: parameters.suggestionCapPerWidgetPerDay)
             let from = st.identity(st.top)
             if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
             var why = reasons(c, watch: st.isWatch)
@@ -157,7 +157,7 @@ extension DeviceEngine {
         }
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
         var best: (member: Int, rank: Double)?
-        let cap = state.developerMode || state.counters.isEmpty ? nil : p.rotationCapPerWidgetPerDay
+        let cap = state.developerMode || state.counters.isEmpty ? nil : parameters.rotationCapPerWidgetPerDay
         for c in ranked where best == nil || c.rank > best!.rank {
             if topRank != nil && c.rank <= topRank! { continue }
             if let cap, state.counters[.rotation, state.stacks[i].members[c.member].widget.instance] >= cap { continue }
@@ -165,7 +165,7 @@ extension DeviceEngine {
         }
         scratch = ranked
         guard let best else {
-            if topRank == nil, !p.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget,
+            if topRank == nil, !parameters.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget,
                 first.instance != top
             {
                 let from = state.stacks[i].identity(top)
@@ -182,7 +182,7 @@ extension DeviceEngine {
         }
         if let topRank, best.rank <= topRank { return }
         guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
-        count(.rotation, chosen.widget.instance, cap: p.rotationCapPerWidgetPerDay)
+        count(.rotation, chosen.widget.instance, cap: parameters.rotationCapPerWidgetPerDay)
         var why = reasons(chosen, watch: state.stacks[i].isWatch)
         if let ranking = rankedFirst(stack: i, chosen: chosen, best: best.member, top: top, ranked: ranked) {
             why.append(ranking)

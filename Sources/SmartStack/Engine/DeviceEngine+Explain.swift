@@ -145,7 +145,7 @@ extension DeviceEngine {
                     "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
                     events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
         }
-        if let cap = p.rotationCapPerWidgetPerDay, limited(.rotation, m.widget.instance, cap: cap) {
+        if let cap = parameters.rotationCapPerWidgetPerDay, limited(.rotation, m.widget.instance, cap: cap) {
             out.append(
                 Reason(
                     .rateLimited, .policy, "rotationCapPerWidgetPerDay",
@@ -184,7 +184,7 @@ extension DeviceEngine {
         let w = m.widget
         let hasTimeline = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) != nil
         let hasContext = !contextSignals(app: w.app, kind: w.kind).isEmpty
-        if stack.isWatch && hasTimeline && !p.watchUsesEntryRelevance {
+        if stack.isWatch && hasTimeline && !parameters.watchUsesEntryRelevance {
             out.append(
                 Reason(
                     .platformIgnoresSignal, .documented, "P2",
@@ -197,10 +197,10 @@ extension DeviceEngine {
                     "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
                     events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
         }
-        if let r = relevanceDetail(m), !stack.isWatch || p.watchUsesEntryRelevance {
+        if let r = relevanceDetail(m), !stack.isWatch || parameters.watchUsesEntryRelevance {
             out.append(r)
             out += reloadReasons(w)
-        } else if !stack.isWatch || p.watchUsesEntryRelevance {
+        } else if !stack.isWatch || parameters.watchUsesEntryRelevance {
             out.append(
                 Reason(
                     .noActiveRelevance, .documented, "R8", "no timeline with relevance was delivered for \(w.kind)",
@@ -286,11 +286,11 @@ extension DeviceEngine {
         }
         let hour = state.clock.hour(at: state.now)
         let live = matching.filter { $0.deletedBy == nil && $0.hour == hour }
-        if live.count < p.usagePatternMinimum {
+        if live.count < parameters.usagePatternMinimum {
             out.append(
                 Reason(
                     .patternNotLearned, .policy, "usagePatternMinimum",
-                    "\(live.count) matching donations in this local hour within \(p.usagePatternWindowDays) days; a pattern needs \(p.usagePatternMinimum)",
+                    "\(live.count) matching donations in this local hour within \(parameters.usagePatternWindowDays) days; a pattern needs \(parameters.usagePatternMinimum)",
                     events: live.map(\.seq)))
         }
         return out

@@ -35,15 +35,18 @@ extension DeviceEngine {
                     "\(kind) declares \(d.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets",
                     events: [d.seq]))
         }
-        if stack.members.count + stack.suggestions.count - replacements(in: stack).count >= p.maxWidgetsPerStack {
+        if stack.members.count + stack.suggestions.count - replacements(in: stack).count
+            >= parameters.maxWidgetsPerStack
+        {
             out.append(
                 Reason(
-                    .stackFull, .policy, "maxWidgetsPerStack", "\(stack.id) holds \(p.maxWidgetsPerStack) widgets",
+                    .stackFull, .policy, "maxWidgetsPerStack",
+                    "\(stack.id) holds \(parameters.maxWidgetsPerStack) widgets",
                     events: []))
         }
         let context = contextSignals(app: app, kind: kind)
         let shortcut = state.shortcutSets[app].flatMap { set in set.shortcuts.contains { $0.kind == kind } ? set : nil }
-        if !stack.isWatch && !context.isEmpty && !(p.relevantIntentsOnIOS17 && isIOS17()) {
+        if !stack.isWatch && !context.isEmpty && !(parameters.relevantIntentsOnIOS17 && isIOS17()) {
             out.append(
                 Reason(
                     .platformIgnoresSignal, .documented, "P1",
@@ -76,7 +79,7 @@ extension DeviceEngine {
                     var windows = [String]()
                     var unsupported = [String]()
                     for (clue, type) in zip(s.providers, s.providerTypes) {
-                        if !p.suggestionProviders.contains(type) {
+                        if !parameters.suggestionProviders.contains(type) {
                             unsupported.append(type)
                             continue
                         }
@@ -137,7 +140,7 @@ extension DeviceEngine {
                     "the person dismissed \(kind); not suggested again before \(state.clock.clockText(until))",
                     events: []))
         }
-        if let cap = p.suggestionCapPerWidgetPerDay, limited(.suggestion, key, cap: cap) {
+        if let cap = parameters.suggestionCapPerWidgetPerDay, limited(.suggestion, key, cap: cap) {
             out.append(
                 Reason(
                     .rateLimited, .policy, "suggestionCapPerWidgetPerDay",

@@ -29,7 +29,7 @@ extension DeviceEngine {
                 (
                     target,
                     Candidate(
-                        widget: plan.widgets[s.kind], rank: p.relevantShortcutRank,
+                        widget: plan.widgets[s.kind], rank: parameters.relevantShortcutRank,
                         signal: opening.signal(set: set, member: false),
                         source: "shortcut:\(set.seq)")
                 ))
@@ -44,12 +44,12 @@ extension DeviceEngine {
                 (
                     target,
                     Candidate(
-                        widget: plan.widgets[kind], rank: p.usagePatternRank,
+                        widget: plan.widgets[kind], rank: parameters.usagePatternRank,
                         signal: .pattern(intent: intent, evidence: pattern.evidence, suggestion: true),
                         source: "pattern:" + pattern.key)
                 ))
         }
-        if p.relevantIntentsOnIOS17 && isIOS17() {
+        if parameters.relevantIntentsOnIOS17 && isIOS17() {
             var seen = Set(
                 plan.widgets.indices.filter { placed[$0] }.map {
                     DeviceModel.appKind(plan.widgets[$0].app, plan.widgets[$0].kind)

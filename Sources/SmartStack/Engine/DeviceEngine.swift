@@ -17,7 +17,7 @@ public struct DeviceEngine: Sendable {
     /// The policy the engine follows.
     public let policy: Policy
     /// The policy's parameters, kept beside it: read in place, not copied at each use.
-    let p: PolicyParameters
+    let parameters: PolicyParameters
     /// The state; it is what a checkpoint stores.
     var state: DeviceModel
     /// Decisions made since the caller last took them.
@@ -53,7 +53,7 @@ public struct DeviceEngine: Sendable {
     /// A fresh engine for a device.
     public init(device: String, policy: Policy) {
         self.policy = policy
-        self.p = policy.parameters
+        self.parameters = policy.parameters
         self.state = DeviceModel(device: device)
     }
 
@@ -79,9 +79,9 @@ public struct DeviceEngine: Sendable {
     }
 
     /// The normalisation window (scores compare within it).
-    var windowMicros: Int64 { Int64(p.normalizationWindowDays) * 86_400_000_000 }
+    var windowMicros: Int64 { Int64(parameters.normalizationWindowDays) * 86_400_000_000 }
     /// The usage pattern window (donations and app uses count within it).
-    var patternWindowMicros: Int64 { Int64(p.usagePatternWindowDays) * 86_400_000_000 }
+    var patternWindowMicros: Int64 { Int64(parameters.usagePatternWindowDays) * 86_400_000_000 }
 
     /// Moves the clock to `time`: runs every transition scheduled up to it (each at its
     /// own instant) and settles the instant `time` itself.

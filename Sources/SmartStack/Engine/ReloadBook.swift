@@ -91,11 +91,11 @@ extension DeviceEngine {
                     .reloadBudgetSpent, .documented, "T3",
                     "the device recorded no reload budget left for \(w.kind) at \(state.clock.clockText(recent.last!.time)) (budgetRemaining \(format(b))): further reloads wait for new budget",
                     events: [r.budgetSeq]))
-        } else if recent.count >= p.reloadBudgetPerDay, let first = recent.first, let last = recent.last {
+        } else if recent.count >= parameters.reloadBudgetPerDay, let first = recent.first, let last = recent.last {
             out.append(
                 Reason(
                     .reloadBudgetSpent, .policy, "reloadBudgetPerDay",
-                    "\(w.kind) was reloaded \(recent.count) times in the 24 h before now (\(state.clock.clockText(first.time)) to \(state.clock.clockText(last.time))); the daily budget is \(p.reloadBudgetPerDay), so further reloads wait",
+                    "\(w.kind) was reloaded \(recent.count) times in the 24 h before now (\(state.clock.clockText(first.time)) to \(state.clock.clockText(last.time))); the daily budget is \(parameters.reloadBudgetPerDay), so further reloads wait",
                     events: [first.seq, last.seq]))
         }
         return out

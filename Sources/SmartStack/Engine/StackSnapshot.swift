@@ -78,7 +78,7 @@ extension DeviceEngine {
                         continue
                     }
                     let m = s.members[j]
-                    let usesEntryRelevance = !s.isWatch || p.watchUsesEntryRelevance
+                    let usesEntryRelevance = !s.isWatch || parameters.watchUsesEntryRelevance
                     let r =
                         usesEntryRelevance
                         ? state.timelines.active(

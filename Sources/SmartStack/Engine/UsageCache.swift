@@ -294,7 +294,7 @@ extension DeviceEngine {
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
         let bucket = state.usage[usageCache.hour]
-        for group in usageCache.groups! where group.records.count >= p.usagePatternMinimum {
+        for group in usageCache.groups! where group.records.count >= parameters.usagePatternMinimum {
             out.append((group.key, group.records[0], group.records.map { bucket[$0].seq }))
         }
         out.sort { $0.key < $1.key }
@@ -330,7 +330,7 @@ extension DeviceEngine {
             }
             usageCache.memberEvidence[instance] = evidence
         }
-        if evidence.seqs.count < p.usagePatternMinimum { evidence.seqs = [] }
+        if evidence.seqs.count < self.parameters.usagePatternMinimum { evidence.seqs = [] }
         return evidence
     }
 
@@ -347,7 +347,7 @@ extension DeviceEngine {
             seqs.append(bucket[i].seq)
             leaves = min(leaves, bucket[i].time + window)
         }
-        if reachingMinimum && seqs.count < p.usagePatternMinimum { seqs = [] }
+        if reachingMinimum && seqs.count < parameters.usagePatternMinimum { seqs = [] }
         return UsageEvidence(seqs: seqs, leaves: leaves, hourEnd: usageCache.hourEnd)
     }
 
