@@ -66,15 +66,6 @@ func withLedgerErrors<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-/// Parses an RFC 3339 command-line time or fails with a usage error.
-func parseTime(_ text: String, option: String) throws -> Timestamp {
-    do {
-        return try Timestamp(rfc3339: text)
-    } catch {
-        throw ValidationError("\(option) \(text): \(error.reason)")
-    }
-}
-
 /// Buffered standard output for large outputs.
 struct StandardOutput {
     private var buffer: [UInt8] = []

@@ -19,15 +19,15 @@ struct ExportProjection: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case ndjson, csv }
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The first sample's time (RFC 3339).") var from: String
-    @Option(help: "The last time (RFC 3339, inclusive).") var to: String
+    @Option(help: "The first sample's time (RFC 3339).", transform: TimeArgument.parse) var from: TimeArgument
+    @Option(help: "The last time (RFC 3339, inclusive).", transform: TimeArgument.parse) var to: TimeArgument
     @Option(help: "The interval between samples: 30s, 15m, 1h or 1d.") var every = "15m"
     @Option(help: "ndjson or csv.") var format: Format
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        let a = try parseTime(from, option: "--from")
-        let b = try parseTime(to, option: "--to")
+        let a = from.timestamp
+        let b = to.timestamp
         guard a.microseconds <= b.microseconds else { throw ValidationError("--from \(from) is after --to \(to)") }
         _ = try ExportProjection.duration(every)
     }
@@ -47,8 +47,8 @@ struct ExportProjection: ParsableCommand {
     }
 
     func run() throws {
-        let a = try parseTime(from, option: "--from")
-        let b = try parseTime(to, option: "--to")
+        let a = from.timestamp
+        let b = to.timestamp
         let step = try ExportProjection.duration(every)
         let session = try QuerySession(store: storeOptions, options: options)
         var out = StandardOutput()

@@ -22,8 +22,8 @@ struct Import: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "segb, knowledgec or powerlog.")
-    var format: String
+    @Argument(help: "The artifact's format.")
+    var format: ArtifactFormat
 
     @Argument(help: "The artifact file, or (segb) a directory of SEGB files.")
     var path: String
@@ -44,18 +44,13 @@ struct Import: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard ImportRun.Format(rawValue: format) != nil else {
-            throw ValidationError(
-                "unknown format \"\(format)\"; use one of \(ImportRun.Format.allCases.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
         if let device, device.isEmpty { throw ValidationError("--device must not be empty") }
         if let stream, BiomeStream.named(stream) == nil {
             throw ValidationError(
                 "unknown Biome stream \"\(stream)\"; StackLedger reads \(BiomeStream.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        if stream != nil && format != "segb" { throw ValidationError("--stream applies to segb only") }
+        if stream != nil && format != .segb { throw ValidationError("--stream applies to segb only") }
     }
 
     func run() throws {
@@ -69,7 +64,7 @@ struct Import: ParsableCommand {
             let n = done.next()
             if terminal { printProgress("imported \(n) file\(n == 1 ? "" : "s"), last \(report.path.shown)") }
         }
-        let run = ImportRun(format: ImportRun.Format(rawValue: format)!, options: options)
+        let run = ImportRun(format: format.importFormat, options: options)
         // Resolve the files before opening the store, so a bad path leaves no store behind.
         let listing: ImportRun.Listing
         do {
@@ -131,7 +126,7 @@ struct Import: ParsableCommand {
         var w = CanonicalWriter()
         w.beginObject()
         w.key("format")
-        w.string(format)
+        w.string(format.rawValue)
         w.key("files")
         w.beginArray()
         for r in reports {

@@ -10,8 +10,9 @@ struct Log: ParsableCommand {
         discussion: "--json prints NDJSON: each event in canonical form plus \"seq\" and \"recordedAt\".")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Only events at or after this time (RFC 3339).") var from: String?
-    @Option(help: "Only events before this time (RFC 3339).") var to: String?
+    @Option(help: "Only events at or after this time (RFC 3339).", transform: TimeArgument.parse) var from:
+        TimeArgument?
+    @Option(help: "Only events before this time (RFC 3339).", transform: TimeArgument.parse) var to: TimeArgument?
     @Option(help: "Only events of this type, e.g. widget.timeline.") var type: String?
     @Option(help: "Only events of this app (bundle id).") var app: String?
     @Option(help: "Only events that name this widget kind.") var kind: String?
@@ -19,8 +20,8 @@ struct Log: ParsableCommand {
     @Flag(help: "Print NDJSON.") var json = false
 
     func validate() throws {
-        let a = try from.map { try parseTime($0, option: "--from") }
-        let b = try to.map { try parseTime($0, option: "--to") }
+        let a = from?.timestamp
+        let b = to?.timestamp
         if let a, let b, a.microseconds > b.microseconds {
             throw ValidationError("--from \(a.rfc3339) is after --to \(b.rfc3339)")
         }
@@ -42,8 +43,8 @@ struct Log: ParsableCommand {
                     code: ExitCodes.usage)
             }
         }
-        let fromMicros = try from.map { try parseTime($0, option: "--from").microseconds } ?? Int64.min
-        let toMicros = try to.map { try parseTime($0, option: "--to").microseconds } ?? Int64.max
+        let fromMicros = from?.timestamp.microseconds ?? Int64.min
+        let toMicros = to?.timestamp.microseconds ?? Int64.max
         var out = StandardOutput()
         try withLedgerErrors {
             try ledger.read { reader in

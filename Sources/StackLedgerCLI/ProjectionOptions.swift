@@ -13,10 +13,12 @@ struct ProjectionOptions: ParsableArguments {
         help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
     @Option(
         name: .customLong("known-at"),
-        help: "What the device knew at this time: only events dated at or before it count.") var knownAt: String?
+        help: "What the device knew at this time: only events dated at or before it count.",
+        transform: TimeArgument.parse) var knownAt: TimeArgument?
     @Option(
         name: .customLong("as-recorded-at"),
-        help: "What this store held at this time: only the log recorded by then counts.") var asRecordedAt: String?
+        help: "What this store held at this time: only the log recorded by then counts.", transform: TimeArgument.parse)
+    var asRecordedAt: TimeArgument?
     @Flag(help: "Answer even if the store fails its quick check (the answer says it is unverified).") var force = false
     @Option(
         name: .customLong("expect-head"),
@@ -26,8 +28,6 @@ struct ProjectionOptions: ParsableArguments {
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
-        if let knownAt { _ = try parseTime(knownAt, option: "--known-at") }
-        if let asRecordedAt { _ = try parseTime(asRecordedAt, option: "--as-recorded-at") }
     }
 
     /// The policy in force.
@@ -36,8 +36,8 @@ struct ProjectionOptions: ParsableArguments {
     /// The view of the log the query asks for.
     func query() throws -> ProjectionQuery {
         ProjectionQuery(
-            knownAt: try knownAt.map { try parseTime($0, option: "--known-at") },
-            asRecordedAt: try asRecordedAt.map { try parseTime($0, option: "--as-recorded-at") })
+            knownAt: knownAt?.timestamp,
+            asRecordedAt: asRecordedAt?.timestamp)
     }
 }
 

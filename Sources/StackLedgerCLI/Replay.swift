@@ -12,8 +12,8 @@ struct Replay: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The interval's start (RFC 3339, inclusive).") var from: String
-    @Option(help: "The interval's end (RFC 3339, inclusive).") var to: String
+    @Option(help: "The interval's start (RFC 3339, inclusive).", transform: TimeArgument.parse) var from: TimeArgument
+    @Option(help: "The interval's end (RFC 3339, inclusive).", transform: TimeArgument.parse) var to: TimeArgument
     @Option(help: "Only this stack.") var stack: String?
     @Flag(
         help:
@@ -22,14 +22,14 @@ struct Replay: ParsableCommand {
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        let a = try parseTime(from, option: "--from")
-        let b = try parseTime(to, option: "--to")
+        let a = from.timestamp
+        let b = to.timestamp
         guard a.microseconds <= b.microseconds else { throw ValidationError("--from \(from) is after --to \(to)") }
     }
 
     func run() throws {
-        let a = try parseTime(from, option: "--from")
-        let b = try parseTime(to, option: "--to")
+        let a = from.timestamp
+        let b = to.timestamp
         let session = try QuerySession(store: storeOptions, options: options)
         if disagreements {
             try listDisagreements(session, from: a.microseconds, to: b.microseconds)
@@ -47,7 +47,7 @@ struct Replay: ParsableCommand {
             let known = engine.snapshot(at: b).stacks.map(\.stack)
             guard known.contains(stack) || decisions.contains(where: { $0.stack == stack }) else {
                 throw fail(
-                    "--stack \(stack.shown): no such stack on \(session.device.shown) up to \(to.shown); `stackledger state --at \(to)` lists the stacks",
+                    "--stack \(stack.shown): no such stack on \(session.device.shown) up to \(to.text.shown); `stackledger state --at \(to.text)` lists the stacks",
                     code: ExitCodes.usage)
             }
             decisions = decisions.filter { $0.stack == stack }

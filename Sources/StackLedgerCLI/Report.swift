@@ -16,20 +16,20 @@ struct Report: ParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Start (RFC 3339).") var from: String
-    @Option(help: "End (RFC 3339).") var to: String
+    @Option(help: "Start (RFC 3339).", transform: TimeArgument.parse) var from: TimeArgument
+    @Option(help: "End (RFC 3339).", transform: TimeArgument.parse) var to: TimeArgument
     @Option(help: "The HTML file to write.") var out: String
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        let a = try parseTime(from, option: "--from")
-        let b = try parseTime(to, option: "--to")
+        let a = from.timestamp
+        let b = to.timestamp
         guard a.microseconds < b.microseconds else { throw ValidationError("--from \(from) must be before --to \(to)") }
     }
 
     func run() throws {
-        let a = try parseTime(from, option: "--from")
-        let b = try parseTime(to, option: "--to")
+        let a = from.timestamp
+        let b = to.timestamp
         let session = try QuerySession(store: storeOptions, options: options)
         let data = try withLedgerErrors {
             try ReportData.collect(

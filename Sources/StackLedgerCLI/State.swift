@@ -12,14 +12,14 @@ struct State: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The instant (RFC 3339).") var at: String
+    @Option(help: "The instant (RFC 3339).", transform: TimeArgument.parse) var at: TimeArgument
     @Option(help: "Only this stack.") var stack: String?
     @OptionGroup var options: ProjectionOptions
 
-    func validate() throws { _ = try parseTime(at, option: "--at") }
+    func validate() throws { _ = at.timestamp }
 
     func run() throws {
-        let t = try parseTime(at, option: "--at")
+        let t = at.timestamp
         let session = try QuerySession(store: storeOptions, options: options)
         var engine = try withLedgerErrors {
             try session.projector.engine(device: session.device, at: t.microseconds, query: try options.query())
@@ -30,7 +30,7 @@ struct State: ParsableCommand {
             snapshot.stacks = snapshot.stacks.filter { $0.stack == stack }
             guard !snapshot.stacks.isEmpty else {
                 throw fail(
-                    "--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.shown)",
+                    "--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.text.shown)",
                     code: ExitCodes.usage)
             }
         }

@@ -15,7 +15,7 @@ struct Why: ParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The instant (RFC 3339).") var at: String
+    @Option(help: "The instant (RFC 3339).", transform: TimeArgument.parse) var at: TimeArgument
     @Option(help: "The stack.") var stack: String
     @Option(help: "A widget instance id or kind: why it is or is not on top or suggested.") var widget: String?
     @Option(
@@ -31,7 +31,6 @@ struct Why: ParsableCommand {
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
-        _ = try parseTime(at, option: "--at")
         _ = try withoutSeqs()
     }
 
@@ -52,7 +51,7 @@ struct Why: ParsableCommand {
     }
 
     func run() throws {
-        let t = try parseTime(at, option: "--at")
+        let t = at.timestamp
         let lines = try withFile.map(Why.readEvents) ?? []
         let session = try QuerySession(store: storeOptions, options: options)
         let extra =
@@ -76,7 +75,7 @@ struct Why: ParsableCommand {
         }
         guard let explanation else {
             throw fail(
-                "--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.shown); `stackledger state --at \(at)` lists the stacks",
+                "--stack \(stack.shown): no such stack on \(session.device.shown) at \(at.text.shown); `stackledger state --at \(at.text)` lists the stacks",
                 code: ExitCodes.usage)
         }
         var out = StandardOutput()

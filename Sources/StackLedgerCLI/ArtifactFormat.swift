@@ -1,0 +1,19 @@
+import ArgumentParser
+import Importers
+
+/// The artifact formats `import` reads, as a command-line argument: `--help` lists them,
+/// and any other word is a usage error (64).
+enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case segb
+    case knowledgec
+    case powerlog
+
+    /// The importer's format.
+    var importFormat: ImportRun.Format {
+        switch self {
+        case .segb: return .segb
+        case .knowledgec: return .knowledgec
+        case .powerlog: return .powerlog
+        }
+    }
+}
