@@ -87,6 +87,7 @@ let package = Package(
                 "SmartStack",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         // Ingest as a library: validation of the whole input, spooling, id runs, line reading.
