@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Ledger
 
 #if canImport(Glibc)
     import Glibc
@@ -46,8 +47,7 @@ struct ArtifactFile {
         var failure: Int32 = 0
         bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
+                let n = SystemIO.read(fd, into: buffer.baseAddress! + count, count: size - count)
                 if n <= 0 {
                     failure = n < 0 ? errno : 0
                     break

@@ -1,3 +1,5 @@
+import Ledger
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -99,9 +101,10 @@ struct LineReader: Sendable {
                         contentsOf: [UInt8](repeating: 0, count: min(buffer.count, maximumLine - buffer.count)))
                 }
             }
-            let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + filled, raw.count - filled) }
+            let n = buffer.withUnsafeMutableBytes { raw in
+                SystemIO.read(fd, into: raw.baseAddress! + filled, count: raw.count - filled)
+            }
             if n < 0 {
-                if errno == EINTR { continue }
                 throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
             }
             if n == 0 { eof = true } else { filled += n }

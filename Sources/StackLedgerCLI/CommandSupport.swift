@@ -17,7 +17,7 @@ enum ExitCodes {
 /// Prints one line to standard error, prefixed with the command name.
 func printError(_ message: String) {
     var line = "stackledger: " + message.oneLine + "\n"
-    line.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
+    line.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
 }
 
 /// Ends the command with an error message and an exit code.
@@ -85,21 +85,10 @@ struct StandardOutput {
     mutating func flush() {
         guard !buffer.isEmpty else { return }
         fflush(nil)
-        buffer.withUnsafeBytes { writeAll(1, $0) }
+        buffer.withUnsafeBytes { _ = SystemIO.writeAll(1, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
 /// Whether standard error is a terminal (progress lines are shown only then).
 var stderrIsTerminal: Bool { isatty(2) == 1 }
-
-/// Writes all of `bytes` to a file descriptor, retrying short writes.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-    var done = 0
-    while done < bytes.count {
-        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
-        done += n
-    }
-}

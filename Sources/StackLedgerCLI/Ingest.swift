@@ -126,5 +126,5 @@ struct Ingest: ParsableCommand {
 /// Rewrites the progress line on a terminal (an empty text clears it).
 func printProgress(_ text: String) {
     var line = "\r\u{1B}[K" + (text.isEmpty ? "" : "stackledger: " + text)
-    line.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
+    line.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
 }

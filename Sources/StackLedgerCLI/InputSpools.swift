@@ -63,8 +63,7 @@ struct InputSpools {
         var lineBytes = 0
         var line = 1
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { SystemIO.read(fd, into: $0.baseAddress!, count: $0.count) }
             if n < 0 { throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
             if n == 0 { break }
             for k in 0..<n {
@@ -80,14 +79,10 @@ struct InputSpools {
                     "\(name):\(line): the line is longer than 8 MiB (the contract's limit); nothing was stored",
                     code: ExitCodes.dataError)
             }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + written, n - written) }
-                if w < 0 && errno == EINTR { continue }
-                if w <= 0 {
-                    throw LedgerError(.storage, "cannot copy \(name) to \(path): \(String(cString: strerror(errno)))")
-                }
-                written += w
+            if let failure = buffer.withUnsafeBytes({
+                SystemIO.writeAll(out, UnsafeRawBufferPointer(rebasing: $0[0..<n]))
+            }) {
+                throw LedgerError(.storage, "cannot copy \(name) to \(path): \(String(cString: strerror(failure)))")
             }
         }
     }
