@@ -1,0 +1,36 @@
+import RecordFormat
+
+extension DeviceEngine {
+    /// Drops what an event makes stale among the engine's derived caches (the members'
+    /// cached candidates, their usage evidence, the context version): the one place where
+    /// a cache learns that its inputs changed. The rules themselves never read a cache
+    /// that this has not kept in step.
+    mutating func invalidateCaches(for event: Event, app: String) {
+        switch event.body {
+        case .widgetAdded, .suggestionKept:
+            // A member's configuration may be new: the donations matched against the old one go too.
+            memberCache.removeAll()
+            forgetMemberEvidence()
+        case .stackCreated, .stackSettingsChanged, .widgetRemoved, .widgetMoved, .deviceInfo, .developerMode,
+            .widgetDeclared,
+            .donationsDeleted:
+            memberCache.removeAll()
+        case .intentDonated(let d):
+            // A donation counts for the members configured with its intent (D1) and for
+            // its app's usage where a relevant shortcut defers to it (S5).
+            let byUsage = kindsDeferringToUsage(app: app)
+            dropCachedMembers {
+                $0.intent == d.intent.name || ($0.widget.app == app && byUsage.contains($0.widget.kind))
+            }
+        case .appForeground:
+            let byUsage = kindsDeferringToUsage(app: app)
+            if !byUsage.isEmpty { dropCachedMembers { $0.widget.app == app && byUsage.contains($0.widget.kind) } }
+        case .contextChanged, .permissionChanged:
+            contextVersion &+= 1
+        case .relevantShortcuts, .relevantIntents, .widgetRelevance:
+            dropCachedMembers { $0.widget.app == app }
+        default:
+            break
+        }
+    }
+}
