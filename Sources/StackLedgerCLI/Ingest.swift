@@ -59,8 +59,18 @@ struct Ingest: ParsableCommand {
                 }
                 inputs.append(.init(path: file, displayName: file))
             } else {
-                if spools == nil { spools = try InputSpools() }
-                inputs.append(.init(path: try spools!.spool(file), displayName: file))
+                do {
+                    if spools == nil { spools = try InputSpools() }
+                    inputs.append(.init(path: try spools!.spool(file), displayName: file))
+                } catch let e as InputSpoolError {
+                    let code: Int32
+                    switch e.kind {
+                    case .unreadable: code = ExitCodes.ioError
+                    case .directory: code = ExitCodes.usage
+                    case .lineTooLong: code = ExitCodes.dataError
+                    }
+                    throw fail(e.message, code: code)
+                }
             }
         }
         let ledger = try openLedger(storeOptions, readOnly: false)

@@ -1,6 +1,4 @@
-import Forensics
 import Foundation
-import Ingestion
 import Ledger
 
 #if canImport(Glibc)
@@ -8,41 +6,59 @@ import Ledger
 #endif
 
 /// Whether `path` names a regular file (following links); false when it cannot be looked at.
-func isRegularFile(_ path: String) -> Bool {
+package func isRegularFile(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
 }
 
+/// Why an input could not be spooled, as the command reports it.
+package struct InputSpoolError: Error {
+    /// What went wrong, and so which exit code the command gives.
+    package enum Kind: Sendable {
+        /// The input cannot be read (exit 74).
+        case unreadable
+        /// The input is a directory (exit 64).
+        case directory
+        /// A line is longer than the contract allows (exit 65).
+        case lineTooLong
+    }
+
+    package let kind: Kind
+    package let message: String
+}
+
 /// Copies of the inputs that are not regular files, each read exactly once.
-struct InputSpools {
+package struct InputSpools {
     let directory: String
     /// Spooled inputs by device and inode (standard input under `-`), so that a FIFO named
     /// twice is read once.
     private var copies: [String: String] = [:]
 
-    init() throws {
+    package init() throws {
         directory = try TemporaryFiles.makeDirectory("input")
     }
 
     /// The private copy of `name` (`-` for standard input), made on first use.
-    mutating func spool(_ name: String) throws -> String {
+    package mutating func spool(_ name: String) throws -> String {
         var st = stat()
         let key: String
         if name == "-" {
             key = "-"
         } else {
             guard stat(name, &st) == 0 else {
-                throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError)
+                throw InputSpoolError(
+                    kind: .unreadable, message: "cannot read \(name): \(String(cString: strerror(errno)))")
             }
             guard (st.st_mode & S_IFMT) != S_IFDIR else {
-                throw fail("\(name) is a directory; name the NDJSON files in it", code: ExitCodes.usage)
+                throw InputSpoolError(kind: .directory, message: "\(name) is a directory; name the NDJSON files in it")
             }
             key = "\(st.st_dev):\(st.st_ino)"
         }
         if let done = copies[key] { return done }
         let fd = name == "-" ? 0 : open(name, O_RDONLY)
         guard fd >= 0 else {
-            throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError)
+            throw InputSpoolError(
+                kind: .unreadable, message: "cannot read \(name): \(String(cString: strerror(errno)))")
         }
         defer { if fd != 0 { close(fd) } }
         let path = directory + "/input-\(copies.count)"
@@ -64,7 +80,10 @@ struct InputSpools {
         var line = 1
         while true {
             let n = buffer.withUnsafeMutableBytes { SystemIO.read(fd, into: $0.baseAddress!, count: $0.count) }
-            if n < 0 { throw fail("cannot read \(name): \(String(cString: strerror(errno)))", code: ExitCodes.ioError) }
+            if n < 0 {
+                throw InputSpoolError(
+                    kind: .unreadable, message: "cannot read \(name): \(String(cString: strerror(errno)))")
+            }
             if n == 0 { break }
             for k in 0..<n {
                 if buffer[k] == 0x0A {
@@ -75,9 +94,10 @@ struct InputSpools {
                 }
             }
             if lineBytes > 8 << 20 {
-                throw fail(
-                    "\(name):\(line): the line is longer than 8 MiB (the contract's limit); nothing was stored",
-                    code: ExitCodes.dataError)
+                throw InputSpoolError(
+                    kind: .lineTooLong,
+                    message: "\(name):\(line): the line is longer than 8 MiB (the contract's limit); nothing was stored"
+                )
             }
             if let failure = buffer.withUnsafeBytes({
                 SystemIO.writeAll(out, UnsafeRawBufferPointer(rebasing: $0[0..<n]))
@@ -88,5 +108,5 @@ struct InputSpools {
     }
 
     /// Removes the copies.
-    func remove() { TemporaryFiles.remove(directory) }
+    package func remove() { TemporaryFiles.remove(directory) }
 }
