@@ -34,3 +34,35 @@ extension DeviceEngine {
         }
     }
 }
+
+// What else an applied event makes stale (`DeviceEngine.apply`): the plan of Widget
+// Suggestions unless the event keeps its inputs, and the instants at which each stack was
+// known to hold unless the event only changed the members whose cache entries
+// `invalidateCaches(for:app:)` dropped. Kept beside it so that a rule's inputs and the
+// caches built on them change together.
+extension EventBody {
+    /// Whether all the event can change for Smart Rotate is the candidates of the members
+    /// it names (their cache entries are dropped when it applies); what the system places
+    /// is looked at again in any case.
+    var changesOnlyCachedMembers: Bool {
+        switch self {
+        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance:
+            true
+        default: false
+        }
+    }
+}
+
+extension EventBody {
+    /// Whether the event leaves alone what `SuggestionPlan` is made of (the stacks'
+    /// membership and settings, relevant shortcut sets, intents' homes, declarations).
+    var keepsPlacementInputs: Bool {
+        switch self {
+        case .widgetTimeline, .widgetReloaded, .reloadRequested, .widgetViewed, .widgetTapped, .stackObserved,
+            .intentDonated, .appForeground, .contextChanged, .permissionChanged, .relevantIntents, .widgetRelevance,
+            .scrolled, .suggestionDismissed, .widgetPinned, .widgetUnpinned, .developerMode:
+            true
+        default: false
+        }
+    }
+}

@@ -225,30 +225,3 @@ struct DeviceModel: Codable, Hashable {
 
     static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
 }
-
-extension EventBody {
-    /// Whether all the event can change for Smart Rotate is the candidates of the members
-    /// it names (their cache entries are dropped when it applies); what the system places
-    /// is looked at again in any case.
-    var changesOnlyCachedMembers: Bool {
-        switch self {
-        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance:
-            true
-        default: false
-        }
-    }
-}
-
-extension EventBody {
-    /// Whether the event leaves alone what `SuggestionPlan` is made of (the stacks'
-    /// membership and settings, relevant shortcut sets, intents' homes, declarations).
-    var keepsPlacementInputs: Bool {
-        switch self {
-        case .widgetTimeline, .widgetReloaded, .reloadRequested, .widgetViewed, .widgetTapped, .stackObserved,
-            .intentDonated, .appForeground, .contextChanged, .permissionChanged, .relevantIntents, .widgetRelevance,
-            .scrolled, .suggestionDismissed, .widgetPinned, .widgetUnpinned, .developerMode:
-            true
-        default: false
-        }
-    }
-}
