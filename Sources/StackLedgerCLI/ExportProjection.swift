@@ -52,9 +52,7 @@ struct ExportProjection: ParsableCommand {
         let step = try ExportProjection.duration(every)
         let session = try QuerySession(store: storeOptions, options: options)
         var out = StandardOutput()
-        if format == .csv {
-            out.write("time,device,stack,instance,app,kind,position,onTop,suggested,score,normalized\n")
-        }
+        if format == .csv { out.write(ProjectionExport.csvHeader) }
         let device = session.device
         try withLedgerErrors {
             try session.projector.walk(
@@ -63,48 +61,16 @@ struct ExportProjection: ParsableCommand {
                     let at = Timestamp(microseconds: t, offsetMinutes: engine.localOffset(at: t))
                     let snapshot = engine.snapshot(at: at)
                     if format == .csv {
-                        for s in snapshot.stacks {
-                            for g in s.widgets {
-                                let fields = [
-                                    at.rfc3339, device, s.stack, g.widget.instance, g.widget.app, g.widget.kind,
-                                    String(g.position),
-                                    String(s.top?.widget.instance == g.widget.instance), String(g.suggested),
-                                    g.relevance.map { StateText.number($0.score) } ?? "",
-                                    g.relevance.map { StateText.number($0.normalized.roundedForDisplay) } ?? "",
-                                ]
-                                out.write(fields.map(ExportProjection.csvField).joined(separator: ",") + "\n")
-                            }
-                        }
+                        out.write(ProjectionExport.csvRows(at: at, device: device, snapshot: snapshot))
                     } else {
-                        var w = CanonicalWriter()
-                        w.beginObject()
-                        w.key("kind")
-                        w.string("state")
-                        w.key("time")
-                        w.time(at)
-                        w.key("device")
-                        w.string(device)
-                        w.key("stacks")
-                        ProjectionJSON.writeStacks(&w, snapshot.stacks)
-                        w.endObject()
-                        w.bytes.append(0x0A)
-                        out.write(w.bytes)
+                        out.write(ProjectionExport.stateLine(at: at, device: device, snapshot: snapshot))
                     }
                 },
                 decision: { d in
                     guard format == .ndjson else { return }
-                    var w = CanonicalWriter()
-                    ProjectionJSON.write(&w, d)
-                    // {"kind":"decision", then the decision's own members.
-                    out.write(#"{"kind":"decision","# + String(decoding: w.bytes.dropFirst(), as: UTF8.self) + "\n")
+                    out.write(ProjectionExport.decisionLine(d))
                 })
         }
         out.flush()
-    }
-
-    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
