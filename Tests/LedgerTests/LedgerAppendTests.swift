@@ -118,18 +118,18 @@ struct LedgerAppendTests {
         let failures = Mutex<[String]>([])
         let committer = ledger.committer
         let waitInside: @Sendable () -> Void = {
-            // Only the first transaction waits.
-            guard
-                taken.withLock({ t in
-                    defer { t = true }
-                    return !t
-                })
-            else { return }
-            inside.signal()
-            var waited = 0
-            while committer.waiting < 31 && waited < 30_000 {
-                usleep(1_000)
-                waited += 1
+            // Only the first transaction waits; the others pass straight through.
+            let first = taken.withLock { t in
+                defer { t = true }
+                return !t
+            }
+            if first {
+                inside.signal()
+                var waited = 0
+                while committer.waiting < 31 && waited < 30_000 {
+                    usleep(1_000)
+                    waited += 1
+                }
             }
         }
         WriteHooks.whileInsideWrite(waitInside) {

@@ -43,7 +43,7 @@ struct LayoutMapTests {
         // Every file that declares a command is named.
         let cli = Fixtures.repositoryRoot + "/Sources/StackLedgerCLI"
         let commandFiles = try FileManager.default.contentsOfDirectory(atPath: cli).filter { name in
-            let text = (try? String(contentsOfFile: cli + "/" + name, encoding: .utf8)) ?? ""
+            let text = try String(contentsOfFile: cli + "/" + name, encoding: .utf8)
             return text.contains("ParsableCommand {") && name != "StackLedgerCommand.swift"
         }
         #expect(!commandFiles.isEmpty)

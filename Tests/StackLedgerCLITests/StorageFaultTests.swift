@@ -8,15 +8,20 @@ import Testing
 @Suite("Storage faults", .serialized)
 struct StorageFaultTests {
     /// A small tmpfs at a fresh directory, or nil when mounting is not allowed.
-    func mountTmpfs(_ dir: String, megabytes: Int) -> Bool {
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return shell("mount -t tmpfs -o size=\(megabytes)m tmpfs '\(dir)' 2>/dev/null").status == 0
+    func mountTmpfs(_ dir: String, megabytes: Int) throws -> Bool {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return try shell("mount -t tmpfs -o size=\(megabytes)m tmpfs '\(dir)' 2>/dev/null").status == 0
     }
 
+    /// Runs `command` with /bin/sh; not being able to run the shell fails the test.
     @discardableResult
-    func shell(_ command: String) -> CLI.Result {
-        (try? CLI.run(executable: "/bin/sh", ["-c", command]))
-            ?? CLI.Result(status: -1, stdout: "", stderr: "cannot run /bin/sh")
+    func shell(_ command: String) throws -> CLI.Result {
+        try CLI.run(executable: "/bin/sh", ["-c", command])
+    }
+
+    /// Unmounts what a test mounted: cleanup after the test's own checks, so it is best effort.
+    func unmount(_ dir: String) {
+        _ = try? shell("umount '\(dir)' 2>/dev/null")
     }
 
     @Test(
@@ -25,26 +30,26 @@ struct StorageFaultTests {
     func diskFull() throws {
         let dir = WorkDirectory()
         defer {
-            shell("umount '\(dir.path)/disk' 2>/dev/null")
+            unmount(dir.path + "/disk")
             dir.cleanup()
         }
         let text = workload(30_000, seed: 5)
         let input = try dir.write("w.ndjson", text)
         let disk = dir.path + "/disk"
-        let mounted = mountTmpfs(disk, megabytes: 4)
+        let mounted = try mountTmpfs(disk, megabytes: 4)
         let store = disk + "/store"
         let failed: CLI.Result
         if mounted {
             failed = try CLI.run(["ingest", "--store", store, "--batch-size", "500", input])
         } else {
             try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-            failed = shell(
+            failed = try shell(
                 "trap '' XFSZ; ulimit -f 4096; exec '\(CLI.executable)' ingest --store '\(store)' --batch-size 500 '\(input)'"
             )
         }
         #expect(failed.status == 74, "\(failed.stdout)\(failed.stderr)")
         #expect(failed.stderr.contains("full") && failed.stderr.contains("run again"), "\(failed.stderr)")
-        if mounted { shell("mount -o remount,size=256m '\(disk)'") }
+        if mounted { try shell("mount -o remount,size=256m '\(disk)'") }
         let verify = try CLI.run(["verify", "--store", store])
         if verify.status != 74 || !verify.stderr.contains("no StackLedger store") {
             #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
@@ -81,15 +86,15 @@ struct StorageFaultTests {
     func readOnlyFilesystem() throws {
         let dir = WorkDirectory()
         defer {
-            shell("umount '\(dir.path)/disk' 2>/dev/null")
+            unmount(dir.path + "/disk")
             dir.cleanup()
         }
         let disk = dir.path + "/disk"
-        try #require(mountTmpfs(disk, megabytes: 64), "mounting a tmpfs failed")
+        try #require(try mountTmpfs(disk, megabytes: 64), "mounting a tmpfs failed")
         let store = disk + "/store"
         #expect(try CLI.run(["ingest", "--store", store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let before = try CLI.run(["export", "events", "--store", store]).stdout
-        shell("mount -o remount,ro '\(disk)'")
+        try shell("mount -o remount,ro '\(disk)'")
         let ingest = try CLI.run(["ingest", "--store", store, Fixtures.path("scenarios/calendar-suggestion.ndjson")])
         #expect(ingest.status == 74)
         #expect(ingest.stderr.contains("read-only") || ingest.stderr.contains("Read-only"), "\(ingest.stderr)")
