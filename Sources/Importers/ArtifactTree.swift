@@ -101,28 +101,8 @@ struct ArtifactTree {
                 ))
             return
         }
-        var st = stat()
-        guard stat(target, &st) == 0 else {
-            passedOver.append(
-                PassedOver(
-                    path: relative(seen), reason: "a link that leads nowhere (\(String(cString: strerror(errno))))"))
-            return
-        }
-        switch st.st_mode & S_IFMT {
-        case S_IFDIR:
-            walk(directory: seen, real: target)
-        case S_IFREG:
-            if wanted(relative(seen)) {
-                entries.append(ArtifactEntry(path: seen, readPath: target, link: relativeToRoot(target)))
-            }
-        default:
-            passedOver.append(
-                PassedOver(
-                    path: relative(seen),
-                    reason:
-                        "a link to something not a regular file (\(Self.kind(st.st_mode))); only regular files are read"
-                ))
-        }
+        // The target's path holds no link any more: it is classified as any entry is.
+        add(seen: seen, real: target)
     }
 
     func isInsideRoot(_ realPath: String) -> Bool {

@@ -91,9 +91,6 @@ struct WireFormatTests {
                         ])
                     ),
                 ]))
-        let path = NSTemporaryDirectory() + "stackledger-archive-\(UUID().uuidString).plist"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         // An independent reader resolves the archive's UIDs and prints what it finds.
         let script = """
             import plistlib, sys
@@ -106,7 +103,7 @@ struct WireFormatTests {
             print(p["$archiver"], cls, r(root["widgetKind"]), root["shortcutRole"], r(root["title"]),
                   r(prov["$class"])["$classname"], r(prov["startDate"])["NS.time"], r(prov["endDate"])["NS.time"], sep="|")
             """
-        let out = try IndependentReader.python(script, path)
+        let out = try IndependentReader.python(script, reading: bytes)
         #expect(
             out == "NSKeyedArchiver|INRelevantShortcut|CalendarWidget|1|Café ☕|INDateRelevanceProvider|100.0|200.0",
             "\(out)")
@@ -174,9 +171,6 @@ struct WireFormatTests {
         let bytes = BiomePayloads.relevantShortcutArchive(
             widgetKind: "CalendarWidget", role: 0, intentClass: "INSendMessageIntent",
             providers: [.region(latitude: 48.85, longitude: 2.35, radius: 200), .dailyRoutine(3)])
-        let path = NSTemporaryDirectory() + "stackledger-shortcut-\(UUID().uuidString).plist"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let script = """
             import plistlib, sys
             p = plistlib.load(open(sys.argv[1], "rb"))
@@ -190,7 +184,7 @@ struct WireFormatTests {
                   r(ps[0]["$class"])["$classname"], region["kCLRegionCodingKeyCenterLatitude"], region["kCLRegionCodingKeyRadius"],
                   r(ps[1]["$class"])["$classname"], ps[1]["situation"], sep="|")
             """
-        let out = try IndependentReader.python(script, path)
+        let out = try IndependentReader.python(script, reading: bytes)
         #expect(
             out
                 == "CalendarWidget|0|INSendMessageIntent|INSendMessageIntent|INLocationRelevanceProvider|48.85|200.0|INDailyRoutineRelevanceProvider|3",
@@ -255,6 +249,14 @@ struct FuzzRegressionTests {
 
 /// Readers independent of the project's: Python 3's standard library and `protoc`.
 enum IndependentReader {
+    /// Runs `script` with the path of a temporary file holding `bytes` as its argument.
+    static func python(_ script: String, reading bytes: [UInt8]) throws -> String {
+        let path = NSTemporaryDirectory() + "stackledger-independent-\(UUID().uuidString)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try python(script, path)
+    }
+
     /// What `protoc --decode_raw` (Debian's protobuf-compiler) prints for `bytes`.
     static func protocDecodeRaw(_ bytes: [UInt8]) throws -> String {
         let p = Process()
