@@ -156,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["SmartStack", "Ledger", "StackLedgerTesting"],
+            dependencies: ["SmartStack", "Forensics", "Ledger", "StackLedgerTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -190,7 +190,7 @@ let package = Package(
 // corpus kept under Tests/Fuzz, by the tests.
 package.targets.append(
     .target(
-        name: "FuzzOracles", dependencies: ["Ledger", "SmartStack", "Projections", "Importers"],
+        name: "FuzzOracles", dependencies: ["Ledger", "SmartStack", "Projections", "Forensics", "Importers"],
         swiftSettings: strictSettings))
 
 // libFuzzer targets, built only by tools/fuzz (STACKLEDGER_FUZZ=1 swift build -Xswiftc
@@ -234,7 +234,7 @@ if Context.environment["STACKLEDGER_BENCH"] == "1" {
         .executableTarget(
             name: "StackLedgerEngineBench",
             dependencies: [
-                "Allocator", "Ledger", "SmartStack", "Projections", "StackLedgerTesting", "CBaselines",
+                "Allocator", "Ledger", "SmartStack", "Projections", "Forensics", "StackLedgerTesting", "CBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -1,3 +1,4 @@
+import Forensics
 import Ledger
 import Projections
 import SmartStack

@@ -72,7 +72,7 @@ struct Replay: ParsableCommand {
                 w.bytes.append(0x0A)
                 out.write(w.bytes)
             } else {
-                out.write(Replay.text(d))
+                out.write(ReplayText.text(d))
             }
         }
         if decisions.isEmpty && !options.json { out.write("no decisions between \(from) and \(to)\n") }
@@ -90,42 +90,16 @@ struct Replay: ParsableCommand {
             n += 1
             if options.json {
                 var w = CanonicalWriter()
-                w.beginObject()
-                w.key("event")
-                w.integer(Int(o.event))
-                w.key("time")
-                w.time(o.time)
-                w.key("device")
-                w.string(session.device)
-                w.key("stack")
-                if let s = o.stack { w.string(s) } else { w.null() }
-                w.key("agrees")
-                w.bool(false)
-                w.key("detail")
-                w.string(o.detail)
-                w.endObject()
+                ReplayText.writeJSON(&w, o, device: session.device)
                 w.bytes.append(0x0A)
                 out.write(w.bytes)
             } else {
-                out.write("\(LocalTime.display(o.time))  \(o.stack.shownOrDash)  event \(o.event): \(o.detail.shown)\n")
+                out.write(ReplayText.text(o))
             }
         }
         if !options.json {
-            out.write("\(n) of \(found.count) observations disagree with the model\n")
+            out.write(ReplayText.disagreementSummary(disagreeing: n, of: found.count))
         }
         out.flush()
-    }
-
-    static func text(_ d: Decision) -> String {
-        var line =
-            "\(LocalTime.display(d.time))  \(d.stack.shown)  \(d.action.rawValue) \(d.widget.kind.shown) (\(d.widget.instance.shown))"
-        if let f = d.from, d.action != .unsuggest || f.instance != d.widget.instance { line += " from \(f.kind.shown)" }
-        line += "\n"
-        for r in d.reasons {
-            line += "    \(r.code) [\(ReasonText.basis(r))] \(r.detail.shown)"
-            if !r.events.isEmpty { line += "; events " + r.events.map(String.init).joined(separator: ", ") }
-            line += "\n"
-        }
-        return line
     }
 }

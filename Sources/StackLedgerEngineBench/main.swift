@@ -1,6 +1,7 @@
 import Allocator
 import ArgumentParser
 import CBaselines
+import Forensics
 import Foundation
 import Ledger
 import Projections

@@ -1,3 +1,4 @@
+import Forensics
 import Foundation
 import Ledger
 import SmartStack

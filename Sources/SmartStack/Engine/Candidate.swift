@@ -2,7 +2,7 @@ import RecordFormat
 
 /// What makes a widget a candidate; the reasons are written from it only when a decision
 /// is made.
-enum Signal: Hashable {
+package enum Signal: Hashable {
     /// A timeline entry's relevance (R6, R7).
     case relevance(ActiveRelevance, rule: String)
     /// A learned donation pattern: rotation (D2) or suggestion (D3).
@@ -15,18 +15,18 @@ enum Signal: Hashable {
 }
 
 /// A widget that could be on top, or placed in a stack, at the engine's instant.
-struct Candidate: Hashable {
-    var widget: WidgetIdentity
+package struct Candidate: Hashable {
+    package var widget: WidgetIdentity
     /// Higher ranks first: a relevance score ranks by its normalised score (0-1), other
     /// signals by their policy rank.
-    var rank: Double
-    var signal: Signal
+    package var rank: Double
+    package var signal: Signal
     /// What keeps a suggestion shown: it stays while a candidate with this source does.
     var source: String
     /// The relevance group (W4), for cards.
-    var group: String?
+    package var group: String?
 
-    var relevance: ActiveRelevance? {
+    package var relevance: ActiveRelevance? {
         if case .relevance(let r, _) = signal { return r }
         return nil
     }
@@ -55,7 +55,7 @@ extension DeviceEngine {
     }
 
     /// The reasons behind a candidate, with the events they rest on.
-    mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
+    package mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
         switch c.signal {
         case .relevance(let r, let rule):
             let window =
@@ -142,7 +142,7 @@ extension DeviceEngine {
     }
 
     /// Whether a clue matches now; the events it rests on, and the permission it lacks.
-    func matches(_ clue: Clue, app: String) -> (Bool, [UInt64], missingPermission: String?) {
+    package func matches(_ clue: Clue, app: String) -> (Bool, [UInt64], missingPermission: String?) {
         switch clue {
         case .window(let from, let to, _):
             return (from <= state.now && state.now < to, [], nil)
@@ -159,7 +159,7 @@ extension DeviceEngine {
     }
 
     /// A human description of a clue.
-    mutating func describe(_ clue: Clue) -> String {
+    package mutating func describe(_ clue: Clue) -> String {
         switch clue {
         case .window(let from, let to, let kind):
             let a = from == .min ? "…" : state.clock.clockText(from)
@@ -180,7 +180,7 @@ extension DeviceEngine {
     }
 
     /// Whether donated parameters match a widget's configuration (D1, D5).
-    func parametersMatch(donated: [String: String], widget: [String: String]) -> Bool {
+    package func parametersMatch(donated: [String: String], widget: [String: String]) -> Bool {
         // Most intents carry one parameter: compared without hashing it.
         if donated.count == 1, widget.count <= 1, let (k, v) = donated.first {
             let w = widget.first.flatMap { $0.key == k ? $0.value : nil }
@@ -195,5 +195,5 @@ extension DeviceEngine {
         return true
     }
 
-    func isIOS17() -> Bool { state.osVersion?.hasPrefix("17") ?? false }
+    package func isIOS17() -> Bool { state.osVersion?.hasPrefix("17") ?? false }
 }

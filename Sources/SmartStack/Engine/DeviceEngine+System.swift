@@ -4,7 +4,7 @@ extension DeviceEngine {
     /// Every widget the system would place now, each with the stack it goes to: Widget
     /// Suggestions on iOS and iPadOS (G2, S1-S9, D3), relevance cards on watchOS (W2-W5).
     /// Kinds a stack already holds as a member are not placed (ALREADY_IN_STACK).
-    mutating func systemCandidates() -> [(stack: Int, candidate: Candidate)] {
+    package mutating func systemCandidates() -> [(stack: Int, candidate: Candidate)] {
         var out = [(stack: Int, candidate: Candidate)]()
         var phone = false
         var watch = false

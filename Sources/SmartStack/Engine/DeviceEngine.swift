@@ -17,9 +17,9 @@ public struct DeviceEngine: Sendable {
     /// The policy the engine follows.
     public let policy: Policy
     /// The policy's parameters, kept beside it: read in place, not copied at each use.
-    let parameters: PolicyParameters
+    package let parameters: PolicyParameters
     /// The state; it is what a checkpoint stores.
-    var state: DeviceModel
+    package var state: DeviceModel
     /// Decisions made since the caller last took them.
     public internal(set) var decisions: [Decision] = []
     /// The usage model's answers for the current hour (derived; never checkpointed).
@@ -81,7 +81,7 @@ public struct DeviceEngine: Sendable {
     /// The normalisation window (scores compare within it).
     var windowMicros: Int64 { Int64(parameters.normalizationWindowDays) * 86_400_000_000 }
     /// The usage pattern window (donations and app uses count within it).
-    var patternWindowMicros: Int64 { Int64(parameters.usagePatternWindowDays) * 86_400_000_000 }
+    package var patternWindowMicros: Int64 { Int64(parameters.usagePatternWindowDays) * 86_400_000_000 }
 
     /// Moves the clock to `time`: runs every transition scheduled up to it (each at its
     /// own instant) and settles the instant `time` itself.
@@ -181,47 +181,47 @@ struct Work: OptionSet, Hashable {
 }
 
 /// Everything the engine knows about one device at its clock's instant.
-struct DeviceModel: Codable, Hashable {
+package struct DeviceModel: Codable, Hashable {
     var device: String
-    var now: Int64 = .min
+    package var now: Int64 = .min
     var lastEventTime: Int64 = .min
     var lastSeq: UInt64 = 0
     /// What events changed since the last evaluation (`Work` bits).
     var dirty: UInt8 = 0
-    var clock = LocalClock()
-    var platform: String?
-    var osVersion: String?
+    package var clock = LocalClock()
+    package var platform: String?
+    package var osVersion: String?
     var deviceInfoSeq: UInt64 = 0
     var developerMode = false
-    var developerModeSeq: UInt64 = 0
-    var stacks: [StackState] = []
-    var timelines = TimelineBook()
+    package var developerModeSeq: UInt64 = 0
+    package var stacks: [StackState] = []
+    package var timelines = TimelineBook()
     /// Keyed by app.
-    var shortcutSets = SortedTable<ShortcutSet>()
-    var invalidations = SortedTable<Invalidation>()
+    package var shortcutSets = SortedTable<ShortcutSet>()
+    package var invalidations = SortedTable<Invalidation>()
     /// Keyed by app.
-    var intentSets = SortedTable<ContextSet>()
+    package var intentSets = SortedTable<ContextSet>()
     /// Keyed by `app/kind`.
     var attributeSets = SortedTable<ContextSet>()
-    var declarations = SortedTable<Declaration>()
-    var contexts = SortedTable<ActiveState>()
-    var permissions = SortedTable<PermissionState>()
+    package var declarations = SortedTable<Declaration>()
+    package var contexts = SortedTable<ActiveState>()
+    package var permissions = SortedTable<PermissionState>()
     /// Donations and app uses by local hour of day, oldest first.
-    var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
-    var intentHomes = SortedTable<IntentHome>()
+    package var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
+    package var intentHomes = SortedTable<IntentHome>()
     /// Rotations and suggestions counted per local day.
-    var counters = DayCounters()
+    package var counters = DayCounters()
     var counterDay: Int64 = .min
     /// Instants with scheduled transitions and the `Work` bits of each.
     var wakeups = WakeupQueue()
     /// Whether `usage` ever changed (from then on, every hour's start is evaluated).
     var usageChanged = false
     /// Reload policies, requests and reloads, keyed by `app/kind` (T2, T3).
-    var reloads: [ProviderKey: ReloadState] = [:]
+    package var reloads: [ProviderKey: ReloadState] = [:]
 
     init(device: String) { self.device = device }
 
-    func stackIndex(_ id: String) -> Int? { stacks.firstIndex { $0.id == id } }
+    package func stackIndex(_ id: String) -> Int? { stacks.firstIndex { $0.id == id } }
 
-    static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
+    package static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
 }

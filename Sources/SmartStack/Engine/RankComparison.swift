@@ -1,13 +1,13 @@
 /// One side of a comparison between widgets: what ranks it and on what.
-struct RankSide {
-    var widget: WidgetIdentity
-    var rank: Double
+package struct RankSide {
+    package var widget: WidgetIdentity
+    package var rank: Double
     /// Whether the rank is a timeline entry's normalised score.
     var fromRelevance: Bool
     /// The policy parameters that set the rank on the common scale.
     var parameters: [String]
 
-    init(_ c: Candidate) {
+    package init(_ c: Candidate) {
         widget = c.widget
         rank = c.rank
         switch c.signal {
@@ -24,7 +24,7 @@ struct RankSide {
         }
     }
 
-    init(_ s: ShownSuggestion) {
+    package init(_ s: ShownSuggestion) {
         widget = s.widget
         rank = s.rank
         fromRelevance = false
@@ -38,7 +38,7 @@ struct RankSide {
     /// What a comparison of `self` with `others` rests on: rule R2 alone when every side is
     /// a score of the same provider (one app's kind), else the policy that puts different
     /// signals and providers on one scale.
-    func basis(against others: [RankSide]) -> (basis: ReasonBasis, rule: String, parameters: [String]) {
+    package func basis(against others: [RankSide]) -> (basis: ReasonBasis, rule: String, parameters: [String]) {
         if fromRelevance
             && others.allSatisfy({ $0.fromRelevance && $0.widget.app == widget.app && $0.widget.kind == widget.kind })
         {

@@ -6,9 +6,9 @@ import RecordFormat
 /// would run SipHash and a binary search would compare several.
 ///
 /// Lookups far outnumber insertions and removals of keys, which rebuild the index.
-struct SortedTable<Value: Hashable>: Hashable {
-    private(set) var keys: [String] = []
-    private(set) var values: [Value] = []
+package struct SortedTable<Value: Hashable>: Hashable {
+    package private(set) var keys: [String] = []
+    package private(set) var values: [Value] = []
     /// `StringHash.of` each key, in key order.
     private var hashes: [UInt64] = []
     /// Open addressing on the hashes: entry index + 1, 0 for an empty slot; at least
@@ -90,7 +90,7 @@ struct SortedTable<Value: Hashable>: Hashable {
         }
     }
 
-    subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         get {
             guard let e = find(key, hash: StringHash.of(key)) else { return nil }
             return values[e]
@@ -120,7 +120,7 @@ struct SortedTable<Value: Hashable>: Hashable {
     var count: Int { keys.count }
 
     /// Key-value pairs in key order.
-    var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
+    package var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
 
     /// Drops every entry.
     mutating func removeAll() {
@@ -144,9 +144,9 @@ struct SortedTable<Value: Hashable>: Hashable {
         reindex()
     }
 
-    static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }
+    package static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(keys)
         hasher.combine(values)
     }
@@ -157,7 +157,7 @@ extension SortedTable: Sendable where Value: Sendable {}
 extension SortedTable: Codable where Value: Codable {
     private enum CodingKeys: CodingKey { case keys, values }
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let keys = try c.decode([String].self, forKey: .keys)
         let values = try c.decode([Value].self, forKey: .values)
@@ -168,7 +168,7 @@ extension SortedTable: Codable where Value: Codable {
         for (k, v) in zip(keys, values) { self[k] = v }
     }
 
-    func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(keys, forKey: .keys)
         try c.encode(values, forKey: .values)

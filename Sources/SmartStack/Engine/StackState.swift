@@ -1,59 +1,59 @@
 import RecordFormat
 
 /// A widget the person configured into a stack (or a kept suggestion).
-struct Member: Codable, Hashable {
-    var widget: WidgetIdentity
-    var family: String
+package struct Member: Codable, Hashable {
+    package var widget: WidgetIdentity
+    package var family: String
     /// The configuration intent's type name; nil for a static widget.
-    var intent: String?
+    package var intent: String?
     /// Configuration parameters: name to canonical JSON value.
-    var parameters: [String: String]
+    package var parameters: [String: String]
     /// Where the person pinned it (W6): its position among the shown widgets then; nil
     /// when it is not pinned.
     var pinnedAt: Int?
-    var addedSeq: UInt64
+    package var addedSeq: UInt64
 
-    var pinned: Bool { pinnedAt != nil }
+    package var pinned: Bool { pinnedAt != nil }
 }
 
 /// A widget the system placed in a stack: a Widget Suggestion (iOS, iPadOS) or a
 /// relevance card (watchOS).
-struct ShownSuggestion: Codable, Hashable {
-    var widget: WidgetIdentity
+package struct ShownSuggestion: Codable, Hashable {
+    package var widget: WidgetIdentity
     /// What keeps it shown (the candidate's source); it goes when that source does.
     var source: String
     var since: Int64
-    var reasons: [Reason]
+    package var reasons: [Reason]
     /// The relevance group (W4) of a watchOS card.
-    var group: String?
+    package var group: String?
     /// Its rank when placed (a suggestion's rank depends only on its kind of signal).
-    var rank: Double
+    package var rank: Double
 }
 
 /// One Smart Stack's state.
-struct StackState: Codable, Hashable {
-    var id: String
-    var platform: String
-    var family: String
-    var smartRotate: Bool
-    var widgetSuggestions: Bool
-    var members: [Member] = []
+package struct StackState: Codable, Hashable {
+    package var id: String
+    package var platform: String
+    package var family: String
+    package var smartRotate: Bool
+    package var widgetSuggestions: Bool
+    package var members: [Member] = []
     /// Newest first.
-    var suggestions: [ShownSuggestion] = []
+    package var suggestions: [ShownSuggestion] = []
     /// The instance on top, nil for an empty stack.
-    var top: String?
+    package var top: String?
     /// The decision that put `top` there, if the system or a scroll did.
-    var topDecision: Decision?
+    package var topDecision: Decision?
     /// The member that was on top before a suggestion took the top.
     var restingTop: String?
     /// Smart Rotate waits until then after the person scrolled.
-    var holdUntil: Int64 = .min
+    package var holdUntil: Int64 = .min
     /// Kinds (`app/kind`) not to suggest again before a time, after a dismissal.
-    var dismissedUntil = SortedTable<Int64>()
+    package var dismissedUntil = SortedTable<Int64>()
     var createdSeq: UInt64
-    var settingsSeq: UInt64
+    package var settingsSeq: UInt64
 
-    var isWatch: Bool { platform == "watchOS" }
+    package var isWatch: Bool { platform == "watchOS" }
 
     /// Every widget shown, in order: suggestions (newest first), then members.
     var shown: [WidgetIdentity] { suggestions.map(\.widget) + members.map(\.widget) }
@@ -78,7 +78,7 @@ struct StackState: Codable, Hashable {
             || suggestions.contains { $0.widget.app == app && $0.widget.kind == kind }
     }
 
-    func identity(_ instance: String?) -> WidgetIdentity? {
+    package func identity(_ instance: String?) -> WidgetIdentity? {
         guard let instance else { return nil }
         if let s = suggestions.first(where: { $0.widget.instance == instance }) { return s.widget }
         return members.first { $0.widget.instance == instance }?.widget

@@ -157,7 +157,7 @@ extension StackState {
 }
 
 extension ProviderKey: Comparable {
-    static func < (a: ProviderKey, b: ProviderKey) -> Bool {
+    package static func < (a: ProviderKey, b: ProviderKey) -> Bool {
         (a.app, a.kind, a.instance ?? "") < (b.app, b.kind, b.instance ?? "")
     }
     func write(_ w: inout StateWriter) {

@@ -1,69 +1,69 @@
 import RecordFormat
 
 /// A relevant shortcut as the engine keeps it.
-struct StoredShortcut: Codable, Hashable {
-    var kind: String
+package struct StoredShortcut: Codable, Hashable {
+    package var kind: String
     var role: String
     var intent: String?
     var parameters: [String: String]?
-    var providers: [Clue]
-    var providerTypes: [String]
+    package var providers: [Clue]
+    package var providerTypes: [String]
 }
 
 /// An app's latest `shortcuts.relevantSet` (S2: it replaces the whole set).
-struct ShortcutSet: Codable, Hashable {
-    var seq: UInt64
+package struct ShortcutSet: Codable, Hashable {
+    package var seq: UInt64
     var time: Int64
-    var shortcuts: [StoredShortcut]
+    package var shortcuts: [StoredShortcut]
 }
 
 /// Why a kind's shortcut stopped counting (S3): the set that omitted it and the one that
 /// had it.
-struct Invalidation: Codable, Hashable {
-    var bySeq: UInt64
-    var time: Int64
-    var previousSeq: UInt64
+package struct Invalidation: Codable, Hashable {
+    package var bySeq: UInt64
+    package var time: Int64
+    package var previousSeq: UInt64
 }
 
 /// A relevant intent or a relevance attribute.
-struct ContextSignal: Codable, Hashable {
-    var kind: String
+package struct ContextSignal: Codable, Hashable {
+    package var kind: String
     var intent: String?
     var parameters: [String: String]?
     /// nil: no context (an attribute with only a group); it never matches by itself.
-    var clue: Clue?
+    package var clue: Clue?
     /// The group key (W4), nil when ungrouped.
     var group: String?
 }
 
 /// An app's latest `intents.relevantSet` (W1), or a kind's latest `widget.relevance`.
-struct ContextSet: Codable, Hashable {
+package struct ContextSet: Codable, Hashable {
     var seq: UInt64
-    var signals: [ContextSignal]
+    package var signals: [ContextSignal]
 }
 
 /// What `widget.declared` said.
-struct Declaration: Codable, Hashable {
-    var families: [String]
+package struct Declaration: Codable, Hashable {
+    package var families: [String]
     var configuration: String
     var associatedKind: String?
-    var seq: UInt64
+    package var seq: UInt64
 }
 
 /// A donation or an app use, for the usage model.
-struct UsageRecord: Codable, Hashable {
-    var time: Int64
-    var hour: Int
-    var seq: UInt64
+package struct UsageRecord: Codable, Hashable {
+    package var time: Int64
+    package var hour: Int
+    package var seq: UInt64
     var app: String
     /// nil for an app use (`app.foreground`).
-    var intent: String?
+    package var intent: String?
     /// The predicted parameters: name to canonical JSON value.
-    var parameters: [String: String]
+    package var parameters: [String: String]
     var donationId: String?
     var groupIdentifier: String?
     /// The `intent.donationsDeleted` event that deleted it (D4).
-    var deletedBy: UInt64?
+    package var deletedBy: UInt64?
     /// The intent and its predicted parameters as one key (what a pattern groups by).
     var patternKey: String?
     /// `StringHash.of(patternKey)` (0 without one).
@@ -110,22 +110,22 @@ struct UsageRecord: Codable, Hashable {
 }
 
 /// A context state that is active, since when, and the event that said so.
-struct ActiveState: Codable, Hashable {
+package struct ActiveState: Codable, Hashable {
     var since: Int64
     var seq: UInt64
 }
 
 /// An authorisation and the event that set it.
-struct PermissionState: Codable, Hashable {
+package struct PermissionState: Codable, Hashable {
     var granted: Bool
     var seq: UInt64
 }
 
 /// Where a donated intent type's widget lives: the app and kind last seen configured
 /// with it.
-struct IntentHome: Codable, Hashable {
-    var app: String
-    var kind: String
+package struct IntentHome: Codable, Hashable {
+    package var app: String
+    package var kind: String
 }
 
 /// Converts intent parameters to the engine's map of canonical values.

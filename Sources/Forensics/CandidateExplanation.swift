@@ -1,4 +1,5 @@
 import RecordFormat
+public import SmartStack
 
 /// One candidate for a stack at an instant, as `why` lists it.
 public struct CandidateExplanation: Sendable, Hashable {

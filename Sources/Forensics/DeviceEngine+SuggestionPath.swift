@@ -1,4 +1,5 @@
 import RecordFormat
+import SmartStack
 
 extension DeviceEngine {
     /// Whether one of the kind's clues matches now but lacks its permission (so the

@@ -1,0 +1,48 @@
+package import SmartStack
+
+/// How `replay` prints a decision and a disagreement with the device's own records.
+package enum ReplayText {
+    /// One decision as `replay` prints it: the line, then each reason with its basis and events.
+    package static func text(_ decision: Decision) -> String {
+        var line =
+            "\(LocalTime.display(decision.time))  \(decision.stack.shown)  \(decision.action.rawValue) \(decision.widget.kind.shown) (\(decision.widget.instance.shown))"
+        if let from = decision.from, decision.action != .unsuggest || from.instance != decision.widget.instance {
+            line += " from \(from.kind.shown)"
+        }
+        line += "\n"
+        for reason in decision.reasons {
+            line += "    \(reason.code) [\(ReasonText.basis(reason))] \(reason.detail.shown)"
+            if !reason.events.isEmpty { line += "; events " + reason.events.map(String.init).joined(separator: ", ") }
+            line += "\n"
+        }
+        return line
+    }
+
+    /// One disagreement as `replay --disagreements` prints it.
+    package static func text(_ observation: Explainer.Observation) -> String {
+        "\(LocalTime.display(observation.time))  \(observation.stack.shownOrDash)  event \(observation.event): \(observation.detail.shown)\n"
+    }
+
+    /// One disagreement as a line of `replay --disagreements --json`.
+    package static func writeJSON(_ w: inout CanonicalWriter, _ observation: Explainer.Observation, device: String) {
+        w.beginObject()
+        w.key("event")
+        w.integer(Int(observation.event))
+        w.key("time")
+        w.time(observation.time)
+        w.key("device")
+        w.string(device)
+        w.key("stack")
+        if let stack = observation.stack { w.string(stack) } else { w.null() }
+        w.key("agrees")
+        w.bool(observation.agrees)
+        w.key("detail")
+        w.string(observation.detail)
+        w.endObject()
+    }
+
+    /// The closing line of `replay --disagreements`.
+    package static func disagreementSummary(disagreeing: Int, of total: Int) -> String {
+        "\(disagreeing) of \(total) observations disagree with the model\n"
+    }
+}
