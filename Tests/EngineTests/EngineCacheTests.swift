@@ -82,10 +82,10 @@ func withDeletions(_ events: [Event]) -> [Event] {
 extension DeviceEngine {
     /// Forgets everything derived from the state, as a restored checkpoint does.
     mutating func dropDerivedCaches() {
-        memberCache.removeAll()
-        usageCache = UsageCache()
-        suggestionPlan = SuggestionPlan()
-        stableUntil = []
-        placementEpoch &+= 1
+        caches.members.removeAll()
+        caches.usage = UsageCache()
+        caches.suggestionPlan = SuggestionPlan()
+        caches.stableUntil = []
+        caches.placementEpoch &+= 1
     }
 }

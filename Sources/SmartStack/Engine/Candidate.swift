@@ -39,8 +39,8 @@ extension DeviceEngine {
     mutating func dropCachedMembers(relevance: Bool = false, where affected: (Member) -> Bool) {
         for i in state.stacks.indices {
             for j in state.stacks[i].members.indices where affected(state.stacks[i].members[j]) {
-                memberCache.drop(stack: i, member: j, relevance: relevance, usage: !relevance)
-                if i < stableUntil.count { stableUntil[i] = .min }
+                caches.members.drop(stack: i, member: j, relevance: relevance, usage: !relevance)
+                if i < caches.stableUntil.count { caches.stableUntil[i] = .min }
             }
         }
     }

@@ -10,12 +10,12 @@ extension DeviceEngine {
         case .widgetTimeline(let t):
             state.reloads[TimelineBook.key(app: app, kind: t.kind), default: ReloadState()].noteTimeline(
                 t, at: now, seq: seq)
-            var times = timelineWakeups
-            timelineWakeups = []
+            var times = caches.timelineWakeups
+            caches.timelineWakeups = []
             times.removeAll(keepingCapacity: true)
             state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros, wakeups: &times)
             schedule(times, .rotation)
-            timelineWakeups = times
+            caches.timelineWakeups = times
             dropCachedMembers(relevance: true) { $0.widget.kind == t.kind && $0.widget.app == app }
             return .rotation
         case .widgetDeclared(let d):
@@ -40,7 +40,7 @@ extension DeviceEngine {
                 UsageRecord(
                     time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
                     parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
-            usageEdits.touch(day: DeviceModel.usageDay(now))
+            caches.usageEdits.touch(day: DeviceModel.usageDay(now))
             state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)
@@ -61,8 +61,8 @@ extension DeviceEngine {
                     }
                     if hit {
                         state.usage[h][k].deletedBy = seq
-                        usageEdits.counts[h] &+= 1
-                        usageEdits.touch(day: DeviceModel.usageDay(u.time))
+                        caches.usageEdits.counts[h] &+= 1
+                        caches.usageEdits.touch(day: DeviceModel.usageDay(u.time))
                     }
                 }
             }
@@ -85,7 +85,8 @@ extension DeviceEngine {
                 if homeMoved { state.intentHomes[name] = home }
             }
             // What Widget Suggestions can place depends on the kinds a set names, in order.
-            placementKept = !homeMoved && previous.map { $0.shortcuts.map(\.kind) == stored.map(\.kind) } ?? false
+            caches.placementKept =
+                !homeMoved && previous.map { $0.shortcuts.map(\.kind) == stored.map(\.kind) } ?? false
             // S3: a kind omitted from the new set is invalidated.
             let kinds = Set(stored.map(\.kind))
             for old in previous?.shortcuts ?? [] where !kinds.contains(old.kind) {

@@ -50,7 +50,7 @@ extension DeviceEngine {
         // Every record that left the window goes, so that the bucket depends only on the
         // window's records and not on when earlier ones were dropped.
         let old = state.usage[h].prefix { $0.time < horizon }.count
-        for k in 0..<old { usageEdits.touch(day: DeviceModel.usageDay(state.usage[h][k].time)) }
+        for k in 0..<old { caches.usageEdits.touch(day: DeviceModel.usageDay(state.usage[h][k].time)) }
         state.usage[h].removeFirst(old)
         state.usageChanged = true
         noteUsagePruned(hour: h, count: old)

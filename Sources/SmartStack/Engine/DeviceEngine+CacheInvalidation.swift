@@ -9,12 +9,12 @@ extension DeviceEngine {
         switch event.body {
         case .widgetAdded, .suggestionKept:
             // A member's configuration may be new: the donations matched against the old one go too.
-            memberCache.removeAll()
+            caches.members.removeAll()
             forgetMemberEvidence()
         case .stackCreated, .stackSettingsChanged, .widgetRemoved, .widgetMoved, .deviceInfo, .developerMode,
             .widgetDeclared,
             .donationsDeleted:
-            memberCache.removeAll()
+            caches.members.removeAll()
         case .intentDonated(let d):
             // A donation counts for the members configured with its intent (D1) and for
             // its app's usage where a relevant shortcut defers to it (S5).
@@ -26,7 +26,7 @@ extension DeviceEngine {
             let byUsage = kindsDeferringToUsage(app: app)
             if !byUsage.isEmpty { dropCachedMembers { $0.widget.app == app && byUsage.contains($0.widget.kind) } }
         case .contextChanged, .permissionChanged:
-            contextVersion &+= 1
+            caches.contextVersion &+= 1
         case .relevantShortcuts, .relevantIntents, .widgetRelevance:
             dropCachedMembers { $0.widget.app == app }
         default:

@@ -21,18 +21,20 @@ extension DeviceEngine {
 
     /// A member's cache entry, brought up to the current instant.
     mutating func memberSlot(stack i: Int, member j: Int) -> MemberCache.Slot {
-        if let slot = memberCache.slot(stack: i, member: j, now: state.now, context: contextVersion) { return slot }
-        if memberCache.relevanceStale(stack: i, member: j, now: state.now) {
-            let (rank, until) = memberRelevanceRank(stack: i, member: j)
-            memberCache.setRelevance(rank: rank, until: until, stack: i, member: j)
+        if let slot = caches.members.slot(stack: i, member: j, now: state.now, context: caches.contextVersion) {
+            return slot
         }
-        let stale = memberCache.staleUsage(stack: i, member: j, now: state.now, context: contextVersion)
+        if caches.members.relevanceStale(stack: i, member: j, now: state.now) {
+            let (rank, until) = memberRelevanceRank(stack: i, member: j)
+            caches.members.setRelevance(rank: rank, until: until, stack: i, member: j)
+        }
+        let stale = caches.members.staleUsage(stack: i, member: j, now: state.now, context: caches.contextVersion)
         if !stale.isEmpty {
-            memberCache.setUsage(
+            caches.members.setUsage(
                 memberUsage(stack: i, member: j, candidates: false, parts: stale), stale,
                 watch: state.stacks[i].isWatch, stack: i, member: j)
         }
-        return memberCache.entry(stack: i, member: j)
+        return caches.members.entry(stack: i, member: j)
     }
 
     /// A member's timeline relevance now (R6, R7; on watchOS only by policy) as a
@@ -62,12 +64,12 @@ extension DeviceEngine {
     private mutating func memberTimeline(stack i: Int, member j: Int) -> ((ActiveRelevance, Double)?, Int64) {
         guard !state.stacks[i].isWatch || parameters.watchUsesEntryRelevance else { return (nil, .max) }
         let found: TimelineBook.WidgetSlots
-        if let known = memberCache.timelineSlots(stack: i, member: j), state.timelines.stillHolds(known) {
+        if let known = caches.members.timelineSlots(stack: i, member: j), state.timelines.stillHolds(known) {
             found = known
         } else {
             let w = state.stacks[i].members[j].widget
             found = state.timelines.slots(app: w.app, kind: w.kind, instance: w.instance)
-            memberCache.setTimelineSlots(found, stack: i, member: j)
+            caches.members.setTimelineSlots(found, stack: i, member: j)
         }
         return state.timelines.evaluate(found, at: state.now, windowMicros: windowMicros)
     }
@@ -105,7 +107,7 @@ extension DeviceEngine {
                 if providers.isEmpty {
                     part.otherUntil = min(part.otherUntil, appUsage(w.app).until)
                 }
-                part.contextVersion = contextVersion
+                part.contextVersion = caches.contextVersion
                 for q in providers.indices {
                     part.otherUntil = min(part.otherUntil, providers[q].nextBoundary(after: state.now))
                 }
@@ -120,7 +122,7 @@ extension DeviceEngine {
                 }
             }
         } else if parts.contains(.other) {
-            part.contextVersion = contextVersion
+            part.contextVersion = caches.contextVersion
             // The app's relevant intents naming the kind, then the kind's relevance
             // attributes (`contextSignals`), read in place.
             let parameters = state.stacks[i].members[j].parameters

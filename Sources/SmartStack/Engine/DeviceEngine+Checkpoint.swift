@@ -11,7 +11,7 @@ extension DeviceEngine {
     /// The engine's state as a value to turn into `checkpoint()` bytes later, on any
     /// thread, while the engine moves on.
     public func checkpointState() -> CheckpointState {
-        CheckpointState(state, dayEdits: usageEdits.days)
+        CheckpointState(state, dayEdits: caches.usageEdits.days)
     }
 
     /// Restores an engine from `checkpoint()` bytes, under the policy it was made with.

@@ -16,7 +16,7 @@ extension DeviceEngine {
                 let before = decisions.count
                 placeSystemWidgets(stack: i, candidates: mine)
                 // What the system placed changes what Smart Rotate compares with.
-                if decisions.count != before && i < stableUntil.count { stableUntil[i] = .min }
+                if decisions.count != before && i < caches.stableUntil.count { caches.stableUntil[i] = .min }
             }
             rotate(stack: i)
         }
@@ -134,7 +134,7 @@ extension DeviceEngine {
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
     mutating func rotate(stack i: Int) {
-        if i < stableUntil.count && state.now < stableUntil[i] { return }
+        if i < caches.stableUntil.count && state.now < caches.stableUntil[i] { return }
         let decisionsBefore = decisions.count
         defer { markStable(stack: i, changed: decisions.count != decisionsBefore) }
         guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil
@@ -143,11 +143,11 @@ extension DeviceEngine {
         var topRank: Double? =
             state.stacks[i].suggestions.isEmpty
             ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
-        var ranked = scratch
-        scratch = []
+        var ranked = caches.rankScratch
+        caches.rankScratch = []
         ranked.removeAll(keepingCapacity: true)
         for j in state.stacks[i].members.indices {
-            let cached = memberCache.rank(stack: i, member: j, now: state.now, context: contextVersion)
+            let cached = caches.members.rank(stack: i, member: j, now: state.now, context: caches.contextVersion)
             guard let rank = cached ?? memberRank(stack: i, member: j) else { continue }
             if state.stacks[i].members[j].widget.instance == top {
                 topRank = rank
@@ -163,7 +163,7 @@ extension DeviceEngine {
             if let cap, state.counters[.rotation, state.stacks[i].members[c.member].widget.instance] >= cap { continue }
             best = c
         }
-        scratch = ranked
+        caches.rankScratch = ranked
         guard let best else {
             if topRank == nil, !parameters.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget,
                 first.instance != top
@@ -224,9 +224,9 @@ extension DeviceEngine {
     /// made no decision: the earliest of its members' candidates changing, its hold
     /// ending and the next local midnight (when the caps reset).
     mutating func markStable(stack i: Int, changed: Bool) {
-        while stableUntil.count < state.stacks.count { stableUntil.append(.min) }
+        while caches.stableUntil.count < state.stacks.count { caches.stableUntil.append(.min) }
         guard !changed else {
-            stableUntil[i] = .min
+            caches.stableUntil[i] = .min
             return
         }
         var until = state.clock.nextHour(after: state.now)
@@ -236,14 +236,14 @@ extension DeviceEngine {
         if holdUntil > state.now { until = min(until, holdUntil) }
         if state.stacks[i].smartRotate && state.now >= holdUntil {
             for j in state.stacks[i].members.indices {
-                guard let valid = memberCache.validUntil(stack: i, member: j) else {
-                    stableUntil[i] = .min
+                guard let valid = caches.members.validUntil(stack: i, member: j) else {
+                    caches.stableUntil[i] = .min
                     return
                 }
                 until = min(until, valid)
             }
         }
-        stableUntil[i] = until
+        caches.stableUntil[i] = until
     }
 
     /// Appends a decision.

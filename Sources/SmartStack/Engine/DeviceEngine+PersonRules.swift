@@ -100,7 +100,7 @@ extension DeviceEngine {
             refreshUsage()
             state.usage[hour].append(
                 UsageRecord(time: now, hour: hour, seq: seq, app: app, intent: nil, parameters: [:]))
-            usageEdits.touch(day: DeviceModel.usageDay(now))
+            caches.usageEdits.touch(day: DeviceModel.usageDay(now))
             state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)

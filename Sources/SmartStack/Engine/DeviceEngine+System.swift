@@ -17,9 +17,11 @@ extension DeviceEngine {
     /// Widget Suggestions: relevant shortcuts (S1-S9), donation patterns (D3), and on iOS 17
     /// by policy relevant intents (P3).
     mutating func phoneSuggestions(_ out: inout [(stack: Int, candidate: Candidate)]) {
-        if suggestionPlan.epoch != placementEpoch { suggestionPlan = SuggestionPlan(state, epoch: placementEpoch) }
-        var placed = IndexMarks(count: suggestionPlan.widgets.count)
-        let plan = suggestionPlan
+        if caches.suggestionPlan.epoch != caches.placementEpoch {
+            caches.suggestionPlan = SuggestionPlan(state, epoch: caches.placementEpoch)
+        }
+        var placed = IndexMarks(count: caches.suggestionPlan.widgets.count)
+        let plan = caches.suggestionPlan
         for s in plan.shortcuts {
             guard !placed[s.kind], let target = plan.targets[s.kind], let set = state.shortcutSets[s.app],
                 let opening = openingShortcut(in: set, app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true)
@@ -36,7 +38,8 @@ extension DeviceEngine {
         }
         // D3: a learned pattern for an intent whose widget is not in any stack.
         for pattern in plan.openIntents.isEmpty ? [] : usagePatterns(of: plan.openIntents, epoch: plan.epoch) {
-            guard let intent = state.usage[usageCache.hour][pattern.record].intent, let kind = plan.intentKinds[intent],
+            guard let intent = state.usage[caches.usage.hour][pattern.record].intent,
+                let kind = plan.intentKinds[intent],
                 !placed[kind], let target = plan.targets[kind]
             else { continue }
             placed[kind] = true
@@ -151,7 +154,7 @@ extension DeviceEngine {
 
 /// What Widget Suggestions can place, worked out from the stacks, the relevant shortcut
 /// sets, the intents' homes and the declarations (derived): rebuilt when an event that
-/// can change them applies (`placementEpoch`), not at every evaluation.
+/// can change them applies (`caches.placementEpoch`), not at every evaluation.
 final class SuggestionPlan: Sendable {
     let epoch: UInt64
     /// The kinds no stack holds, each as the widget it would be placed as, and the stack

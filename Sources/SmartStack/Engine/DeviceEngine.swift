@@ -22,33 +22,8 @@ public struct DeviceEngine: Sendable {
     package var state: DeviceModel
     /// Decisions made since the caller last took them.
     public internal(set) var decisions: [Decision] = []
-    /// The usage model's answers for the current hour (derived; never checkpointed).
-    var usageCache = UsageCache()
-    /// Edits of each hour's usage records, and the caches put aside (derived).
-    var usageEdits = UsageEdits()
-    /// Each member's candidate and until when it holds (derived; never checkpointed).
-    var memberCache = MemberCache()
-    /// Per stack, until when a rotation-only evaluation cannot change it: every member's
-    /// candidate holds, no hold ends, no day rolls over (derived). An event clears it for
-    /// every stack, unless all it can change for Smart Rotate is some members' candidates:
-    /// then only their stacks' entries go (`dropCachedMembers`).
-    var stableUntil: [Int64] = []
-    /// Reused storage for rotation candidates: member positions and ranks.
-    var scratch: [(member: Int, rank: Double)] = []
-    /// Reused storage for the instants a timeline schedules, and for sorting instants
-    /// to schedule.
-    var timelineWakeups: [Int64] = []
-    var freshWakeups: [Int64] = []
-    /// Bumped by every event that can change what Widget Suggestions can place: the
-    /// stacks, relevant shortcut sets, intents' homes, declarations (derived).
-    var placementEpoch: UInt64 = 0
-    /// Set by an event that, though of a kind that can, left those alone (a relevant
-    /// shortcut set naming the same kinds in the same order as the one it replaces).
-    var placementKept = false
-    /// What Widget Suggestions can place, as of `placementEpoch` (derived).
-    var suggestionPlan = SuggestionPlan()
-    /// Bumped by every change of the person's context or permissions (derived).
-    var contextVersion: UInt64 = 0
+    /// Everything the engine derives from `state` to answer fast; never checkpointed.
+    var caches = DerivedCaches()
 
     /// A fresh engine for a device.
     public init(device: String, policy: Policy) {
@@ -104,10 +79,10 @@ public struct DeviceEngine: Sendable {
         state.lastSeq = seq
         appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
-        placementKept = false
+        caches.placementKept = false
         let work = handle(event, seq: seq)
-        if !event.body.keepsPlacementInputs && !placementKept { placementEpoch &+= 1 }
-        if !work.isEmpty && !event.body.changesOnlyCachedMembers { stableUntil.removeAll(keepingCapacity: true) }
+        if !event.body.keepsPlacementInputs && !caches.placementKept { caches.placementEpoch &+= 1 }
+        if !work.isEmpty && !event.body.changesOnlyCachedMembers { caches.stableUntil.removeAll(keepingCapacity: true) }
         state.dirty |= work.rawValue
     }
 
@@ -123,12 +98,12 @@ public struct DeviceEngine: Sendable {
     }
 
     /// Whether evaluating Smart Rotate alone now would do nothing: every stack holds until
-    /// a later instant (`stableUntil`) and the local day is still the counters' day. Most
+    /// a later instant (`caches.stableUntil`) and the local day is still the counters' day. Most
     /// instants an entry or window schedules find it so (that of a later timeline's
     /// provider, or of a member whose rank did not change).
     mutating func rotationHolds() -> Bool {
-        guard stableUntil.count >= state.stacks.count else { return false }
-        for i in state.stacks.indices where state.now >= stableUntil[i] { return false }
+        guard caches.stableUntil.count >= state.stacks.count else { return false }
+        for i in state.stacks.indices where state.now >= caches.stableUntil[i] { return false }
         return state.clock.day(at: state.now) == state.counterDay
     }
 
@@ -148,10 +123,10 @@ public struct DeviceEngine: Sendable {
             for t in times { schedule(t, work) }
             return
         }
-        var fresh = freshWakeups
-        freshWakeups = []
+        var fresh = caches.freshWakeups
+        caches.freshWakeups = []
         fresh.removeAll(keepingCapacity: true)
-        defer { freshWakeups = fresh }
+        defer { caches.freshWakeups = fresh }
         for t in times where t >= state.now && t != .max { fresh.append(t) }
         fresh.sort()
         var unique = 0

@@ -22,7 +22,7 @@ struct UsageCache {
     /// Every group `patterns` is made from, whether or not it reaches the minimum; kept up
     /// to date as donations are appended, so that one donation does not regroup the hour.
     var groups: [PatternGroup]?
-    /// The intents `patterns` was grouped for, and the `placementEpoch` they are of.
+    /// The intents `patterns` was grouped for, and the `caches.placementEpoch` they are of.
     var patternIntents = IntentList()
     var patternEpoch: UInt64 = .max
     /// Per app, its uses and donations of this hour when they reach the minimum (else
@@ -141,27 +141,29 @@ struct DayEdits: Sendable {
 }
 
 extension DeviceEngine {
-    /// Brings `usageCache` up to the current instant: from the cache of this hour (the
+    /// Brings `caches.usage` up to the current instant: from the cache of this hour (the
     /// current one or the one put aside) when its records did not change, else anew.
     mutating func refreshUsage() {
         let now = state.now
-        let current = usageCache.edits == usageEdits.counts[usageCache.hour]
-        if current && usageCache.from <= now && now < usageCache.until { return }
+        let current = caches.usage.edits == caches.usageEdits.counts[caches.usage.hour]
+        if current && caches.usage.from <= now && now < caches.usage.until { return }
         let hour = state.clock.hour(at: now)
-        if current && usageCache.hour != hour { usageEdits.aside[usageCache.hour] = usageCache }
-        if current && usageCache.hour == hour && usageCache.from <= now {
+        if current && caches.usage.hour != hour { caches.usageEdits.aside[caches.usage.hour] = caches.usage }
+        if current && caches.usage.hour == hour && caches.usage.from <= now {
             // Taken out of `self`, so that it is changed in place.
             var cache = UsageCache()
-            swap(&cache, &usageCache)
+            swap(&cache, &caches.usage)
             advance(&cache, to: now)
-            swap(&cache, &usageCache)
-        } else if usageEdits.aside[hour]?.edits == usageEdits.counts[hour], usageEdits.aside[hour]!.from <= now {
-            var aside = usageEdits.aside[hour].take()!
+            swap(&cache, &caches.usage)
+        } else if caches.usageEdits.aside[hour]?.edits == caches.usageEdits.counts[hour],
+            caches.usageEdits.aside[hour]!.from <= now
+        {
+            var aside = caches.usageEdits.aside[hour].take()!
             advance(&aside, to: now)
-            usageCache = aside
+            caches.usage = aside
         } else {
             var c = UsageCache()
-            c.edits = usageEdits.counts[hour]
+            c.edits = caches.usageEdits.counts[hour]
             c.from = now
             let window = patternWindowMicros
             c.hour = hour
@@ -175,7 +177,7 @@ extension DeviceEngine {
                 until = min(until, time + window)
             }
             c.until = until
-            usageCache = c
+            caches.usage = c
         }
     }
 
@@ -212,23 +214,23 @@ extension DeviceEngine {
     }
 
     /// Counts the record just appended to `state.usage[hour]`, and brings a current
-    /// `usageCache` up to date with it instead of letting the next query rebuild it: only
+    /// `caches.usage` up to date with it instead of letting the next query rebuild it: only
     /// what the record changes is dropped (its app's usage, the evidence of members with
     /// its intent, the patterns of its intent).
     mutating func noteUsageAppended(hour: Int) {
-        let wasCurrent = usageCache.hour == hour && usageCache.edits == usageEdits.counts[hour]
-        usageEdits.counts[hour] &+= 1
-        guard wasCurrent, usageCache.from <= state.now, state.now < usageCache.until else { return }
+        let wasCurrent = caches.usage.hour == hour && caches.usage.edits == caches.usageEdits.counts[hour]
+        caches.usageEdits.counts[hour] &+= 1
+        guard wasCurrent, caches.usage.from <= state.now, state.now < caches.usage.until else { return }
         let index = state.usage[hour].count - 1
         let record = state.usage[hour][index]
-        usageCache.edits = usageEdits.counts[hour]
-        usageCache.live.append(index)
-        usageCache.appEvidence[record.app] = nil
+        caches.usage.edits = caches.usageEdits.counts[hour]
+        caches.usage.live.append(index)
+        caches.usage.appEvidence[record.app] = nil
         guard let intent = record.intent else { return }
-        if usageCache.patternIntents.contains(intent, hash: record.intentHash) {
-            usageCache.patterns = nil
-            if usageCache.groups != nil, let key = record.patternKey {
-                usageCache.groups!.add(key: key, hash: record.patternHash, record: index)
+        if caches.usage.patternIntents.contains(intent, hash: record.intentHash) {
+            caches.usage.patterns = nil
+            if caches.usage.groups != nil, let key = record.patternKey {
+                caches.usage.groups!.add(key: key, hash: record.patternHash, record: index)
             }
         }
         // The members configured with its intent whose donations are known: it is one of
@@ -236,81 +238,85 @@ extension DeviceEngine {
         let window = patternWindowMicros
         for s in state.stacks {
             for m in s.members where m.intent == intent {
-                guard var known = usageCache.memberEvidence[m.widget.instance],
+                guard var known = caches.usage.memberEvidence[m.widget.instance],
                     parametersMatch(donated: record.parameters, widget: m.parameters)
                 else { continue }
                 known.seqs.append(record.seq)
                 known.leaves = min(known.leaves, record.time + window)
-                usageCache.memberEvidence[m.widget.instance] = known
+                caches.usage.memberEvidence[m.widget.instance] = known
             }
         }
     }
 
     /// Counts the `count` records that left the front of `state.usage[hour]`, and keeps a
-    /// current `usageCache` valid: they had left the pattern window, so none of them was
+    /// current `caches.usage` valid: they had left the pattern window, so none of them was
     /// live while the cache holds, and the live records' indices move down by `count`.
     mutating func noteUsagePruned(hour: Int, count: Int) {
-        let wasCurrent = usageCache.hour == hour && usageCache.edits == usageEdits.counts[hour]
-        usageEdits.counts[hour] &+= 1
-        guard wasCurrent, usageCache.live.allSatisfy({ $0 >= count }),
-            usageCache.patterns?.allSatisfy({ $0.record >= count }) ?? true,
-            usageCache.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true
+        let wasCurrent = caches.usage.hour == hour && caches.usage.edits == caches.usageEdits.counts[hour]
+        caches.usageEdits.counts[hour] &+= 1
+        guard wasCurrent, caches.usage.live.allSatisfy({ $0 >= count }),
+            caches.usage.patterns?.allSatisfy({ $0.record >= count }) ?? true,
+            caches.usage.groups?.allSatisfy({ $0.records.allSatisfy { $0 >= count } }) ?? true
         else { return }
-        for i in usageCache.live.indices { usageCache.live[i] -= count }
-        usageCache.patterns = usageCache.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
-        if usageCache.groups != nil {
-            for g in usageCache.groups!.indices {
-                for k in usageCache.groups![g].records.indices { usageCache.groups![g].records[k] -= count }
+        for i in caches.usage.live.indices { caches.usage.live[i] -= count }
+        caches.usage.patterns = caches.usage.patterns?.map { ($0.key, $0.record - count, $0.evidence) }
+        if caches.usage.groups != nil {
+            for g in caches.usage.groups!.indices {
+                for k in caches.usage.groups![g].records.indices { caches.usage.groups![g].records[k] -= count }
             }
         }
-        usageCache.edits = usageEdits.counts[hour]
+        caches.usage.edits = caches.usageEdits.counts[hour]
     }
 
     /// The donation patterns of this hour that reach the minimum, grouped by intent and
     /// predicted parameters, in key order.
     /// Only donations of `intents` are grouped (the intents whose widget no stack holds,
-    /// as of `epoch`, the `placementEpoch` that names them).
+    /// as of `epoch`, the `caches.placementEpoch` that names them).
     mutating func usagePatterns(of intents: IntentList, epoch: UInt64) -> [(
         key: String, record: Int, evidence: [UInt64]
     )] {
         refreshUsage()
-        if usageCache.patternEpoch != epoch {
+        if caches.usage.patternEpoch != epoch {
             // A new plan with the same open intents groups the same records.
-            if usageCache.patternIntents == intents { usageCache.patternEpoch = epoch } else { usageCache.groups = nil }
+            if caches.usage.patternIntents == intents {
+                caches.usage.patternEpoch = epoch
+            } else {
+                caches.usage.groups = nil
+            }
         }
-        if let known = usageCache.patterns, usageCache.groups != nil { return known }
-        if usageCache.groups == nil {
+        if let known = caches.usage.patterns, caches.usage.groups != nil { return known }
+        if caches.usage.groups == nil {
             var groups = [PatternGroup]()
-            let bucket = state.usage[usageCache.hour]
-            for i in usageCache.live {
+            let bucket = state.usage[caches.usage.hour]
+            for i in caches.usage.live {
                 guard let intent = bucket[i].intent, intents.contains(intent, hash: bucket[i].intentHash),
                     let key = bucket[i].patternKey
                 else { continue }
                 groups.add(key: key, hash: bucket[i].patternHash, record: i)
             }
-            usageCache.groups = groups
-            usageCache.patternIntents = intents
-            usageCache.patternEpoch = epoch
+            caches.usage.groups = groups
+            caches.usage.patternIntents = intents
+            caches.usage.patternEpoch = epoch
         }
         var out = [(key: String, record: Int, evidence: [UInt64])]()
-        let bucket = state.usage[usageCache.hour]
-        for group in usageCache.groups! where group.records.count >= parameters.usagePatternMinimum {
+        let bucket = state.usage[caches.usage.hour]
+        for group in caches.usage.groups! where group.records.count >= parameters.usagePatternMinimum {
             out.append((group.key, group.records[0], group.records.map { bucket[$0].seq }))
         }
         out.sort { $0.key < $1.key }
-        usageCache.patterns = out
+        caches.usage.patterns = out
         return out
     }
 
     /// The app's uses and donations this hour, when they reach the minimum; else empty.
     mutating func appUsage(_ app: String) -> UsageEvidence {
         refreshUsage()
-        if var known = usageCache.appEvidence[app] {
-            known.hourEnd = usageCache.hourEnd
+        if var known = caches.usage.appEvidence[app] {
+            known.hourEnd = caches.usage.hourEnd
             return known
         }
         let evidence = usageEvidence { bucket, i in bucket[i].app == app }
-        usageCache.appEvidence[app] = evidence
+        caches.usage.appEvidence[app] = evidence
         return evidence
     }
 
@@ -319,16 +325,16 @@ extension DeviceEngine {
     mutating func memberPattern(instance: String, intent: String, parameters: [String: String]) -> UsageEvidence {
         refreshUsage()
         var evidence: UsageEvidence
-        if let known = usageCache.memberEvidence[instance] {
+        if let known = caches.usage.memberEvidence[instance] {
             evidence = known
-            evidence.hourEnd = usageCache.hourEnd
+            evidence.hourEnd = caches.usage.hourEnd
         } else {
             let intentHash = StringHash.of(intent)
             evidence = usageEvidence(reachingMinimum: false) { bucket, i in
                 bucket[i].intentHash == intentHash && bucket[i].intent == intent
                     && parametersMatch(donated: bucket[i].parameters, widget: parameters)
             }
-            usageCache.memberEvidence[instance] = evidence
+            caches.usage.memberEvidence[instance] = evidence
         }
         if evidence.seqs.count < self.parameters.usagePatternMinimum { evidence.seqs = [] }
         return evidence
@@ -339,24 +345,24 @@ extension DeviceEngine {
     /// the minimum when `reachingMinimum`; valid until the hour ends or the first of them
     /// leaves the window.
     func usageEvidence(reachingMinimum: Bool = true, _ counts: ([UsageRecord], Int) -> Bool) -> UsageEvidence {
-        let bucket = state.usage[usageCache.hour]
+        let bucket = state.usage[caches.usage.hour]
         let window = patternWindowMicros
         var seqs = [UInt64]()
         var leaves = Int64.max
-        for i in usageCache.live where counts(bucket, i) {
+        for i in caches.usage.live where counts(bucket, i) {
             seqs.append(bucket[i].seq)
             leaves = min(leaves, bucket[i].time + window)
         }
         if reachingMinimum && seqs.count < parameters.usagePatternMinimum { seqs = [] }
-        return UsageEvidence(seqs: seqs, leaves: leaves, hourEnd: usageCache.hourEnd)
+        return UsageEvidence(seqs: seqs, leaves: leaves, hourEnd: caches.usage.hourEnd)
     }
 
     /// Forgets every member's donations in the current hour's view and in those put aside:
     /// they were matched against configurations a stack change may have replaced.
     mutating func forgetMemberEvidence() {
-        usageCache.memberEvidence.removeAll()
-        for h in usageEdits.aside.indices where usageEdits.aside[h] != nil {
-            usageEdits.aside[h]!.memberEvidence.removeAll()
+        caches.usage.memberEvidence.removeAll()
+        for h in caches.usageEdits.aside.indices where caches.usageEdits.aside[h] != nil {
+            caches.usageEdits.aside[h]!.memberEvidence.removeAll()
         }
     }
 }
