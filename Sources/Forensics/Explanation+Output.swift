@@ -10,6 +10,7 @@ extension Explainer.Explanation {
             cited.formUnion(r.events)
         }
         cited.formUnion(observed.map(\.event))
+        for a in stack.assumptions { cited.formUnion(a.events) }
         return cited.sorted()
     }
 
@@ -91,6 +92,8 @@ extension Explainer.Explanation {
             w.endObject()
         }
         w.endArray()
+        w.key("assumptions")
+        ProjectionJSON.write(&w, stack.assumptions)
         w.key("cited")
         w.beginArray()
         try ledger.read { reader in
@@ -155,6 +158,7 @@ extension Explainer.Explanation {
             out +=
                 "\nThe device's own record (event \(o.event), \(StateText.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
         }
+        if !stack.assumptions.isEmpty { out += "\n" + StateText.assumptionsText(stack.assumptions) }
         let cited = citedSeqs
         if !cited.isEmpty {
             out += "\nEvents cited:\n"

@@ -15,6 +15,7 @@ package enum ReplayText {
             if !reason.events.isEmpty { line += "; events " + reason.events.map(String.init).joined(separator: ", ") }
             line += "\n"
         }
+        for a in decision.assumptions { line += "    assumes \(a.code): \(a.detail.shown)\n" }
         return line
     }
 

@@ -37,6 +37,21 @@ package enum StateText {
                     + (d.reasons.first.map { ", \($0.code): \($0.detail.shown)" } ?? "") + "\n"
             }
         }
+        out += assumptionsText(s.assumptions)
+        return out
+    }
+
+    /// The assumptions under an answer, one a line; empty when there are none.
+    package static func assumptionsText(_ assumptions: [Assumption]) -> String {
+        guard !assumptions.isEmpty else { return "" }
+        var out = "assumptions:\n"
+        for a in assumptions {
+            out += "  \(a.code) \(a.stack.shown)"
+            if let i = a.instance { out += " \(i.shown)" }
+            out += ": \(a.detail.shown)"
+            if !a.events.isEmpty { out += " [events " + a.events.map(String.init).joined(separator: ", ") + "]" }
+            out += "\n"
+        }
         return out
     }
 

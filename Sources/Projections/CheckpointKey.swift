@@ -11,7 +11,7 @@ struct CheckpointKey {
     /// records a section with strings of its own, and the days unchanged since the state of
     /// an earlier checkpoint named, not written again; a CRC-32C of the whole state); part
     /// of the engine tag, so that values of another layout are never read as this one.
-    static let formatVersion = 7
+    static let formatVersion = 8
     /// Of a fold's checkpoints, every this many stands alone; those between copy runs from
     /// the one before, so restoring one puts together at most this many.
     static let keyframeInterval = 8

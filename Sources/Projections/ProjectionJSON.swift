@@ -82,7 +82,31 @@ public enum ProjectionJSON {
         w.beginArray()
         for r in d.reasons { write(&w, r) }
         w.endArray()
+        w.key("assumptions")
+        write(&w, d.assumptions)
         w.endObject()
+    }
+
+    /// An `assumptions` array (queries.md, "Assumptions").
+    public static func write(_ w: inout CanonicalWriter, _ assumptions: [Assumption]) {
+        w.beginArray()
+        for a in assumptions {
+            w.beginObject()
+            w.key("code")
+            w.string(a.code)
+            w.key("stack")
+            w.string(a.stack)
+            w.key("instance")
+            if let i = a.instance { w.string(i) } else { w.null() }
+            w.key("events")
+            w.beginArray()
+            for e in a.events { w.integer(Int(e)) }
+            w.endArray()
+            w.key("detail")
+            w.string(a.detail)
+            w.endObject()
+        }
+        w.endArray()
     }
 
     /// An active relevance or null.

@@ -129,9 +129,15 @@ extension Projector {
             let newest = try newestCheckpointTimes()
             try ledger.read { reader in
                 try reader.scan((mark + 1)...last) { view in
-                    late[view.envelope.device, default: LateSpan()].note(
-                        view.envelope.time.microseconds,
-                        newestCheckpoint: newest[view.envelope.device])
+                    // A layout observation acts on the span before its time too: every
+                    // checkpoint of its device is stale, and none is found unchanged.
+                    if view.envelope.type == EventType.layoutObserved.rawValue {
+                        late[view.envelope.device, default: LateSpan()].noteLayout()
+                    } else {
+                        late[view.envelope.device, default: LateSpan()].note(
+                            view.envelope.time.microseconds,
+                            newestCheckpoint: newest[view.envelope.device])
+                    }
                     return true
                 }
             }
@@ -218,8 +224,19 @@ struct LateSpan {
     /// engine (nil when none is): a stale checkpoint after it may be found unchanged.
     var latest: Int64?
 
+    /// Whether a layout observation is among them.
+    var layoutObserved = false
+
     mutating func note(_ time: Int64, newestCheckpoint: Int64?) {
         earliest = min(earliest, time)
+        guard !layoutObserved else { return }
         if let newest = newestCheckpoint, time <= newest { latest = max(latest ?? .min, time) }
+    }
+
+    /// A layout observation: stale from the start, and never reconciled.
+    mutating func noteLayout() {
+        layoutObserved = true
+        earliest = .min
+        latest = nil
     }
 }

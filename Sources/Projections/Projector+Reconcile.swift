@@ -41,6 +41,9 @@ extension Projector {
             var position: (time: Int64, seq: UInt64)?
             if let (restored, at) = try checkpoint(device: device, atOrBefore: span.earliest - 1, ceiling: ceiling) {
                 (engine, position) = (restored, at)
+            } else {
+                let layouts = try assumedLayouts(device: device, query: ProjectionQuery(), ceiling: ceiling)
+                if !layouts.view.isEmpty { engine.assume(layouts: layouts.view) }
             }
             var out = Reconciliation()
             // The checkpoints it makes are written on a thread of their own.

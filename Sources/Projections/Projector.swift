@@ -138,7 +138,11 @@ public final class Projector {
         var engine = start ?? DeviceEngine(device: device, policy: policy)
         var position: (time: Int64, seq: UInt64)? = start.map { $0.position }
         if start != nil && position!.seq == 0 { position = nil }
-        if start == nil && useCheckpoints && !skipsDamagedRecords {
+        // A fold from the start takes the stacks the view's observed layouts list; a
+        // checkpoint holds those of the whole log, so it serves only a view with the same.
+        let layouts =
+            start == nil ? try assumedLayouts(device: device, query: query, ceiling: ceiling) : AssumedLayouts()
+        if start == nil && useCheckpoints && !skipsDamagedRecords && layouts.matchesWholeLog {
             // A checkpoint serves a what-if only from before the first event it changes.
             var limit = eventLimit
             if let first = try firstAffected(device: device, query: query) { limit = min(limit, first - 1) }
@@ -147,6 +151,7 @@ public final class Projector {
                 position = at
             }
         }
+        if start == nil && position == nil && !layouts.view.isEmpty { engine.assume(layouts: layouts.view) }
         var extras = query.with.enumerated()
             .filter { $0.element.envelope.device == device && $0.element.envelope.time.microseconds <= eventLimit }
             .sorted {
@@ -156,7 +161,9 @@ public final class Projector {
         if let at = position {
             extras.removeAll { ($0.1.envelope.time.microseconds, $0.0) <= (at.time, at.seq) }
         }
-        let save = useCheckpoints && query.isWholeLog && ledger.canWriteDerived && !skipsDamagedRecords
+        let save =
+            useCheckpoints && query.isWholeLog && layouts.matchesWholeLog && ledger.canWriteDerived
+            && !skipsDamagedRecords
         var run = FoldRun(
             engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save,
             interval: checkpointInterval,

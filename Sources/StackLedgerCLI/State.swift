@@ -54,6 +54,8 @@ struct State: ParsableCommand {
             ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
             w.key("stacks")
             ProjectionJSON.writeStacks(&w, snapshot.stacks)
+            w.key("assumptions")
+            ProjectionJSON.write(&w, snapshot.assumptions)
             w.endObject()
             w.bytes.append(0x0A)
             out.write(w.bytes)

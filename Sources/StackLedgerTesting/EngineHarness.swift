@@ -33,6 +33,7 @@ public struct EngineHarness {
         let t = try Timestamp(rfc3339: time).microseconds
         let limit = min(t, try knownAt.map { try Timestamp(rfc3339: $0).microseconds } ?? .max)
         var engine = DeviceEngine(device: device, policy: policy)
+        engine.assume(layouts: layouts(device: device, knownBy: knownAt == nil ? .max : limit, without: without))
         for (seq, e) in ordered(device: device) where e.envelope.time.microseconds <= limit && !without.contains(seq) {
             engine.apply(e, seq: seq)
         }
@@ -59,6 +60,7 @@ public struct EngineHarness {
     public func decisions(through time: String, device: String = "default") throws -> [Decision] {
         let t = try Timestamp(rfc3339: time).microseconds
         var engine = DeviceEngine(device: device, policy: policy)
+        engine.assume(layouts: layouts(device: device, knownBy: .max, without: []))
         var out = [Decision]()
         for (seq, e) in ordered(device: device) where e.envelope.time.microseconds <= t {
             engine.apply(e, seq: seq)
@@ -66,6 +68,15 @@ public struct EngineHarness {
         }
         engine.advance(to: t)
         return out + engine.takeDecisions()
+    }
+
+    /// The device's observed layouts known by `knownBy` and not left out, as a fold from
+    /// the start takes them (`Projector`).
+    func layouts(device: String, knownBy: Int64, without: Set<UInt64>) -> [(seq: UInt64, event: Event)] {
+        ordered(device: device).filter { seq, e in
+            guard case .layoutObserved = e.body else { return false }
+            return e.envelope.time.microseconds <= knownBy && !without.contains(seq)
+        }.map { (seq: $0.0, event: $0.1) }
     }
 
     func ordered(device: String) -> [(UInt64, Event)] {

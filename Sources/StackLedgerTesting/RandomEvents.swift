@@ -182,6 +182,23 @@ public struct RandomEvents {
             return #""enabled":\#(chance(50))"#
         case .stackObserved:
             return #""instance":\#(str()),"onScreen":\#(chance(50))"# + (chance(50) ? #","duration":65.5"# : "")
+        case .layoutObserved:
+            var stacks = [String]()
+            for k in 0..<int(3) {
+                var members = [String]()
+                for j in 0..<int(4) {
+                    members.append(
+                        #"{"instance":"m\#(k)-\#(j)","app":\#(str()),"kind":\#(str()),"family":"systemSmall","configuration":null}"#
+                    )
+                }
+                stacks.append(
+                    #"{"stack":"s\#(k)","platform":"\#(pick(["iOS", "watchOS"]))","family":"systemSmall","members":[\#(members.joined(separator: ","))]"#
+                        + (chance(50) ? #","smartRotate":\#(chance(50))"# : "") + "}")
+            }
+            return
+                #""layout":\#(str()),"stacks":[\#(stacks.joined(separator: ","))],"method":"\#(pick(["recorded", "inferred"]))","complete":\#(chance(50))"#
+        case .stackRemoved:
+            return #""stack":\#(str())"#
         }
     }
 

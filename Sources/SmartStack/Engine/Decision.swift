@@ -107,4 +107,6 @@ public struct Decision: Codable, Hashable, Sendable {
     public var top: WidgetIdentity?
     /// Why.
     public var reasons: [Reason]
+    /// What the decision rests on that the log does not record for its instant.
+    public var assumptions: [Assumption] = []
 }

@@ -16,6 +16,8 @@ extension DeviceEngine {
             return applyAppSignal(event, seq: seq, app: app)
         case .contextChanged, .permissionChanged, .deviceInfo, .developerMode, .stackObserved:
             return applyObservation(event, seq: seq, app: app)
+        case .layoutObserved, .stackRemoved:
+            return applyLayoutEvent(event, seq: seq)
         }
     }
 

@@ -11,7 +11,8 @@ extension DeviceEngine {
             // A member's configuration may be new: the donations matched against the old one go too.
             caches.members.removeAll()
             forgetMemberEvidence()
-        case .stackCreated, .stackSettingsChanged, .widgetRemoved, .widgetMoved, .deviceInfo, .developerMode,
+        case .stackCreated, .stackSettingsChanged, .widgetRemoved, .layoutObserved, .stackRemoved, .widgetMoved,
+            .deviceInfo, .developerMode,
             .widgetDeclared,
             .donationsDeleted:
             caches.members.removeAll()

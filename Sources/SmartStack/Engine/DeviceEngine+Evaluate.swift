@@ -253,7 +253,8 @@ extension DeviceEngine {
     ) {
         let d = Decision(
             time: state.clock.timestamp(state.now), device: state.device, stack: state.stacks[i].id, action: action,
-            widget: widget, from: from, top: state.stacks[i].identity(state.stacks[i].top), reasons: reasons)
+            widget: widget, from: from, top: state.stacks[i].identity(state.stacks[i].top), reasons: reasons,
+            assumptions: state.stacks[i].assumptions(at: state.now, clock: &state.clock))
         if setsTop { state.stacks[i].topDecision = d }
         decisions.append(d)
     }

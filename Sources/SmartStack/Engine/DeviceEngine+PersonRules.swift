@@ -7,7 +7,13 @@ extension DeviceEngine {
         let now = state.now
         switch event.body {
         case .stackCreated(let c):
-            if let i = state.stackIndex(c.stack) {
+            if let i = state.stackIndex(c.stack), state.stacks[i].observedLayout.assumed {
+                // Explicit events define the stack before the observation's time; they are
+                // never overridden backwards, so the assumed layout gives way.
+                state.stacks[i] = StackState(
+                    id: c.stack, platform: c.platform, family: c.family, smartRotate: c.smartRotate,
+                    widgetSuggestions: c.widgetSuggestions, createdSeq: seq, settingsSeq: seq)
+            } else if let i = state.stackIndex(c.stack) {
                 state.stacks[i].platform = c.platform
                 state.stacks[i].family = c.family
                 state.stacks[i].smartRotate = c.smartRotate

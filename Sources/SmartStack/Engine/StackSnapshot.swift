@@ -41,6 +41,8 @@ public struct StackSnapshot: Codable, Hashable, Sendable {
     public var widgets: [WidgetSnapshot]
     /// The decision that put the top there, if any.
     public var decision: Decision?
+    /// What an answer about the stack rests on that the log does not record for the instant.
+    public var assumptions: [Assumption] = []
 }
 
 /// A device's stacks at an instant.
@@ -51,6 +53,9 @@ public struct DeviceSnapshot: Codable, Hashable, Sendable {
     public var device: String
     /// Its stacks, in creation order.
     public var stacks: [StackSnapshot]
+
+    /// Every stack's assumptions, ordered by code, stack, instance.
+    public var assumptions: [Assumption] { stacks.flatMap(\.assumptions).sorted() }
 }
 
 extension DeviceEngine {
@@ -101,7 +106,8 @@ extension DeviceEngine {
                 StackSnapshot(
                     stack: s.id, platform: s.platform, smartRotate: s.smartRotate,
                     widgetSuggestions: s.widgetSuggestions,
-                    top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision))
+                    top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision,
+                    assumptions: s.assumptions(at: state.now, clock: &state.clock).sorted()))
         }
         return DeviceSnapshot(at: time, device: state.device, stacks: stacks)
     }

@@ -12,6 +12,9 @@ package struct Member: Codable, Hashable {
     /// when it is not pinned.
     var pinnedAt: Int?
     package var addedSeq: UInt64
+    /// The widget extension's bundle id, when an event recorded it (device records name
+    /// widgets by it).
+    package var extensionBundle: String? = nil
 
     package var pinned: Bool { pinnedAt != nil }
 }
@@ -52,6 +55,9 @@ package struct StackState: Codable, Hashable {
     package var dismissedUntil = SortedTable<Int64>()
     var createdSeq: UInt64
     package var settingsSeq: UInt64
+    /// The layout this stack's members and switches come from (`docs/events.md`,
+    /// "Observed layouts"), when one set them.
+    package var observedLayout = StackLayoutSource()
 
     package var isWatch: Bool { platform == "watchOS" }
 

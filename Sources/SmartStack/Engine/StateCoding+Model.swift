@@ -45,6 +45,7 @@ extension Decision {
         w.optional(from) { $1.write(&$0) }
         w.optional(top) { $1.write(&$0) }
         w.array(reasons) { $1.write(&$0) }
+        w.array(assumptions) { $1.write(&$0) }
     }
     init(_ r: inout StateReader) throws {
         time = try r.time()
@@ -57,6 +58,43 @@ extension Decision {
         from = try r.optional { try WidgetIdentity(&$0) }
         top = try r.optional { try WidgetIdentity(&$0) }
         reasons = try r.array { try Reason(&$0) }
+        assumptions = try r.array { try Assumption(&$0) }
+    }
+}
+
+extension Assumption {
+    func write(_ w: inout StateWriter) {
+        w.string(code)
+        w.string(stack)
+        w.optional(instance) { $0.string($1) }
+        w.array(events) { $0.uint($1) }
+        w.string(detail)
+    }
+    init(_ r: inout StateReader) throws {
+        self.init(
+            code: try r.string(), stack: try r.string(), instance: try r.optional { try $0.string() },
+            events: try r.array { try $0.uint() }, detail: try r.string())
+    }
+}
+
+extension StackLayoutSource {
+    func write(_ w: inout StateWriter) {
+        w.uint(seq)
+        w.int(time)
+        w.byte((assumed ? 1 : 0) | (inferred ? 2 : 0))
+        w.array(unrecordedSwitches) { $0.string($1) }
+        w.array(conflict) { $0.uint($1) }
+        w.string(conflictDetail)
+    }
+    init(_ r: inout StateReader) throws {
+        seq = try r.uint()
+        time = try r.int()
+        let flags = try r.byte()
+        assumed = flags & 1 != 0
+        inferred = flags & 2 != 0
+        unrecordedSwitches = try r.array { try $0.string() }
+        conflict = try r.array { try $0.uint() }
+        conflictDetail = try r.string()
     }
 }
 
@@ -91,6 +129,7 @@ extension Member {
         w.map(parameters) { $0.string($1) }
         w.optional(pinnedAt) { $0.int(Int64($1)) }
         w.uint(addedSeq)
+        w.optional(extensionBundle) { $0.string($1) }
     }
     init(_ r: inout StateReader) throws {
         widget = try WidgetIdentity(&r)
@@ -99,6 +138,7 @@ extension Member {
         parameters = try r.map { try $0.string() }
         pinnedAt = try r.optional { Int(try $0.int()) }
         addedSeq = try r.uint()
+        extensionBundle = try r.optional { try $0.string() }
     }
 }
 
@@ -137,6 +177,7 @@ extension StackState {
         dismissedUntil.write(&w) { $0.int($1) }
         w.uint(createdSeq)
         w.uint(settingsSeq)
+        observedLayout.write(&w)
     }
     init(_ r: inout StateReader) throws {
         id = try r.string()
@@ -153,6 +194,7 @@ extension StackState {
         dismissedUntil = try SortedTable(&r) { try $0.int() }
         createdSeq = try r.uint()
         settingsSeq = try r.uint()
+        observedLayout = try StackLayoutSource(&r)
     }
 }
 

@@ -43,6 +43,11 @@ extension Event: LedgerPayload {
     /// The index key of every `device.info` event (how local time zones are found).
     public static let deviceInfoKey = IndexKey(namespace: IndexNamespace.type, value: EventType.deviceInfo.rawValue)
 
+    /// The index key of every `stack.layoutObserved` event (how a fold finds the layouts
+    /// that stacks are assumed from before their time).
+    public static let layoutObservedKey = IndexKey(
+        namespace: IndexNamespace.type, value: EventType.layoutObserved.rawValue)
+
     /// Index keys: the app, every widget kind and instance the event names.
     public func forEachIndexKey(_ emit: (IndexKey) -> Void) {
         func app(_ a: String) { emit(IndexKey(namespace: IndexNamespace.app, value: a)) }
@@ -77,6 +82,13 @@ extension Event: LedgerPayload {
             kind(o.kind)
             instance(o.instance)
         case .deviceInfo: emit(Event.deviceInfoKey)
+        case .layoutObserved(let l):
+            emit(Event.layoutObservedKey)
+            for w in l.stacks.flatMap(\.members) + (l.widgets ?? []) {
+                app(w.app)
+                kind(w.kind)
+                instance(w.instance)
+            }
         default: break
         }
     }

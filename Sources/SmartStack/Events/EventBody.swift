@@ -56,6 +56,10 @@ public enum EventBody: Hashable, Sendable {
     case developerMode(DeveloperMode)
     /// A `stack.observed` event.
     case stackObserved(StackObserved)
+    /// A `stack.layoutObserved` event.
+    case layoutObserved(LayoutObserved)
+    /// A `stack.removed` event.
+    case stackRemoved(StackRemoved)
 
     /// The contract's type name of this body.
     public var typeName: String { EventType(self).rawValue }
@@ -90,6 +94,8 @@ public enum EventBody: Hashable, Sendable {
         case .deviceInfo(let s): s.encode(&out)
         case .developerMode(let s): s.encode(&out)
         case .stackObserved(let s): s.encode(&out)
+        case .layoutObserved(let s): s.encode(&out)
+        case .stackRemoved(let s): s.encode(&out)
         }
     }
 
@@ -123,6 +129,8 @@ public enum EventBody: Hashable, Sendable {
         case .deviceInfo(let s): s.writeMembers(&w)
         case .developerMode(let s): s.writeMembers(&w)
         case .stackObserved(let s): s.writeMembers(&w)
+        case .layoutObserved(let s): s.writeMembers(&w)
+        case .stackRemoved(let s): s.writeMembers(&w)
         }
     }
 }
@@ -183,6 +191,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case developerMode = "system.developerMode"
     /// `stack.observed`.
     case stackObserved = "stack.observed"
+    /// `stack.layoutObserved`.
+    case layoutObserved = "stack.layoutObserved"
+    /// `stack.removed`.
+    case stackRemoved = "stack.removed"
 
     init(_ body: EventBody) {
         switch body {
@@ -213,6 +225,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .deviceInfo: self = .deviceInfo
         case .developerMode: self = .developerMode
         case .stackObserved: self = .stackObserved
+        case .layoutObserved: self = .layoutObserved
+        case .stackRemoved: self = .stackRemoved
         }
     }
 
@@ -287,6 +301,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .deviceInfo: return .deviceInfo(try DeviceInfo(fields: &f))
         case .developerMode: return .developerMode(try DeveloperMode(fields: &f))
         case .stackObserved: return .stackObserved(try StackObserved(fields: &f))
+        case .layoutObserved: return .layoutObserved(try LayoutObserved(fields: &f))
+        case .stackRemoved: return .stackRemoved(try StackRemoved(fields: &f))
         }
     }
 
@@ -320,6 +336,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .deviceInfo: return .deviceInfo(try b.shape())
         case .developerMode: return .developerMode(try b.shape())
         case .stackObserved: return .stackObserved(try b.shape())
+        case .layoutObserved: return .layoutObserved(try b.shape())
+        case .stackRemoved: return .stackRemoved(try b.shape())
         }
     }
 }

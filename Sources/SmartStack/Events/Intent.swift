@@ -193,3 +193,13 @@ public struct WidgetRef: Shape {
         extras = try b.extras()
     }
 }
+
+extension WidgetRef {
+    /// The widget extension's bundle id (`extension`), when the event holds one.
+    public var extensionBundle: String? {
+        for member in extras where member.key == "extension" {
+            if case .string(let s) = member.value { return s }
+        }
+        return nil
+    }
+}

@@ -78,6 +78,8 @@ enum ContractLimits {
     static let timelineEntries = 10_000
     static let setMembers = 1_000
     static let intentParameters = 64
+    static let stackMembers = 1_000
+    static let layoutStacks = 1_000
     static let lineBytes = 8 << 20
 }
 

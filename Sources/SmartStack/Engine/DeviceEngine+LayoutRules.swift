@@ -1,0 +1,145 @@
+import RecordFormat
+
+extension DeviceEngine {
+    /// Takes, on a fresh engine, every stack that the device's observed layouts list as
+    /// it stood before the first of them (`docs/events.md`, "Observed layouts"): until an
+    /// explicit `stack.created` or the observation's own time, answers about it list
+    /// `LAYOUT_ASSUMED`. Layouts are taken in time order, a recorded one before an
+    /// inferred one at the same time, then by sequence number; the first to list a stack
+    /// gives it.
+    public mutating func assume(layouts: [(seq: UInt64, event: Event)]) {
+        precondition(state.lastSeq == 0, "assume(layouts:) applies to a fresh engine")
+        let ordered = layouts.compactMap { item -> (UInt64, Int64, LayoutObserved)? in
+            guard case .layoutObserved(let layout) = item.event.body else { return nil }
+            return (item.seq, item.event.envelope.time.microseconds, layout)
+        }.sorted { a, b in
+            (a.1, a.2.isRecorded ? 0 : 1, a.0) < (b.1, b.2.isRecorded ? 0 : 1, b.0)
+        }
+        for (seq, time, layout) in ordered {
+            for observed in layout.stacks where state.stackIndex(observed.stack) == nil {
+                var stack = StackState(
+                    id: observed.stack, platform: observed.platform, family: observed.family,
+                    smartRotate: observed.smartRotate ?? true, widgetSuggestions: observed.widgetSuggestions ?? true,
+                    createdSeq: seq, settingsSeq: seq)
+                stack.members = observed.members.map { member(from: $0, seq: seq) }
+                stack.top = stack.members.first?.widget.instance
+                stack.observedLayout = source(of: layout, observed, seq: seq, time: time, assumed: true)
+                state.stacks.append(stack)
+            }
+        }
+    }
+
+    /// Applies `stack.layoutObserved` and `stack.removed`: from the observation's time on,
+    /// each listed stack is exactly as listed, its members matched to the current ones.
+    mutating func applyLayoutEvent(_ event: Event, seq: UInt64) -> Work {
+        switch event.body {
+        case .layoutObserved(let layout):
+            let time = event.envelope.time.microseconds
+            for observed in layout.stacks { applyObservedStack(observed, of: layout, seq: seq, time: time) }
+            if layout.complete {
+                let listed = Set(layout.stacks.map(\.stack))
+                state.stacks.removeAll { !listed.contains($0.id) }
+            }
+            return .all
+        case .stackRemoved(let removed):
+            guard let i = state.stackIndex(removed.stack) else { return .none }
+            state.stacks.remove(at: i)
+            return .all
+        default:
+            return .none
+        }
+    }
+
+    private mutating func applyObservedStack(
+        _ observed: ObservedStack, of layout: LayoutObserved, seq: UInt64, time: Int64
+    ) {
+        guard let i = state.stackIndex(observed.stack) else {
+            var stack = StackState(
+                id: observed.stack, platform: observed.platform, family: observed.family,
+                smartRotate: observed.smartRotate ?? true, widgetSuggestions: observed.widgetSuggestions ?? true,
+                createdSeq: seq, settingsSeq: seq)
+            stack.members = observed.members.map { member(from: $0, seq: seq) }
+            stack.top = stack.members.first?.widget.instance
+            stack.observedLayout = source(of: layout, observed, seq: seq, time: time, assumed: false)
+            state.stacks.append(stack)
+            return
+        }
+        var stack = state.stacks[i]
+        let current = stack.members.map {
+            MatchCandidate(
+                instance: $0.widget.instance, app: $0.widget.app, extensionBundle: $0.extensionBundle,
+                kind: $0.widget.kind)
+        }
+        var taken = Set<Int>()
+        var members = [Member]()
+        for ref in observed.members {
+            let name = RecordedWidgetName(
+                instance: ref.instance, bundles: [ref.extensionBundle, ref.app].compactMap { $0 }, kind: ref.kind)
+            if let j = name.match(in: current).index, !taken.contains(j) {
+                taken.insert(j)
+                var kept = stack.members[j]
+                if kept.extensionBundle == nil { kept.extensionBundle = ref.extensionBundle }
+                members.append(kept)
+            } else {
+                members.append(member(from: ref, seq: seq))
+            }
+        }
+        let builtByEvents = stack.observedLayout.isExplicit
+        var differences = [String]()
+        if builtByEvents {
+            let before = stack.members.map(\.widget.instance)
+            let after = members.map(\.widget.instance)
+            if before != after {
+                differences.append(
+                    "explicit events had \(before.isEmpty ? "no widgets" : before.joined(separator: ", ")); the device recorded \(after.isEmpty ? "no widgets" : after.joined(separator: ", "))"
+                )
+            }
+            if let r = observed.smartRotate, r != stack.smartRotate {
+                differences.append(
+                    "Smart Rotate \(stack.smartRotate ? "on" : "off") by events, \(r ? "on" : "off") recorded")
+            }
+            if let s = observed.widgetSuggestions, s != stack.widgetSuggestions {
+                differences.append(
+                    "Widget Suggestions \(stack.widgetSuggestions ? "on" : "off") by events, \(s ? "on" : "off") recorded"
+                )
+            }
+        }
+        let earlier = stack.createdSeq
+        stack.platform = observed.platform
+        stack.family = observed.family
+        stack.members = members
+        if let r = observed.smartRotate { stack.smartRotate = r }
+        if let s = observed.widgetSuggestions { stack.widgetSuggestions = s }
+        if observed.smartRotate != nil || observed.widgetSuggestions != nil { stack.settingsSeq = seq }
+        var source = source(of: layout, observed, seq: seq, time: time, assumed: false)
+        if !differences.isEmpty {
+            source.conflict = [earlier, seq]
+            source.conflictDetail =
+                "the layout the device recorded contradicts the stack explicit events built: "
+                + differences.joined(separator: "; ") + "; the record holds from its time"
+        }
+        stack.observedLayout = source
+        if stack.restingTop.map({ id in !members.contains { $0.widget.instance == id } }) ?? false {
+            stack.restingTop = nil
+        }
+        stack.repairTop()
+        state.stacks[i] = stack
+    }
+
+    func member(from ref: WidgetRef, seq: UInt64) -> Member {
+        Member(
+            widget: WidgetIdentity(instance: ref.instance, kind: ref.kind, app: ref.app), family: ref.family,
+            intent: ref.configuration?.name, parameters: parameterMap(ref.configuration?.parameters), addedSeq: seq,
+            extensionBundle: ref.extensionBundle)
+    }
+
+    private func source(of layout: LayoutObserved, _ observed: ObservedStack, seq: UInt64, time: Int64, assumed: Bool)
+        -> StackLayoutSource
+    {
+        var unrecorded = [String]()
+        if observed.smartRotate == nil { unrecorded.append("Smart Rotate") }
+        if observed.widgetSuggestions == nil { unrecorded.append("Widget Suggestions") }
+        return StackLayoutSource(
+            seq: seq, time: time, assumed: assumed, inferred: !layout.isRecorded, unrecordedSwitches: unrecorded)
+    }
+}

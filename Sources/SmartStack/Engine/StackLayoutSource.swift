@@ -1,0 +1,62 @@
+/// Where a stack's layout comes from when a `stack.layoutObserved` set it, and what that
+/// leaves assumed (`docs/events.md`, "Observed layouts").
+package struct StackLayoutSource: Codable, Hashable {
+    /// The observation that last set the stack's members (0: explicit events built it).
+    package var seq: UInt64 = 0
+    /// The observation's time; before it, the stack is assumed (`LAYOUT_ASSUMED`).
+    package var time: Int64 = .min
+    /// Whether the stack exists only by assumption: no explicit event or earlier
+    /// observation defines it before the observation's time.
+    package var assumed = false
+    /// Whether the observation was inferred from on-screen records, not a layout file.
+    package var inferred = false
+    /// The switches the observation did not record (`SETTINGS_ASSUMED`): Smart Rotate,
+    /// Widget Suggestions.
+    package var unrecordedSwitches: [String] = []
+    /// When the observation contradicted a stack built by explicit events: that stack's
+    /// `stack.created` (or first event) and the observation (`LAYOUT_CONFLICT`).
+    package var conflict: [UInt64] = []
+    /// What the contradiction was.
+    package var conflictDetail = ""
+
+    /// Whether no observation set the stack.
+    package var isExplicit: Bool { seq == 0 }
+}
+
+extension StackState {
+    /// What an answer about this stack at `now` rests on that the log does not record for
+    /// that instant.
+    func assumptions(at now: Int64, clock: inout LocalClock) -> [Assumption] {
+        let source = observedLayout
+        guard !source.isExplicit else { return [] }
+        var out = [Assumption]()
+        if source.assumed && now < source.time {
+            out.append(
+                Assumption(
+                    .layoutAssumed, stack: id, events: [source.seq],
+                    detail:
+                        "no event before \(clock.clockText(source.time)) defines \(id); its layout is taken from the one the device recorded then"
+                ))
+        }
+        if source.inferred {
+            out.append(
+                Assumption(
+                    .layoutInferred, stack: id, events: [source.seq],
+                    detail:
+                        "the layout of \(id) was inferred from the device's on-screen records, not read from a layout file"
+                ))
+        }
+        if !source.conflict.isEmpty && now >= source.time {
+            out.append(Assumption(.layoutConflict, stack: id, events: source.conflict, detail: source.conflictDetail))
+        }
+        if !source.unrecordedSwitches.isEmpty {
+            out.append(
+                Assumption(
+                    .settingsAssumed, stack: id, events: [source.seq],
+                    detail:
+                        "the layout record of \(id) does not hold \(source.unrecordedSwitches.joined(separator: " or ")); the earlier or default value is kept"
+                ))
+        }
+        return out
+    }
+}
