@@ -54,25 +54,40 @@ extension Explainer {
             var engine = try projector.engine(device: device, at: t, query: query)
             return engine.snapshot(at: e.envelope.time).stacks
         }
-        // The observed widget: by instance, or by kind and (when recorded) app.
-        let app = e.envelope.app
-        let isObserved = { (w: WidgetIdentity) in
-            w.instance == o.instance || (w.kind == o.kind && (app == nil || w.app == app))
+        // The observed widget, found among the model's widgets by the documented rule
+        // (docs/events.md, "Matching the device's names to widgets").
+        let atInstant = try stacksAtInstant().filter { o.stack == nil || $0.stack == o.stack }
+        let shown = atInstant.flatMap { stack in stack.widgets.map { (stack.stack, $0) } }
+        let name = RecordedWidgetName(
+            instance: o.instance ?? Self.extra("widgetIdentifier", of: e),
+            bundles: [Self.extra("extension", of: e), e.envelope.app].compactMap { $0 }, kind: o.kind)
+        let match = name.match(
+            in: shown.map {
+                MatchCandidate(
+                    instance: $0.1.widget.instance, app: $0.1.widget.app, extensionBundle: $0.1.extensionBundle,
+                    kind: $0.1.widget.kind)
+            })
+        guard let index = match.index else {
+            let cause =
+                match == .ambiguous ? Observation.Cause.ambiguous : shown.isEmpty ? .noStack : .noMatchingWidget
+            return Observation(
+                event: seq, time: e.envelope.time, stack: o.stack ?? id, agrees: false,
+                detail: "the device recorded \(o.instance ?? o.kind ?? "?"): \(cause.text)", unjudged: cause)
         }
-        let named = o.instance ?? o.kind ?? "?"
+        let matched = shown[index].1.widget
+        let isObserved = { (w: WidgetIdentity) in w.instance == matched.instance }
+        let named = "\(matched.kind) (\(matched.instance))"
         let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
         let span = EventLimits.micros(o.duration ?? 0)
         guard span > 0 else {
-            let stacks = try stacksAtInstant()
-            let stackID = o.stack ?? id ?? stacks.first { $0.widgets.contains { isObserved($0.widget) } }?.stack
-            let top = stacks.first { $0.stack == stackID }?.top?.widget
+            let stackID = shown[index].0
+            let top = atInstant.first { $0.stack == stackID }?.top?.widget
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             return Observation(
                 event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail)
         }
-        let stackID =
-            try o.stack ?? id ?? stacksAtInstant().first { $0.widgets.contains { isObserved($0.widget) } }?.stack
+        let stackID = shown[index].0
         let onTop = try timeOnTop(stack: stackID, from: t - span, to: t, query: query, isObserved)
         let share = Double(onTop) / Double(span)
         let agrees = (o.onScreen ? share : 1 - share) >= Self.agreementShare
@@ -102,6 +117,14 @@ extension Explainer {
             }, decision: { _ in })
         if let since = shownSince { total += to - since }
         return total
+    }
+
+    /// A string member of the event's unknown fields (`widgetIdentifier`, `extension`).
+    static func extra(_ key: String, of e: Event) -> String? {
+        for member in e.extras where member.key == key {
+            if case .string(let s) = member.value, !s.isEmpty { return s }
+        }
+        return nil
     }
 
     private func seconds(_ micros: Int64) -> String {

@@ -14,12 +14,28 @@ package struct Explainer {
         self.device = device
     }
 
+    /// A record of the device (`stack.observed`) compared with the model.
     package struct Observation {
         package var event: UInt64
         package var time: Timestamp
         package var stack: String? = nil
         package var agrees: Bool
         package var detail: String
+        /// Why the model could not judge it, when it could not; such a record is counted
+        /// apart, never as an agreement or a disagreement.
+        package var unjudged: Cause? = nil
+
+        /// Why an observation could not be judged.
+        package enum Cause: String, CaseIterable, Sendable {
+            /// The model has no stack at the record's time.
+            case noStack = "the model has no stack then"
+            /// No widget of the model's stacks fits the record's names.
+            case noMatchingWidget = "no widget of the model's stacks matches its names"
+            /// More than one widget fits: never guessed.
+            case ambiguous = "more than one widget of the model's stacks matches its names"
+
+            package var text: String { rawValue }
+        }
     }
 
     package struct Explanation {

@@ -86,9 +86,13 @@ extension Explainer.Explanation {
             w.key("time")
             w.time(o.time)
             w.key("agrees")
-            w.bool(o.agrees)
+            if o.unjudged == nil { w.bool(o.agrees) } else { w.null() }
             w.key("detail")
             w.string(o.detail)
+            if let cause = o.unjudged {
+                w.key("unjudged")
+                w.string(cause.text)
+            }
             w.endObject()
         }
         w.endArray()
@@ -156,7 +160,7 @@ extension Explainer.Explanation {
         }
         for o in observed {
             out +=
-                "\nThe device's own record (event \(o.event), \(StateText.clock(o.time))): \(o.detail.shown) — \(o.agrees ? "agrees" : "DISAGREES").\n"
+                "\nThe device's own record (event \(o.event), \(StateText.clock(o.time))): \(o.detail.shown) — \(o.unjudged != nil ? "not judged" : o.agrees ? "agrees" : "DISAGREES").\n"
         }
         if !stack.assumptions.isEmpty { out += "\n" + StateText.assumptionsText(stack.assumptions) }
         let cited = citedSeqs

@@ -42,8 +42,20 @@ package enum ReplayText {
         w.endObject()
     }
 
-    /// The closing line of `replay --disagreements`.
-    package static func disagreementSummary(disagreeing: Int, of total: Int) -> String {
-        "\(disagreeing) of \(total) observations disagree with the model\n"
+    /// The closing lines of `replay --disagreements`: how many judged observations
+    /// disagree, and how many could not be judged, by cause.
+    package static func disagreementSummary(judged: [Explainer.Observation], all: [Explainer.Observation]) -> String {
+        let disagreeing = judged.filter { !$0.agrees }.count
+        var out = "\(disagreeing) of \(judged.count) observations disagree with the model\n"
+        let unjudged = all.compactMap(\.unjudged)
+        if !unjudged.isEmpty {
+            out += "\(unjudged.count) could not be judged:"
+            for cause in Explainer.Observation.Cause.allCases {
+                let n = unjudged.filter { $0 == cause }.count
+                if n > 0 { out += " \(cause.text) (\(n))" + (cause == unjudged.last ? "" : ";") }
+            }
+            out += "\n"
+        }
+        return out
     }
 }

@@ -13,6 +13,9 @@ struct ArtifactFile {
 
     var bytes: [UInt8]
     var sha256: String
+    /// The file's modification time, to the nanosecond the file system keeps (truncated to
+    /// the microsecond).
+    var modified: Int64
 
     /// Reads `path` whole.
     /// - Throws: `ImportError` when the file cannot be read or exceeds `maximumBytes`.
@@ -39,6 +42,7 @@ struct ArtifactFile {
             )
         }
         let size = Int(st.st_size)
+        modified = Int64(st.st_mtim.tv_sec) * 1_000_000 + Int64(st.st_mtim.tv_nsec / 1_000)
         guard size <= Self.maximumBytes else {
             throw ImportError(
                 path: path,

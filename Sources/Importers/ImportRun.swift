@@ -20,6 +20,9 @@ public struct ImportRun: Sendable {
         case knowledgec
         /// A PowerLog database (`CurrentPowerlog.PLSQL`).
         case powerlog
+        /// SpringBoard's `IconState.plist` or `DesiredIconState.plist` (a file, or a
+        /// directory holding them).
+        case iconstate
     }
 
     /// How to import.
@@ -31,6 +34,11 @@ public struct ImportRun: Sendable {
         public var device = Envelope.defaultDevice
         /// The Biome stream of a lone SEGB file whose path does not name it.
         public var stream: String?
+        /// The time of a layout file's record (`--layout-time`); nil for the file's
+        /// modification time.
+        public var layoutTime: Timestamp?
+        /// The device's platform, for the stacks a layout file lists.
+        public var platform = "iOS"
         /// Called after each file with its report (for progress).
         public var onFile: (@Sendable (ImportFileReport) -> Void)?
 
@@ -85,6 +93,7 @@ public struct ImportRun: Sendable {
             let parts = relative.split(separator: "/")
             let name = parts.last.map(String.init) ?? relative
             if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { return false }
+            if format == .iconstate { return IconStateImporter.fileNames.contains(name) }
             return !(format == .segb && parts.contains { $0.lowercased() == "tombstone" })
         }
         guard let real = ArtifactTree.resolved(absolute), tree.isInsideRoot(real) || absolute == root else {
@@ -121,6 +130,9 @@ public struct ImportRun: Sendable {
                 path: file.readPath, context: context, stream: options.stream, seenPath: file.path)
         case .knowledgec: result = KnowledgeCImporter.read(path: file.readPath, context: context)
         case .powerlog: result = PowerLogImporter.read(path: file.readPath, context: context)
+        case .iconstate:
+            result = IconStateImporter.read(
+                path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform)
         }
         result.report.link = file.link
         return result

@@ -7,6 +7,7 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     case segb
     case knowledgec
     case powerlog
+    case iconstate
 
     /// The importer's format.
     var importFormat: ImportRun.Format {
@@ -14,6 +15,7 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .segb: return .segb
         case .knowledgec: return .knowledgec
         case .powerlog: return .powerlog
+        case .iconstate: return .iconstate
         }
     }
 }

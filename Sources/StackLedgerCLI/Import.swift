@@ -8,10 +8,13 @@ import Synchronization
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Read forensic artifacts (Biome SEGB, knowledgeC.db, PowerLog) and append the events they yield.",
+        abstract:
+            "Read forensic artifacts (Biome SEGB, knowledgeC.db, PowerLog, SpringBoard's IconState.plist) and append the events they yield.",
         discussion: """
             FORMAT is segb (one SEGB file, or a Biome streams/ tree), knowledgec (a knowledgeC.db) \
-            or powerlog (a PowerLog .PLSQL). The evidence is never written: databases are opened \
+            powerlog (a PowerLog .PLSQL) or iconstate (SpringBoard's IconState.plist or \
+            DesiredIconState.plist: one stack.layoutObserved, dated by the file's modification \
+            time unless --layout-time is given). The evidence is never written: databases are opened \
             immutable (or from a private copy when a write-ahead log is present) and their SHA-256 \
             is checked before and after. Each file is imported whole or not at all; every event \
             carries its provenance (the file's SHA-256, its path relative to --root, the stream or \
@@ -40,6 +43,15 @@ struct Import: ParsableCommand {
     @Option(help: "The Biome stream of a lone SEGB file whose path does not name it (e.g. App.InFocus).")
     var stream: String?
 
+    @Option(
+        help:
+            "(iconstate) The layout's time (RFC 3339), when the file's modification time is not when SpringBoard wrote it.",
+        transform: TimeArgument.parse)
+    var layoutTime: TimeArgument?
+
+    @Option(help: "(iconstate) The device's platform for the stacks the layout lists: iOS or iPadOS.")
+    var platform: String = "iOS"
+
     @Flag(help: "Print the per-file report as JSON.")
     var json = false
 
@@ -51,12 +63,20 @@ struct Import: ParsableCommand {
             )
         }
         if stream != nil && format != .segb { throw ValidationError("--stream applies to segb only") }
+        if layoutTime != nil && format != .iconstate {
+            throw ValidationError("--layout-time applies to iconstate only")
+        }
+        guard ["iOS", "iPadOS"].contains(platform) else {
+            throw ValidationError("--platform \(platform): a home screen layout is iOS or iPadOS")
+        }
     }
 
     func run() throws {
         var options = ImportRun.Options()
         options.root = root
         options.stream = stream
+        options.layoutTime = layoutTime?.timestamp
+        options.platform = platform
         if let device { options.device = device }
         let terminal = stderrIsTerminal
         let done = ProgressCounter()

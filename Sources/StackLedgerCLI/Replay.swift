@@ -85,9 +85,8 @@ struct Replay: ParsableCommand {
                 stack: stack, from: from, to: to, query: try options.query())
         }
         var out = StandardOutput()
-        var n = 0
-        for o in found where !o.agrees {
-            n += 1
+        let judged = found.filter { $0.unjudged == nil }
+        for o in judged where !o.agrees {
             if options.json {
                 var w = CanonicalWriter()
                 ReplayText.writeJSON(&w, o, device: session.device)
@@ -98,7 +97,7 @@ struct Replay: ParsableCommand {
             }
         }
         if !options.json {
-            out.write(ReplayText.disagreementSummary(disagreeing: n, of: found.count))
+            out.write(ReplayText.disagreementSummary(judged: judged, all: found))
         }
         out.flush()
     }

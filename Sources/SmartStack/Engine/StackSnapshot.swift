@@ -15,6 +15,8 @@ public struct WidgetSnapshot: Codable, Hashable, Sendable {
     /// The timeline entry it displays (T1: the latest entry dated at or before the
     /// instant), nil when it has none or was placed by the system.
     public var entry: DisplayedEntry?
+    /// The widget extension's bundle id, when an event recorded it.
+    public var extensionBundle: String? = nil
 }
 
 /// The timeline entry a widget displays at an instant (rule T1).
@@ -98,7 +100,7 @@ extension DeviceEngine {
                             entry: shown.map {
                                 DisplayedEntry(
                                     date: Timestamp(microseconds: $0.date, offsetMinutes: $0.offset), event: $0.seq)
-                            }))
+                            }, extensionBundle: m.extensionBundle))
                 }
             }
             let top = widgets.first { $0.widget.instance == s.top }

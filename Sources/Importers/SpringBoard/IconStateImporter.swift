@@ -1,0 +1,128 @@
+public import Ledger
+import SmartStack
+
+/// Reads SpringBoard's `IconState.plist` (or `DesiredIconState.plist`) into one
+/// `stack.layoutObserved` (forensic-sources.md §10a): every stack of widgets on every page
+/// and in the Today view, with its members in order and the switches SpringBoard wrote,
+/// and the single widgets outside any stack.
+///
+/// SpringBoard rewrites the file when the layout changes, so the event's time is the
+/// file's modification time unless the caller gives one.
+public enum IconStateImporter {
+    /// The stream name in event ids and `source.stream`.
+    static let stream = "SpringBoard.IconState"
+    /// The names of the layout files SpringBoard writes.
+    public static let fileNames: Set<String> = ["IconState.plist", "DesiredIconState.plist"]
+
+    /// Reads the file at `path`.
+    ///
+    /// - Parameters:
+    ///   - layoutTime: the layout's time; nil for the file's modification time.
+    ///   - platform: the device's platform (`iOS` or `iPadOS`).
+    /// - Returns: the event and the report; a file that is not an icon state returns no
+    ///   events and the reason in `report.error`.
+    public static func read(path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS")
+        -> ArtifactImport
+    {
+        var report = ImportFileReport(path: context.path)
+        report.stream = stream
+        let file: ArtifactFile
+        do {
+            file = try ArtifactFile(path: path)
+        } catch {
+            return .failure(report, error.message)
+        }
+        report.artifact = file.sha256
+        report.container = "binary plist"
+        let layout: IconStateLayout
+        do {
+            let root = try BinaryPlist.parse(file.bytes[...])
+            layout = try IconStateLayout(root: root)
+        } catch let error as WireFormatError {
+            return .failure(report, "\(error.message) (byte \(error.offset)); nothing from this file was imported")
+        } catch let error as IconStateError {
+            return .failure(report, "\(error.message); nothing from this file was imported")
+        } catch {
+            return .failure(report, "\(error); nothing from this file was imported")
+        }
+        report.recordsRead = layout.icons
+        report.skipped = layout.otherElements.values.reduce(0, +)
+        for (type, count) in layout.otherElements.sorted(by: { $0.key < $1.key }) {
+            report.problem("\(count) \(type) element\(count == 1 ? "" : "s") (not a widget; not imported)")
+        }
+        for problem in layout.problems { report.problem(problem) }
+        report.failed += layout.problems.count
+        let time = layoutTime ?? Timestamp(microseconds: file.modified)
+        var context = context
+        context.sha256 = file.sha256
+        var sink = EventSink(context: context)
+        sink.yield(
+            EventType.layoutObserved.rawValue, time: time, stream: stream,
+            locator: Locator(0, part: "at-\(time.microseconds)")
+        ) { w in
+            w.key("layout")
+            w.string("sha256:" + file.sha256)
+            w.key("stacks")
+            w.beginArray()
+            for stack in layout.stacks { write(stack, platform: platform, &w) }
+            w.endArray()
+            w.key("widgets")
+            w.beginArray()
+            for widget in layout.widgets { write(widget, &w) }
+            w.endArray()
+            w.key("method")
+            w.string("recorded")
+            w.key("complete")
+            w.bool(true)
+        }
+        var result = ArtifactImport(events: [], report: report)
+        result.take(sink)
+        return result
+    }
+
+    static func write(_ stack: IconStateLayout.Stack, platform: String, _ w: inout CanonicalWriter) {
+        w.beginObject()
+        w.key("stack")
+        w.string(stack.id)
+        w.key("platform")
+        w.string(platform)
+        w.key("family")
+        w.string(stack.family)
+        w.key("members")
+        w.beginArray()
+        for member in stack.members { write(member, &w) }
+        w.endArray()
+        if let r = stack.smartRotate {
+            w.key("smartRotate")
+            w.bool(r)
+        }
+        if let s = stack.widgetSuggestions {
+            w.key("widgetSuggestions")
+            w.bool(s)
+        }
+        if let selected = stack.selected {
+            w.key("selected")
+            w.string(selected)
+        }
+        w.endObject()
+    }
+
+    static func write(_ widget: IconStateLayout.Widget, _ w: inout CanonicalWriter) {
+        w.beginObject()
+        w.key("instance")
+        w.string(widget.instance)
+        w.key("app")
+        w.string(widget.app)
+        w.key("kind")
+        w.string(widget.kind)
+        w.key("family")
+        w.string(widget.family)
+        w.key("configuration")
+        w.null()
+        if let ext = widget.extensionBundle {
+            w.key("extension")
+            w.string(ext)
+        }
+        w.endObject()
+    }
+}

@@ -1,0 +1,145 @@
+import SmartStack
+
+/// The stacks and single widgets of a SpringBoard `IconState.plist` (forensic-sources.md
+/// §10a), read from the property list's values with the key names SpringBoard writes.
+struct IconStateLayout {
+    /// A widget as an icon's element holds it.
+    struct Widget: Equatable {
+        var instance: String
+        var app: String
+        var extensionBundle: String?
+        var kind: String
+        var family: String
+    }
+
+    /// A stack: an icon with `elements`.
+    struct Stack: Equatable {
+        var id: String
+        var family: String
+        var members: [Widget]
+        /// `allowsSuggestions` (Smart Rotate), when written.
+        var smartRotate: Bool?
+        /// `allowsExternalSuggestions` (Widget Suggestions), when written.
+        var widgetSuggestions: Bool?
+        /// `userSelectedElementIdentifier`, when written.
+        var selected: String?
+        /// Where the icon was: `page 2`, `Today view`.
+        var place: String
+    }
+
+    var stacks: [Stack] = []
+    var widgets: [Widget] = []
+    /// Elements that are not widgets (`siriSuggestions`, `appPredictions`, ...), by type.
+    var otherElements: [String: Int] = [:]
+    /// Icons or elements that could not be read, each with the reason.
+    var problems: [String] = []
+    /// Icons looked at (apps, folders, widgets and stacks).
+    var icons = 0
+
+    /// How deep pages, folders and lists may nest before the file is taken as malformed.
+    static let maximumDepth = 16
+
+    /// WidgetKit families by SpringBoard's `gridSize`.
+    static let families = [
+        "small": "systemSmall", "medium": "systemMedium", "large": "systemLarge", "extraLarge": "systemExtraLarge",
+    ]
+
+    /// Reads the root dictionary of an IconState.plist.
+    init(root: PlistValue) throws(IconStateError) {
+        guard case .dictionary = root else {
+            throw IconStateError("its root is not a dictionary; it is not a SpringBoard icon state")
+        }
+        guard root["iconLists"] != nil || root["today"] != nil else {
+            throw IconStateError("it has neither iconLists nor today; it is not a SpringBoard icon state")
+        }
+        if let pages = root["iconLists"]?.array {
+            for (n, page) in pages.enumerated() { try walk(page, place: "page \(n + 1)", depth: 1) }
+        }
+        if let today = root["today"] { try walk(today, place: "Today view", depth: 1) }
+    }
+
+    /// Visits every icon of a list (a page, a folder's page, the Today view's list).
+    private mutating func walk(_ value: PlistValue, place: String, depth: Int) throws(IconStateError) {
+        guard depth <= Self.maximumDepth else {
+            throw IconStateError("its lists nest more than \(Self.maximumDepth) deep; it is malformed")
+        }
+        if let list = value.array {
+            for item in list { try walk(item, place: place, depth: depth + 1) }
+            return
+        }
+        icons += 1
+        guard case .dictionary = value else { return } // an app, as its bundle id
+        if value["listType"]?.string == "folder" {
+            if let pages = value["iconLists"] { try walk(pages, place: place, depth: depth + 1) }
+            return
+        }
+        guard value["iconType"]?.string == "custom" else { return }
+        read(icon: value, place: place)
+    }
+
+    /// A widget or a stack: an icon with `iconType` `custom`.
+    private mutating func read(icon: PlistValue, place: String) {
+        let id = icon["displayIdentifier"]?.string
+        let grid = icon["gridSize"]?.string ?? "small"
+        let family = Self.families[grid] ?? grid
+        guard let elements = icon["elements"]?.array else {
+            // A single widget: one element's keys written flat into the icon.
+            if let widget = widget(icon, family: family, fallbackID: id, place: place) { widgets.append(widget) }
+            return
+        }
+        guard let id, !id.isEmpty else {
+            problems.append("a stack on \(place) has no displayIdentifier; it is not imported")
+            return
+        }
+        var members = [Widget]()
+        for element in elements {
+            if let w = widget(element, family: family, fallbackID: nil, place: "\(id) on \(place)") {
+                members.append(w)
+            }
+        }
+        stacks.append(
+            Stack(
+                id: id, family: family, members: members, smartRotate: Self.bool(icon["allowsSuggestions"]),
+                widgetSuggestions: Self.bool(icon["allowsExternalSuggestions"]),
+                selected: icon["userSelectedElementIdentifier"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+                place: place))
+    }
+
+    /// One element: a widget, or another kind of element (counted, not imported).
+    private mutating func widget(_ element: PlistValue, family: String, fallbackID: String?, place: String) -> Widget? {
+        let type = element["elementType"]?.string ?? "widget"
+        guard type == "widget" else {
+            otherElements[type, default: 0] += 1
+            return nil
+        }
+        guard let instance = element["uniqueIdentifier"]?.string ?? fallbackID, !instance.isEmpty else {
+            problems.append("a widget in \(place) has no uniqueIdentifier; it is not imported")
+            return nil
+        }
+        guard let kind = element["widgetIdentifier"]?.string, !kind.isEmpty else {
+            problems.append("widget \(instance) in \(place) has no widgetIdentifier (its kind); it is not imported")
+            return nil
+        }
+        guard let app = element["containerBundleIdentifier"]?.string, !app.isEmpty else {
+            problems.append(
+                "widget \(instance) in \(place) has no containerBundleIdentifier (its app); it is not imported")
+            return nil
+        }
+        let ext = element["bundleIdentifier"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        return Widget(instance: instance, app: app, extensionBundle: ext, kind: kind, family: family)
+    }
+
+    private static func bool(_ value: PlistValue?) -> Bool? {
+        switch value {
+        case .bool(let b)?: return b
+        case .integer(let i)?: return i != 0
+        default: return nil
+        }
+    }
+}
+
+/// Why a property list is not an icon state StackLedger can read.
+struct IconStateError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+/// From a device's records to an answer: the real PowerLog sample and an IconState.plist
+/// written from SpringBoard's key names, whose widget ids are the PowerLog rows' identifiers
+/// (an assumption from the data, not a documented fact).
+@Suite("Device layouts end to end")
+struct DeviceLayoutTests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// An extraction holding the PowerLog sample and an IconState.plist: one stack of the
+    /// Weather and Photos widgets, the clock and calendar widgets alone.
+    func extraction(_ dir: WorkDirectory) throws -> String {
+        let root = dir.file("extraction")
+        let springBoard = root + "/private/var/mobile/Library/SpringBoard"
+        try FileManager.default.createDirectory(atPath: springBoard, withIntermediateDirectories: true)
+        let element = { (id: String, kind: String, app: String, ext: String) in
+            IconStateWriter.Element(id, kind: kind, app: app, extensionBundle: ext)
+        }
+        let plist = IconStateWriter.encode(pages: [
+            [
+                .stack(
+                    "STACK-1", gridSize: "medium",
+                    [
+                        element(
+                            "F31E834E-D601-44B4-8665-010AB688D28A", "com.apple.weather", "com.apple.weather",
+                            "com.apple.weather.widget"),
+                        element(
+                            "1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D", "com.apple.mobileslideshow.PhotosReliveWidget",
+                            "com.apple.mobileslideshow", "com.apple.mobileslideshow.PhotosReliveWidget"),
+                    ]),
+                .widget(
+                    element(
+                        "E181372D-47EA-450D-B9F5-6CE608D0676A", "com.apple.mobiletimer.datetime",
+                        "com.apple.mobiletimer",
+                        "com.apple.mobiletimer.WorldClockWidget")),
+            ]
+        ])
+        try Data(plist).write(to: URL(fileURLWithPath: springBoard + "/IconState.plist"))
+        let powerlog = root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife"
+        try FileManager.default.createDirectory(atPath: powerlog, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"),
+            toPath: powerlog + "/CurrentPowerlog.PLSQL")
+        return root
+    }
+
+    @Test("state, why and replay --disagreements answer from the device's layout, assumed before its time")
+    func answers() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try extraction(dir)
+        let layoutFile = root + "/private/var/mobile/Library/SpringBoard/IconState.plist"
+        try CLI.run([
+            "import", "powerlog",
+            root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife/CurrentPowerlog.PLSQL",
+            "--root", root, "--store", dir.store,
+        ])
+        let imported = try CLI.run([
+            "import", "iconstate", layoutFile, "--root", root, "--layout-time", "2021-12-16T12:00:00Z", "--store",
+            dir.store,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let before = try json(
+            try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:24:00Z", "--json"]).stdout)
+        let stacks = try #require(before["stacks"] as? [[String: Any]])
+        #expect(stacks.map { $0["stack"] as? String } == ["STACK-1"])
+        let assumptions = try #require(before["assumptions"] as? [[String: Any]])
+        #expect(assumptions.map { $0["code"] as? String } == ["LAYOUT_ASSUMED"])
+
+        let after = try json(
+            try CLI.run(["state", "--store", dir.store, "--at", "2021-12-16T12:30:00Z", "--json"]).stdout)
+        #expect((after["assumptions"] as? [Any])?.isEmpty == true)
+
+        let why = try json(
+            try CLI.run([
+                "why", "--store", dir.store, "--stack", "STACK-1", "--at", "2021-11-02T10:24:41.173087Z", "--json",
+            ]).stdout)
+        let cited = try #require(why["cited"] as? [[String: Any]])
+        let streams = Set(cited.compactMap { ($0["source"] as? [String: Any])?["stream"] as? String })
+        #expect(streams.contains("SpringBoard.IconState"))
+        #expect(streams.contains("PLApplicationAgent_EventBackward_WidgetStats"))
+        let observed = try #require(why["observed"] as? [[String: Any]])
+        #expect(observed.count == 2 && observed.allSatisfy { $0["agrees"] is Bool })
+
+        let replay = try CLI.run([
+            "replay", "--store", dir.store, "--from", "2021-11-01T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
+            "--disagreements",
+        ])
+        // The Weather widget, first in the stack, is on top in the model; Photos never is.
+        #expect(replay.stdout.contains("4 of 8 observations disagree with the model"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("PhotosReliveWidget"))
+        #expect(!replay.stdout.contains("could not be judged"))
+    }
+
+    @Test("without a layout the device's records cannot be judged, and replay says why instead of disagreeing")
+    func noLayout() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try extraction(dir)
+        try CLI.run([
+            "import", "powerlog",
+            root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife/CurrentPowerlog.PLSQL",
+            "--store", dir.store,
+        ])
+        let replay = try CLI.run([
+            "replay", "--store", dir.store, "--from", "2021-11-01T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
+            "--disagreements",
+        ])
+        #expect(replay.stdout.contains("0 of 0 observations disagree with the model"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("8 could not be judged: the model has no stack then (8)"))
+    }
+}
