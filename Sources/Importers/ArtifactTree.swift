@@ -32,6 +32,9 @@ struct ArtifactTree {
     let realRoot: String
     /// Whether a file, by its path relative to the root, is one the import reads.
     let wanted: (String) -> Bool
+    /// Whether links are followed (an import of named files or streams) or only listed (a
+    /// whole extraction, whose links point at the device's own paths: `var -> private/var`).
+    var followsLinks = true
 
     private(set) var entries: [ArtifactEntry] = []
     private(set) var passedOver: [PassedOver] = []
@@ -77,6 +80,13 @@ struct ArtifactTree {
                     ArtifactEntry(path: seen, readPath: real, link: real == seen ? nil : relativeToRoot(real)))
             }
         case S_IFLNK:
+            guard followsLinks else {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: real)) ?? "?"
+                passedOver.append(
+                    PassedOver(
+                        path: relative(seen), reason: "a link to \(target); links in an extraction are not followed"))
+                return
+            }
             followLink(seen: seen, real: real)
         default:
             passedOver.append(

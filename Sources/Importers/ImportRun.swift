@@ -202,7 +202,7 @@ public struct ImportRun: Sendable {
 
     /// `path` made absolute and lexically tidied (`.`, `..` and repeated slashes), links
     /// left as they are: the path as the extraction shows it.
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var parts = [Substring]()
         for part in full.split(separator: "/") {

@@ -8,10 +8,12 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     case knowledgec
     case powerlog
     case iconstate
+    case extraction
 
-    /// The importer's format.
-    var importFormat: ImportRun.Format {
+    /// The importer's format; nil for a whole extraction, which runs every importer.
+    var importFormat: ImportRun.Format? {
         switch self {
+        case .extraction: return nil
         case .segb: return .segb
         case .knowledgec: return .knowledgec
         case .powerlog: return .powerlog

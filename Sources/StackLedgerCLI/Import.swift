@@ -14,7 +14,9 @@ struct Import: ParsableCommand {
             FORMAT is segb (one SEGB file, or a Biome streams/ tree), knowledgec (a knowledgeC.db) \
             powerlog (a PowerLog .PLSQL) or iconstate (SpringBoard's IconState.plist or \
             DesiredIconState.plist: one stack.layoutObserved, dated by the file's modification \
-            time unless --layout-time is given). The evidence is never written: databases are opened \
+            time unless --layout-time is given), or extraction (a folder holding a whole device's \
+            file system, private/var/...: every artifact above found by its path, and \
+            SystemVersion.plist read into device.info; links are listed, never followed). The evidence is never written: databases are opened \
             immutable (or from a private copy when a write-ahead log is present) and their SHA-256 \
             is checked before and after. Each file is imported whole or not at all; every event \
             carries its provenance (the file's SHA-256, its path relative to --root, the stream or \
@@ -37,7 +39,10 @@ struct Import: ParsableCommand {
     )
     var root: String?
 
-    @Option(help: "The device these artifacts belong to.")
+    @Option(help: "(extraction) The device's time zone (IANA name), written into its device.info.")
+    var timeZone: String?
+
+    @Option(help: "The device these artifacts belong to (extraction: required when the store holds another device).")
     var device: String?
 
     @Option(help: "The Biome stream of a lone SEGB file whose path does not name it (e.g. App.InFocus).")
@@ -72,6 +77,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
+        guard let importFormat = format.importFormat else { return try importExtraction() }
         var options = ImportRun.Options()
         options.root = root
         options.stream = stream
@@ -84,7 +90,7 @@ struct Import: ParsableCommand {
             let n = done.next()
             if terminal { printProgress("imported \(n) file\(n == 1 ? "" : "s"), last \(report.path.shown)") }
         }
-        let run = ImportRun(format: format.importFormat, options: options)
+        let run = ImportRun(format: importFormat, options: options)
         // Resolve the files before opening the store, so a bad path leaves no store behind.
         let listing: ImportRun.Listing
         do {
@@ -111,7 +117,7 @@ struct Import: ParsableCommand {
         if !failedFiles.isEmpty { throw ExitCode(ExitCodes.dataError) }
     }
 
-    private func printText(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
+    func printText(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
         var out = StandardOutput()
         out.write("file\tstream\tcontainer\tread\timported\tduplicates\tdeleted\tempty\tskipped\tfailed\n")
         var totals = ImportFileReport(path: "total")
@@ -142,7 +148,7 @@ struct Import: ParsableCommand {
         out.flush()
     }
 
-    private func printJSON(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
+    func printJSON(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
         var w = CanonicalWriter()
         w.beginObject()
         w.key("format")

@@ -115,3 +115,93 @@ struct DeviceLayoutTests {
         #expect(replay.stdout.contains("8 could not be judged: the model has no stack then (8)"))
     }
 }
+
+/// `import extraction`: a folder holding a device's paths from its root.
+@Suite("import extraction")
+struct ExtractionImportTests {
+    /// The extraction of `DeviceLayoutTests` plus the real Biome and knowledgeC samples at
+    /// their device paths, SystemVersion.plist, a chronod cache and a link.
+    func extraction(_ dir: WorkDirectory) throws -> String {
+        let root = try DeviceLayoutTests().extraction(dir)
+        let fm = FileManager.default
+        let biome = root + "/private/var/mobile/Library/Biome/streams/restricted/Device.Power.LowPowerMode/local"
+        try fm.createDirectory(atPath: biome, withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Fixtures.path("data/biome/Device.Power.LowPowerMode.v1.segb"), toPath: biome + "/1")
+        try fm.createDirectory(
+            atPath: root + "/private/var/mobile/Library/Biome/streams/restricted/Device.Power.LowPowerMode/tombstone",
+            withIntermediateDirectories: true)
+        let knowledge = root + "/private/var/mobile/Library/CoreDuet/Knowledge"
+        try fm.createDirectory(atPath: knowledge, withIntermediateDirectories: true)
+        try fm.copyItem(
+            atPath: Fixtures.path("data/knowledgec/knowledgec-10.14.db"), toPath: knowledge + "/knowledgeC.db")
+        let core = root + "/System/Library/CoreServices"
+        try fm.createDirectory(atPath: core, withIntermediateDirectories: true)
+        try Data(
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>ProductName</key><string>iPhone OS</string><key>ProductVersion</key><string>15.1</string></dict></plist>"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: core + "/SystemVersion.plist"))
+        let chrono = root + "/private/var/mobile/Library/Caches/com.apple.chrono/snapshot-cache"
+        try fm.createDirectory(atPath: chrono, withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: chrono + "/1.bin"))
+        try fm.createSymbolicLink(atPath: root + "/var", withDestinationPath: "private/var")
+        return root
+    }
+
+    @Test("every artifact is found by its path and imported; links and caches are listed; a second run adds nothing")
+    func wholeExtraction() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try extraction(dir)
+        let first = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        #expect(first.status == 0, "\(first.stderr)")
+        for family in ["segb\t1\t", "knowledgec\t1\t", "powerlog\t1\t16\t", "iconstate\t1\t1\t"] {
+            #expect(first.stdout.contains("\n" + family), "\(family): \(first.stdout)")
+        }
+        #expect(first.stdout.contains("System/Library/CoreServices/SystemVersion.plist\tSystemVersion"))
+        #expect(first.stdout.contains("present, not read\tprivate/var/mobile/Library/Caches/com.apple.chrono"))
+        #expect(
+            first.stdout.contains("passed over\tvar\ta link to private/var; links in an extraction are not followed"))
+        // Paths inside the extraction, never through the link.
+        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        #expect(!log.contains(#""path":"var/"#))
+        #expect(log.contains(#""type":"device.info""#) && log.contains(#""osVersion":"15.1""#))
+
+        let again = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store, "--json"])
+        #expect(again.status == 0)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.count == 5 && files.allSatisfy { $0["imported"] as? Int == 0 })
+
+        let why = try CLI.run([
+            "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", "2021-11-02T10:30:00Z",
+        ])
+        #expect(why.status == 0 && why.stdout.contains("LAYOUT_ASSUMED"), "\(why.stdout)\(why.stderr)")
+    }
+
+    @Test("without --device the name comes from the folder; a store holding another device needs --device")
+    func deviceName() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try extraction(dir)
+        let named = try CLI.run(["import", "extraction", root, "--store", dir.store])
+        #expect(named.status == 0 && named.stderr.contains("device: extraction"))
+        let other = dir.file("other-phone")
+        try FileManager.default.copyItem(atPath: root, toPath: other)
+        let refused = try CLI.run(["import", "extraction", other, "--store", dir.store])
+        #expect(refused.status == 64 && refused.stderr.contains("--device"))
+    }
+
+    @Test("a file that is not what its path says fails alone, exit 65; the rest is imported")
+    func brokenArtifact() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try extraction(dir)
+        try Data("not a database".utf8).write(
+            to: URL(fileURLWithPath: root + "/private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db"))
+        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db:"))
+        #expect(r.stdout.contains("\npowerlog\t1\t16\t"))
+    }
+}

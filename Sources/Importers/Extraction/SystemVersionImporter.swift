@@ -1,0 +1,66 @@
+import Foundation
+import Ledger
+import SmartStack
+
+/// Reads `System/Library/CoreServices/SystemVersion.plist` into a `device.info`: the
+/// platform (from `ProductName`) and the OS version (`ProductVersion`).
+enum SystemVersionImporter {
+    /// The most bytes a SystemVersion.plist may have (the real ones hold a few hundred).
+    static let maximumBytes = 64 << 10
+
+    /// The platform and version, or why they cannot be read.
+    static func read(path: String) throws(ImportError) -> (file: ArtifactFile, platform: String, version: String) {
+        let file = try ArtifactFile(path: path)
+        guard file.bytes.count <= maximumBytes else {
+            throw ImportError(
+                path: path, message: "is \(file.bytes.count) bytes; a SystemVersion.plist has a few hundred")
+        }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: Data(file.bytes), options: [], format: nil)
+        } catch {
+            throw ImportError(path: path, message: "is not a property list: \(error.localizedDescription)")
+        }
+        guard let dict = root as? [String: Any], let name = dict["ProductName"] as? String,
+            let version = dict["ProductVersion"] as? String, !version.isEmpty
+        else {
+            throw ImportError(path: path, message: "holds no ProductName and ProductVersion")
+        }
+        let platform: String
+        switch name {
+        case "iPhone OS", "iOS": platform = "iOS"
+        case "iPadOS": platform = "iPadOS"
+        case "Watch OS", "watchOS": platform = "watchOS"
+        default:
+            throw ImportError(
+                path: path, message: "names the platform \(name); StackLedger models iOS, iPadOS and watchOS")
+        }
+        return (file, platform, version)
+    }
+
+    /// The `device.info` event for the extraction, dated `time`.
+    static func event(
+        path: String, relative: String, device: String, time: Timestamp, timeZone: String?
+    ) throws(ImportError) -> (event: Event?, report: ImportFileReport) {
+        let (file, platform, version) = try read(path: path)
+        var report = ImportFileReport(path: relative)
+        report.artifact = file.sha256
+        report.container = "property list"
+        report.stream = "SystemVersion"
+        report.recordsRead = 1
+        var sink = EventSink(context: ArtifactContext(sha256: file.sha256, path: relative, device: device))
+        sink.yield(EventType.deviceInfo.rawValue, time: time, stream: "SystemVersion", locator: Locator(0)) { w in
+            w.key("platform")
+            w.string(platform)
+            w.key("osVersion")
+            w.string(version)
+            if let timeZone {
+                w.key("timeZone")
+                w.string(timeZone)
+            }
+        }
+        var result = ArtifactImport(events: [], report: report)
+        result.take(sink)
+        return (result.events.first, result.report)
+    }
+}
