@@ -68,8 +68,15 @@ struct Import: ParsableCommand {
             )
         }
         if stream != nil && format != .segb { throw ValidationError("--stream applies to segb only") }
-        if layoutTime != nil && format != .iconstate {
-            throw ValidationError("--layout-time applies to iconstate only")
+        if layoutTime != nil && ![.iconstate, .extraction].contains(format) {
+            throw ValidationError("--layout-time applies to iconstate and extraction only")
+        }
+        if timeZone != nil && format != .extraction { throw ValidationError("--time-zone applies to extraction only") }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("--time-zone \(timeZone): not an IANA time zone name (e.g. Europe/Paris)")
+        }
+        if root != nil && format == .extraction {
+            throw ValidationError("--root does not apply to extraction: the folder given is the extraction's root")
         }
         guard ["iOS", "iPadOS"].contains(platform) else {
             throw ValidationError("--platform \(platform): a home screen layout is iOS or iPadOS")
