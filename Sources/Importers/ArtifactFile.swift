@@ -17,6 +17,14 @@ struct ArtifactFile {
     /// the microsecond).
     var modified: Int64
 
+    /// An artifact already in memory (an archive member): its bytes, hashed here, and its
+    /// modification time.
+    init(bytes: [UInt8], modified: Int64) {
+        self.bytes = bytes
+        self.modified = modified
+        self.sha256 = Self.hex(SHA256.hash(data: bytes))
+    }
+
     /// Reads `path` whole.
     /// - Throws: `ImportError` when the file cannot be read or exceeds `maximumBytes`.
     init(path: String) throws(ImportError) {

@@ -184,20 +184,29 @@ public struct ImportRun: Sendable {
             done[i].wait()
             var result = results.withLock { $0.removeValue(forKey: i)! }
             slots.signal()
-            if result.report.error == nil && !result.events.isEmpty {
-                switch Result(catching: { () throws(LedgerError) in try ledger.append(result.events) }) {
-                case .success(let receipt):
-                    result.report.imported = receipt.stored
-                    result.report.duplicates = receipt.duplicates
-                case .failure(let e):
-                    guard e.kind == .idConflict else { throw e }
-                    result.report.error = "\(e.message); nothing from this file was imported"
-                }
-            }
-            options.onFile?(result.report)
-            reports.append(result.report)
+            let report = try Self.store(result, into: ledger)
+            result.events = []
+            options.onFile?(report)
+            reports.append(report)
         }
         return reports
+    }
+
+    /// Appends one file's events in one commit; the report says what was stored. An id
+    /// stored with other content fails the file alone.
+    /// - Throws: `LedgerError` when the store fails.
+    static func store(_ result: ArtifactImport, into ledger: Ledger) throws -> ImportFileReport {
+        var report = result.report
+        guard report.error == nil && !result.events.isEmpty else { return report }
+        switch Result(catching: { () throws(LedgerError) in try ledger.append(result.events) }) {
+        case .success(let receipt):
+            report.imported = receipt.stored
+            report.duplicates = receipt.duplicates
+        case .failure(let e):
+            guard e.kind == .idConflict else { throw e }
+            report.error = "\(e.message); nothing from this file was imported"
+        }
+        return report
     }
 
     /// `path` made absolute and lexically tidied (`.`, `..` and repeated slashes), links

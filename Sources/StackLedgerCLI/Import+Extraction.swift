@@ -17,14 +17,8 @@ extension Import {
             let n = done.next()
             if terminal { printProgress("imported \(n) file\(n == 1 ? "" : "s"), last \(report.path.shown)") }
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw fail("\(path.shown) does not exist", code: ExitCodes.ioError)
-        }
-        guard isDirectory.boolValue else {
-            throw fail(
-                "\(path.shown) is not a folder; give the folder that holds the device's paths (private/var/...)",
-                code: ExitCodes.usage)
         }
         let ledger = try openLedger(storeOptions, readOnly: false)
         let held = try withLedgerErrors { try ledger.read { try $0.devices() } }
@@ -66,10 +60,14 @@ extension Import {
         if !failedFiles.isEmpty { throw ExitCode(ExitCodes.dataError) }
     }
 
-    /// A device name from the extraction's folder name: its letters, digits, `.`, `-` and
+    /// A device name from the extraction's folder or archive name (without its extension): its letters, digits, `.`, `-` and
     /// `_`, others replaced by `-`.
     static func deviceName(fromExtraction path: String) -> String {
-        let base = (ImportRun.absolute(path) as NSString).lastPathComponent
+        var base = (ImportRun.absolute(path) as NSString).lastPathComponent
+        for suffix in [".tar.gz", ".tgz", ".tar", ".zip"] where base.lowercased().hasSuffix(suffix) {
+            base = String(base.dropLast(suffix.count))
+            break
+        }
         let name = String(base.map { $0.isLetter || $0.isNumber || ".-_".contains($0) ? $0 : "-" })
         return name.isEmpty ? "extraction" : name
     }

@@ -205,3 +205,131 @@ struct ExtractionImportTests {
         #expect(r.stdout.contains("\npowerlog\t1\t16\t"))
     }
 }
+
+/// `import extraction` of archives, built by Python's tarfile and zipfile from the folder
+/// extraction, read in place.
+@Suite("import extraction from archives")
+struct ExtractionArchiveTests {
+    /// Packs `root` into `archive` with Python's standard library: `kind` is `tar`, `tar.gz`
+    /// or `zip` (`zip-dos`: without the extended timestamp field, so times are DOS times);
+    /// `extra` adds hostile members: `..` and absolute paths, and a knowledgeC.db of 2 MiB
+    /// of zeros (a decompression bomb at more than 100 times).
+    func pack(_ root: String, into archive: String, kind: String, extra: Bool = false) throws {
+        let script = """
+            import os, sys, tarfile, zipfile, io, time
+            root, out, kind, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+            names = []
+            for d, dirs, files in os.walk(root):
+                dirs.sort()
+                for n in sorted(dirs + files):
+                    names.append(os.path.relpath(os.path.join(d, n), root))
+            bomb = b"\\0" * (2 << 20)
+            layout = "private/var/mobile/Library/SpringBoard/IconState.plist"
+            if kind.startswith("tar"):
+                with tarfile.open(out, "w:gz" if kind == "tar.gz" else "w", format=tarfile.PAX_FORMAT) as t:
+                    for n in names:
+                        info = t.gettarinfo(os.path.join(root, n), arcname=n)
+                        if n == layout:
+                            info.mtime = 1639656000.25
+                            info.pax_headers = {"mtime": "1639656000.25"}
+                        with open(os.path.join(root, n), "rb") if info.isfile() else io.BytesIO() as f:
+                            t.addfile(info, f if info.isfile() else None)
+                    if extra:
+                        for name, data in [("../escape/knowledgeC.db", b"x"), ("/etc/knowledgeC.db", b"x"),
+                                           ("bomb/private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db", bomb)]:
+                            info = tarfile.TarInfo(name); info.size = len(data)
+                            t.addfile(info, io.BytesIO(data))
+            else:
+                with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                    for n in names:
+                        p = os.path.join(root, n)
+                        info = zipfile.ZipInfo(n, date_time=time.gmtime(1639656000)[:6])
+                        if os.path.islink(p):
+                            info.create_system = 3
+                            info.external_attr = (0o120777 << 16)
+                            z.writestr(info, os.readlink(p))
+                        elif os.path.isdir(p):
+                            continue
+                        else:
+                            info.create_system = 3
+                            info.external_attr = (0o100644 << 16)
+                            info.compress_type = zipfile.ZIP_DEFLATED
+                            if kind == "zip" and n == layout:
+                                import struct
+                                info.extra = struct.pack("<HHBi", 0x5455, 5, 1, 1639656000)
+                            z.writestr(info, open(p, "rb").read())
+                    if extra:
+                        z.writestr("../escape/knowledgeC.db", b"x")
+                        z.writestr("bomb/private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db", bomb)
+            """
+        let r = try CLI.run(
+            executable: "/usr/bin/python3", ["-c", script, root, archive, kind, extra ? "1" : "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    func importArchive(_ kind: String, extra: Bool = false) throws -> (WorkDirectory, CLI.Result) {
+        let dir = WorkDirectory()
+        let root = try ExtractionImportTests().extraction(dir)
+        let archive = dir.file("phone." + (kind == "zip-dos" ? "zip" : kind))
+        try pack(root, into: archive, kind: kind, extra: extra)
+        try FileManager.default.removeItem(atPath: root)
+        let r = try CLI.run(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
+        return (dir, r)
+    }
+
+    @Test("a tar.gz, a tar and a zip import as the folder does, with the same events")
+    func sameAsFolder() throws {
+        let folder = WorkDirectory()
+        defer { folder.cleanup() }
+        let root = try ExtractionImportTests().extraction(folder)
+        try CLI.run(["import", "extraction", root, "--device", "phone", "--store", folder.store])
+        let expected = try CLI.run(["log", "--store", folder.store, "--json"]).stdout
+            .split(separator: "\n").filter { !$0.contains("stack.layoutObserved") && !$0.contains("device.info") }
+            .map { $0.replacingOccurrences(of: #","recordedAt":"[^"]*""#, with: "", options: .regularExpression) }
+        for kind in ["tar.gz", "tar", "zip"] {
+            let (dir, r) = try importArchive(kind)
+            defer { dir.cleanup() }
+            #expect(r.status == 0, "\(kind): \(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("passed over\tvar\ta link to private/var"), "\(kind)")
+            let got = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+            let events = got.split(separator: "\n")
+            let comparable = events.filter { !$0.contains("stack.layoutObserved") && !$0.contains("device.info") }
+                .map { $0.replacingOccurrences(of: #","recordedAt":"[^"]*""#, with: "", options: .regularExpression) }
+            #expect(comparable == expected, "\(kind)")
+            // The layout's time is the member's: PAX keeps the fraction, zip's extended field the second.
+            let layout = try #require(events.first { $0.contains("stack.layoutObserved") })
+            #expect(
+                layout.contains(
+                    kind == "zip" ? #""time":"2021-12-16T12:00:00Z""# : #""time":"2021-12-16T12:00:00.25Z""#),
+                "\(layout)")
+            #expect(!layout.contains("timeUncertain"))
+        }
+    }
+
+    @Test("a zip whose layout file has only a DOS time: answers list LAYOUT_TIME_UNCERTAIN")
+    func dosTime() throws {
+        let (dir, r) = try importArchive("zip-dos")
+        defer { dir.cleanup() }
+        #expect(r.status == 0, "\(r.stderr)")
+        let state = try CLI.run([
+            "state", "--store", dir.store, "--device", "phone", "--at", "2021-12-16T13:00:00Z",
+        ]).stdout
+        #expect(state.contains("LAYOUT_TIME_UNCERTAIN STACK-1"), "\(state)")
+    }
+
+    @Test("members with .. or absolute paths and decompression bombs are refused with a line each; the rest imports")
+    func hostile() throws {
+        for kind in ["tar.gz", "zip"] {
+            let (dir, r) = try importArchive(kind, extra: true)
+            defer { dir.cleanup() }
+            #expect(r.status == 65, "\(kind): \(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("passed over\t../escape/knowledgeC.db\ta path with `..`"), "\(kind)")
+            if kind == "tar.gz" {
+                #expect(r.stdout.contains("passed over\t/etc/knowledgeC.db\tan absolute path"))
+            }
+            #expect(r.stderr.contains("bomb/private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db:"), "\(kind)")
+            #expect(r.stderr.contains("more than 100 times"), "\(kind): \(r.stderr)")
+            #expect(r.stdout.contains("\npowerlog\t1\t16\t"), "\(kind)")
+        }
+    }
+}

@@ -66,19 +66,26 @@ public struct ExtractionImport: Sendable {
     /// explain, so that the layout's late arrival costs one refold).
     static let order: [ImportRun.Format] = [.segb, .knowledgec, .powerlog, .iconstate]
 
-    /// Imports the extraction at `path` into `ledger`.
-    /// - Throws: `ImportError` when `path` is not a directory; `LedgerError` when the
-    ///   store fails.
+    /// Imports the extraction at `path` (a folder, `.zip`, `.tar`, `.tar.gz` or `.tgz`)
+    /// into `ledger`.
+    /// - Throws: `ImportError` when `path` is neither a folder nor an archive StackLedger
+    ///   reads; `LedgerError` when the store fails.
     public func run(path: String, into ledger: Ledger) throws -> Report {
         let root = ImportRun.absolute(path)
         var st = stat()
         guard stat(root, &st) == 0 else { throw ImportError(path: path, message: "does not exist") }
-        guard (st.st_mode & S_IFMT) == S_IFDIR else {
+        if (st.st_mode & S_IFMT) == S_IFDIR { return try runFolder(root, into: ledger) }
+        guard (st.st_mode & S_IFMT) == S_IFREG, let archive = try ExtractionArchive(path: root) else {
             throw ImportError(
                 path: path,
-                message: "is not a directory; give the folder that holds the device's paths (private/var/...)",
+                message:
+                    "is not a folder, .zip, .tar, .tar.gz or .tgz; give the extraction's folder or archive (the device's paths from its root)",
                 isUsage: true)
         }
+        return try ArchiveImport(options: options, archive: archive).run(into: ledger)
+    }
+
+    private func runFolder(_ root: String, into ledger: Ledger) throws -> Report {
         var tree = ArtifactTree(root: root) { ExtractionPaths.role(of: $0) != nil }
         tree.followsLinks = false
         tree.walk(directory: root, real: ArtifactTree.resolved(root) ?? root)
@@ -94,10 +101,12 @@ public struct ExtractionImport: Sendable {
             case nil: break
             }
         }
-        var platform = "iOS"
-        if let systemVersion, let read = try? SystemVersionImporter.read(path: systemVersion.readPath) {
-            platform = read.platform
+        var versionFile: ArtifactFile?
+        var versionError: String?
+        if let systemVersion {
+            do { versionFile = try ArtifactFile(path: systemVersion.readPath) } catch { versionError = error.message }
         }
+        let platform = versionFile.flatMap { try? SystemVersionImporter.read(file: $0, path: "").platform } ?? "iOS"
         var earliest: Timestamp?
         for format in Self.order {
             guard let files = byFormat[format] else { continue }
@@ -108,43 +117,44 @@ public struct ExtractionImport: Sendable {
             runOptions.platform = platform == "iPadOS" ? "iPadOS" : "iOS"
             runOptions.onFile = options.onFile
             let reports = try ImportRun(format: format, options: runOptions).run(files: files, root: root, into: ledger)
-            for r in reports {
-                if let first = r.firstTime.flatMap({ try? Timestamp(rfc3339: $0) }), r.error == nil {
-                    earliest = earliest.map { min($0, first) } ?? first
-                }
-            }
+            for r in reports { earliest = Self.earlier(earliest, r) }
             report.files += reports
             report.families += reports.map { _ in format.rawValue }
         }
         if let systemVersion {
-            report.deviceInfo = try deviceInfo(systemVersion, tree: tree, at: earliest, into: ledger)
+            let relative = tree.relative(systemVersion.path)
+            if let versionFile {
+                report.deviceInfo = try deviceInfo(versionFile, relative: relative, at: earliest, into: ledger)
+            } else {
+                var failed = ImportFileReport(path: relative)
+                failed.error = versionError
+                report.deviceInfo = failed
+            }
         }
         return report
     }
 
+    /// The earlier of `earliest` and the first event time of a file imported without error.
+    static func earlier(_ earliest: Timestamp?, _ report: ImportFileReport) -> Timestamp? {
+        guard report.error == nil, let first = report.firstTime.flatMap({ try? Timestamp(rfc3339: $0) }) else {
+            return earliest
+        }
+        return earliest.map { min($0, first) } ?? first
+    }
+
     /// Writes `device.info` from SystemVersion.plist, dated at the extraction's earliest
     /// event so that every answer knows the platform.
-    private func deviceInfo(_ entry: ArtifactEntry, tree: ArtifactTree, at earliest: Timestamp?, into ledger: Ledger)
+    func deviceInfo(_ file: ArtifactFile, relative: String, at earliest: Timestamp?, into ledger: Ledger)
         throws -> ImportFileReport
     {
-        let relative = tree.relative(entry.path)
         let time = earliest ?? Timestamp(microseconds: 0)
         do {
-            var (event, fileReport) = try SystemVersionImporter.event(
-                path: entry.readPath, relative: relative, device: options.device, time: time,
-                timeZone: options.timeZone)
-            if let event {
-                switch Result(catching: { () throws(LedgerError) in try ledger.append([event]) }) {
-                case .success(let receipt):
-                    fileReport.imported = receipt.stored
-                    fileReport.duplicates = receipt.duplicates
-                case .failure(let e):
-                    guard e.kind == .idConflict else { throw e }
-                    fileReport.error = "\(e.message); nothing from this file was imported"
-                }
-            }
-            options.onFile?(fileReport)
-            return fileReport
+            let (event, fileReport) = try SystemVersionImporter.event(
+                file: file, relative: relative, device: options.device, time: time, timeZone: options.timeZone)
+            let stored = try ImportRun.store(
+                ArtifactImport(events: event.map { [$0] } ?? [], report: fileReport), into: ledger)
+            options.onFile?(stored)
+            return stored
         } catch let error as ImportError {
             var failed = ImportFileReport(path: relative)
             failed.error = error.message

@@ -10,7 +10,13 @@ enum SystemVersionImporter {
 
     /// The platform and version, or why they cannot be read.
     static func read(path: String) throws(ImportError) -> (file: ArtifactFile, platform: String, version: String) {
-        let file = try ArtifactFile(path: path)
+        try read(file: try ArtifactFile(path: path), path: path)
+    }
+
+    /// The platform and version of a SystemVersion.plist already read.
+    static func read(file: ArtifactFile, path: String) throws(ImportError) -> (
+        file: ArtifactFile, platform: String, version: String
+    ) {
         guard file.bytes.count <= maximumBytes else {
             throw ImportError(
                 path: path, message: "is \(file.bytes.count) bytes; a SystemVersion.plist has a few hundred")
@@ -40,9 +46,9 @@ enum SystemVersionImporter {
 
     /// The `device.info` event for the extraction, dated `time`.
     static func event(
-        path: String, relative: String, device: String, time: Timestamp, timeZone: String?
+        file: ArtifactFile, relative: String, device: String, time: Timestamp, timeZone: String?
     ) throws(ImportError) -> (event: Event?, report: ImportFileReport) {
-        let (file, platform, version) = try read(path: path)
+        let (file, platform, version) = try read(file: file, path: relative)
         var report = ImportFileReport(path: relative)
         report.artifact = file.sha256
         report.container = "property list"

@@ -14,19 +14,30 @@ public enum SEGBImporter {
     public static func read(path: String, context: ArtifactContext, stream: String? = nil, seenPath: String? = nil)
         -> ArtifactImport
     {
-        var report = ImportFileReport(path: context.path)
-        // The stream is named by where the file lies in the extraction, not where a link leads.
-        let named = seenPath ?? path
-        let name =
-            stream ?? BiomeStream.streamName(fromPath: named)
-            ?? BiomeStream.prefixing(fileName: String(named.split(separator: "/").last ?? ""))?.rawValue
-        report.stream = name
         let file: ArtifactFile
         do {
             file = try ArtifactFile(path: path)
         } catch {
+            var report = ImportFileReport(path: context.path)
+            report.stream = streamName(stream, seenPath: seenPath ?? path)
             return .failure(report, error.message)
         }
+        return read(file: file, context: context, stream: stream, seenPath: seenPath ?? path)
+    }
+
+    /// The stream of a file: given, or named by where the file lies in the extraction (not
+    /// where a link leads), or by its file name.
+    static func streamName(_ stream: String?, seenPath named: String) -> String? {
+        stream ?? BiomeStream.streamName(fromPath: named)
+            ?? BiomeStream.prefixing(fileName: String(named.split(separator: "/").last ?? ""))?.rawValue
+    }
+
+    /// Reads an SEGB file already in memory (an archive member); `seenPath` is where it lies.
+    static func read(file: ArtifactFile, context: ArtifactContext, stream: String?, seenPath: String) -> ArtifactImport
+    {
+        var report = ImportFileReport(path: context.path)
+        let name = streamName(stream, seenPath: seenPath)
+        report.stream = name
         report.artifact = file.sha256
         let segb: SEGBFile
         do {

@@ -24,14 +24,25 @@ public enum IconStateImporter {
     public static func read(path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS")
         -> ArtifactImport
     {
-        var report = ImportFileReport(path: context.path)
-        report.stream = stream
         let file: ArtifactFile
         do {
             file = try ArtifactFile(path: path)
         } catch {
+            var report = ImportFileReport(path: context.path)
+            report.stream = stream
             return .failure(report, error.message)
         }
+        return read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
+    }
+
+    /// Reads a layout file already in memory (an archive member). `timeUncertain`: the
+    /// file's time is one the extraction does not keep exactly (a zip's DOS time), which
+    /// answers resting on the layout list as `LAYOUT_TIME_UNCERTAIN`.
+    static func read(
+        file: ArtifactFile, context: ArtifactContext, layoutTime: Timestamp?, platform: String, timeUncertain: Bool
+    ) -> ArtifactImport {
+        var report = ImportFileReport(path: context.path)
+        report.stream = stream
         report.artifact = file.sha256
         report.container = "binary plist"
         let layout: IconStateLayout
@@ -74,6 +85,10 @@ public enum IconStateImporter {
             w.string("recorded")
             w.key("complete")
             w.bool(true)
+            if timeUncertain && layoutTime == nil {
+                w.key(LayoutObserved.timeUncertainKey)
+                w.bool(true)
+            }
         }
         var result = ArtifactImport(events: [], report: report)
         result.take(sink)

@@ -9,13 +9,13 @@ extension DeviceEngine {
     /// gives it.
     public mutating func assume(layouts: [(seq: UInt64, event: Event)]) {
         precondition(state.lastSeq == 0, "assume(layouts:) applies to a fresh engine")
-        let ordered = layouts.compactMap { item -> (UInt64, Int64, LayoutObserved)? in
+        let ordered = layouts.compactMap { item -> (UInt64, Int64, LayoutObserved, Bool)? in
             guard case .layoutObserved(let layout) = item.event.body else { return nil }
-            return (item.seq, item.event.envelope.time.microseconds, layout)
+            return (item.seq, item.event.envelope.time.microseconds, layout, Self.timeUncertain(item.event))
         }.sorted { a, b in
             (a.1, a.2.isRecorded ? 0 : 1, a.0) < (b.1, b.2.isRecorded ? 0 : 1, b.0)
         }
-        for (seq, time, layout) in ordered {
+        for (seq, time, layout, uncertain) in ordered {
             for observed in layout.stacks where state.stackIndex(observed.stack) == nil {
                 var stack = StackState(
                     id: observed.stack, platform: observed.platform, family: observed.family,
@@ -24,6 +24,7 @@ extension DeviceEngine {
                 stack.members = observed.members.map { member(from: $0, seq: seq) }
                 stack.top = stack.members.first?.widget.instance
                 stack.observedLayout = source(of: layout, observed, seq: seq, time: time, assumed: true)
+                stack.observedLayout.timeUncertain = uncertain
                 state.stacks.append(stack)
             }
         }
@@ -35,7 +36,11 @@ extension DeviceEngine {
         switch event.body {
         case .layoutObserved(let layout):
             let time = event.envelope.time.microseconds
-            for observed in layout.stacks { applyObservedStack(observed, of: layout, seq: seq, time: time) }
+            let uncertain = Self.timeUncertain(event)
+            for observed in layout.stacks {
+                applyObservedStack(observed, of: layout, seq: seq, time: time)
+                if let i = state.stackIndex(observed.stack) { state.stacks[i].observedLayout.timeUncertain = uncertain }
+            }
             if layout.complete {
                 let listed = Set(layout.stacks.map(\.stack))
                 state.stacks.removeAll { !listed.contains($0.id) }
@@ -124,6 +129,12 @@ extension DeviceEngine {
         }
         stack.repairTop()
         state.stacks[i] = stack
+    }
+
+    /// Whether an importer marked the layout's time as one the extraction does not keep
+    /// exactly.
+    static func timeUncertain(_ event: Event) -> Bool {
+        event.extras.contains { $0.key == LayoutObserved.timeUncertainKey && $0.value == .bool(true) }
     }
 
     func member(from ref: WidgetRef, seq: UInt64) -> Member {

@@ -10,6 +10,9 @@ package struct StackLayoutSource: Codable, Hashable {
     package var assumed = false
     /// Whether the observation was inferred from on-screen records, not a layout file.
     package var inferred = false
+    /// Whether the observation's time comes from a file time the extraction does not keep
+    /// exactly (`LAYOUT_TIME_UNCERTAIN`).
+    package var timeUncertain = false
     /// The switches the observation did not record (`SETTINGS_ASSUMED`): Smart Rotate,
     /// Widget Suggestions.
     package var unrecordedSwitches: [String] = []
@@ -44,6 +47,14 @@ extension StackState {
                     .layoutInferred, stack: id, events: [source.seq],
                     detail:
                         "the layout of \(id) was inferred from the device's on-screen records, not read from a layout file"
+                ))
+        }
+        if source.timeUncertain {
+            out.append(
+                Assumption(
+                    .layoutTimeUncertain, stack: id, events: [source.seq],
+                    detail:
+                        "the layout's time, \(clock.clockText(source.time)), is the file time of a zip entry: two-second steps in an unknown time zone"
                 ))
         }
         if !source.conflict.isEmpty && now >= source.time {

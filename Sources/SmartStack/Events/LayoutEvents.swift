@@ -29,6 +29,11 @@ public struct LayoutObserved: Shape {
     /// Whether the record is a file the device wrote, not a reconstruction.
     public var isRecorded: Bool { method == "recorded" }
 
+    /// The unknown field with which an importer says that the event's time comes from a
+    /// file time the extraction does not keep exactly (a zip's DOS time: two-second steps,
+    /// no time zone): answers resting on the layout list `LAYOUT_TIME_UNCERTAIN`.
+    public static let timeUncertainKey = "timeUncertain"
+
     init(fields f: inout ObjectFields) throws(FieldError) {
         layout = try f.string("layout")
         stacks = try f.shapes("stacks", limit: ContractLimits.layoutStacks)

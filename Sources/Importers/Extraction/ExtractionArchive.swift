@@ -1,0 +1,236 @@
+import Foundation
+import Ledger
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An extraction archive StackLedger reads in place: zip, tar, or gzip-compressed tar.
+enum ExtractionArchive {
+    case zip(ZipArchive)
+    case tar(TarArchive)
+
+    /// The archive at `path`, by its first bytes (its name when they do not tell); nil when
+    /// it is none of them.
+    init?(path: String) throws(ImportError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw ImportError(path: path, message: "cannot be opened: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let n = pread(fd, &head, 512, 0)
+        if n >= 4 && head[0] == 0x50 && head[1] == 0x4B && (head[2] == 3 || head[2] == 5) {
+            self = .zip(ZipArchive(path: path))
+        } else if n >= 2 && head[0] == 0x1F && head[1] == 0x8B {
+            self = .tar(TarArchive(path: path, gzip: true))
+        } else if n == 512 && String(decoding: head[257..<262], as: UTF8.self) == "ustar" {
+            self = .tar(TarArchive(path: path, gzip: false))
+        } else if path.hasSuffix(".tar") && n == 512 && TarArchive.checksumHolds(head) {
+            self = .tar(TarArchive(path: path, gzip: false))
+        } else {
+            return nil
+        }
+    }
+
+    /// The archive's file, for reports.
+    var path: String {
+        switch self {
+        case .zip(let z): z.path
+        case .tar(let t): t.path
+        }
+    }
+
+    func forEachMember(_ body: (ExtractionMember, MemberBytes) throws -> Void) throws {
+        switch self {
+        case .zip(let z): try z.forEachMember(body)
+        case .tar(let t): try t.forEachMember(body)
+        }
+    }
+}
+
+/// One pass over an extraction archive: what is read from memory is imported as it comes,
+/// SQLite databases (with their `-wal` and `-shm`) are copied to a private temporary
+/// folder and imported after the pass, the rest is listed.
+struct ArchiveImport {
+    let options: ExtractionImport.Options
+    let archive: ExtractionArchive
+
+    func run(into ledger: Ledger) throws -> ExtractionImport.Report {
+        var report = ExtractionImport.Report()
+        let scratch = try Self.privateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var databases = [(format: ImportRun.Format, member: String, copy: String)]()
+        var versionFile: (ArtifactFile, String)?
+        var layouts = [(ArtifactFile, ExtractionMember)]()
+        var memberFiles = [(ImportRun.Format, ArtifactFile, String)]()
+        var folders = [String: Int]()
+        let archivePath = archive.path
+        try archive.forEachMember { member, bytes in
+            if let reason = member.unsafePathReason {
+                report.passedOver.append(PassedOver(path: member.path, reason: reason + "; not read"))
+                return
+            }
+            switch member.kind {
+            case .directory: return
+            case .link(let target):
+                report.passedOver.append(
+                    PassedOver(
+                        path: member.path, reason: "a link to \(target); links in an extraction are not followed"))
+                return
+            case .other(let what):
+                if ExtractionPaths.role(of: member.path) != nil {
+                    report.passedOver.append(
+                        PassedOver(
+                            path: member.path, reason: "\(what), not a regular file; only regular files are read"))
+                }
+                return
+            case .file: break
+            }
+            let role = ExtractionPaths.role(of: member.path) ?? Self.sidecarRole(member.path)
+            guard let role else { return }
+            if case .notRead(let reason) = role {
+                report.notRead.append(PassedOver(path: member.path, reason: reason))
+                return
+            }
+            if let refusal = Self.refusal(member) {
+                var failed = ImportFileReport(path: member.path)
+                failed.error = refusal
+                report.files.append(failed)
+                report.families.append(Self.family(of: role))
+                return
+            }
+            do {
+                switch role {
+                case .artifact(.knowledgec), .artifact(.powerlog):
+                    // A database and its -wal and -shm share a private folder, as SQLite wants.
+                    let base = Self.isSidecar(member.path) ? String(member.path.dropLast(4)) : member.path
+                    let dir = scratch + "/\(folders[base] ?? folders.count)"
+                    if folders[base] == nil {
+                        folders[base] = folders.count
+                        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                    }
+                    let copy = dir + "/" + ((member.path as NSString).lastPathComponent)
+                    try Self.copy(bytes, to: copy, path: archivePath)
+                    if case .artifact(let format) = role, !Self.isSidecar(member.path) {
+                        databases.append((format, member.path, copy))
+                    }
+                case .artifact(let format):
+                    let file = ArtifactFile(
+                        bytes: try bytes.readAll(limit: Int(ArchiveLimits.memberBytes), path: member.path),
+                        modified: member.modified ?? 0)
+                    if format == .iconstate {
+                        layouts.append((file, member))
+                    } else {
+                        memberFiles.append((format, file, member.path))
+                    }
+                case .systemVersion:
+                    let data = try bytes.readAll(limit: SystemVersionImporter.maximumBytes, path: member.path)
+                    versionFile = (ArtifactFile(bytes: data, modified: member.modified ?? 0), member.path)
+                case .notRead: break
+                }
+            } catch let error as ImportError {
+                // The member alone fails (a decompression bomb, a damaged stream inside it).
+                var failed = ImportFileReport(path: member.path)
+                failed.error = error.message
+                report.files.append(failed)
+                report.families.append(Self.family(of: role))
+            }
+        }
+        let platform = versionFile.flatMap { try? SystemVersionImporter.read(file: $0.0, path: $0.1).platform } ?? "iOS"
+        var earliest: Timestamp?
+        func record(_ result: ArtifactImport, family: String) throws {
+            let stored = try ImportRun.store(result, into: ledger)
+            options.onFile?(stored)
+            earliest = ExtractionImport.earlier(earliest, stored)
+            report.files.append(stored)
+            report.families.append(family)
+        }
+        for (_, file, path) in memberFiles.sorted(by: { $0.2 < $1.2 }) {
+            let context = ArtifactContext(sha256: file.sha256, path: path, device: options.device)
+            try record(SEGBImporter.read(file: file, context: context, stream: nil, seenPath: path), family: "segb")
+        }
+        for format in [ImportRun.Format.knowledgec, .powerlog] {
+            for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {
+                let context = ArtifactContext(sha256: "", path: db.member, device: options.device)
+                let result =
+                    format == .knowledgec
+                    ? KnowledgeCImporter.read(path: db.copy, context: context)
+                    : PowerLogImporter.read(path: db.copy, context: context)
+                try record(result, family: format.rawValue)
+            }
+        }
+        for (file, member) in layouts.sorted(by: { $0.1.path < $1.1.path }) {
+            let context = ArtifactContext(sha256: file.sha256, path: member.path, device: options.device)
+            let result = IconStateImporter.read(
+                file: file, context: context, layoutTime: options.layoutTime,
+                platform: platform == "iPadOS" ? "iPadOS" : "iOS", timeUncertain: member.timeUncertain)
+            try record(result, family: ImportRun.Format.iconstate.rawValue)
+        }
+        if let (file, path) = versionFile {
+            report.deviceInfo = try ExtractionImport(options: options).deviceInfo(
+                file, relative: path, at: earliest, into: ledger)
+        }
+        return report
+    }
+
+    /// A database's `-wal` or `-shm`: copied beside it.
+    static func sidecarRole(_ path: String) -> ExtractionPaths.Role? {
+        guard isSidecar(path) else { return nil }
+        return ExtractionPaths.role(of: String(path.dropLast(4)))
+    }
+
+    static func isSidecar(_ path: String) -> Bool { path.hasSuffix("-wal") || path.hasSuffix("-shm") }
+
+    static func family(of role: ExtractionPaths.Role) -> String {
+        if case .artifact(let format) = role { return format.rawValue }
+        return "system"
+    }
+
+    /// Why a member is not read: past 1 GiB, or expanding more than 100 times.
+    static func refusal(_ member: ExtractionMember) -> String? {
+        if member.size > ArchiveLimits.memberBytes {
+            return
+                "is \(member.size) bytes uncompressed; the limit for one artifact file is \(ArchiveLimits.memberBytes) bytes (1 GiB)"
+        }
+        if let compressed = member.compressedSize, member.size > ArchiveLimits.expansionFloor,
+            member.size > ArchiveLimits.expansion * max(1, compressed)
+        {
+            return
+                "expands from \(compressed) to \(member.size) bytes, more than \(ArchiveLimits.expansion) times; it is refused as a decompression bomb"
+        }
+        return nil
+    }
+
+    /// Copies a member to `path`, a private file.
+    static func copy(_ bytes: MemberBytes, to path: String, path archive: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            throw ImportError(path: path, message: "cannot be created: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { chunk.deallocate() }
+        var total: Int64 = 0
+        while true {
+            let n = try bytes.next(chunk)
+            if n == 0 { return }
+            total += Int64(n)
+            guard total <= ArchiveLimits.memberBytes else {
+                throw ImportError(path: archive, message: "has a member larger than 1 GiB")
+            }
+            if let error = SystemIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: chunk[0..<n])) {
+                throw ImportError(path: path, message: "cannot be written: \(String(cString: strerror(error)))")
+            }
+        }
+    }
+
+    /// A new folder only this process can read.
+    static func privateDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "stackledger-extraction-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw ImportError(path: NSTemporaryDirectory(), message: "cannot hold a private temporary folder")
+        }
+        return String(cString: made)
+    }
+}
