@@ -7,16 +7,16 @@ extension Explainer {
     /// observed widget on top (or, for `onScreen: false`, not on top) to agree with it.
     package static let agreementShare = 0.5
 
-    /// The device's `stack.observed` events of the hour before `t` (at most five), each
-    /// compared with the model.
+    /// The device's `stack.observed` and `stack.rotated` events of the hour before `t` (at
+    /// most five), each compared with the model.
     package func observations(stack id: String, at t: Timestamp, query: ProjectionQuery) throws -> [Observation] {
         Array(
             try observations(
                 stack: id, from: t.microseconds - 3_600_000_000, to: t.microseconds, query: query, limit: 5))
     }
 
-    /// The device's `stack.observed` events in `[from, to]` (the last `limit`), each
-    /// compared with the model; `stack` nil takes every stack.
+    /// The device's `stack.observed` and `stack.rotated` events in `[from, to]` (the last
+    /// `limit`), each compared with the model; `stack` nil takes every stack.
     ///
     /// An observation without `duration` is compared with the model's top at its instant.
     /// One with `duration` D covers the D seconds up to its time (PowerLog writes its
@@ -30,6 +30,15 @@ extension Explainer {
         try projector.ledger.read { r in
             for seq in try r.seqs(device: device, fromMicros: from, toMicros: to + 1) {
                 try r.withRecord(seq) { view in
+                    if view.envelope.type == EventType.stackRotated.rawValue {
+                        let e = try Event(record: view)
+                        if case .stackRotated(let rotated) = e.body,
+                            id == nil || rotated.stack == nil || rotated.stack == id
+                        {
+                            found.append((seq, e))
+                        }
+                        return
+                    }
                     guard view.envelope.type == "stack.observed" else { return }
                     let e = try Event(record: view)
                     // A widget the device saw outside any stack (PowerLog's isInStack = 0)
@@ -44,8 +53,68 @@ extension Explainer {
         return try found.suffix(limit).compactMap { seq, e in try compare(e, seq: seq, stack: id, query: query) }
     }
 
+    /// How far from a recorded rotation the model's own rotation to the same widget may be
+    /// and still agree with it.
+    package static let rotationAgreementMicros: Int64 = 300_000_000
+
+    /// A `stack.rotated` compared with the model: it agrees when the model rotated its
+    /// stack to the same widget within `rotationAgreementMicros` of the record, or had it
+    /// on top at the record's time.
+    private func compareRotation(
+        _ e: Event, _ rotated: StackRotated, seq: UInt64, stack id: String?, query: ProjectionQuery
+    )
+        throws -> Observation
+    {
+        let t = e.envelope.time.microseconds
+        var engine = try projector.engine(device: device, at: t, query: query)
+        let stacks = engine.snapshot(at: e.envelope.time).stacks.filter {
+            rotated.stack == nil || $0.stack == rotated.stack
+        }
+        let shown = stacks.flatMap { stack in stack.widgets.map { (stack.stack, $0) } }
+        let name = RecordedWidgetName(
+            instance: rotated.instance, bundles: [rotated.extensionBundle, e.envelope.app].compactMap { $0 },
+            kind: rotated.kind)
+        let match = name.match(
+            in: shown.map {
+                MatchCandidate(
+                    instance: $0.1.widget.instance, app: $0.1.widget.app, extensionBundle: $0.1.extensionBundle,
+                    kind: $0.1.widget.kind)
+            })
+        let named = rotated.instance ?? rotated.kind ?? "?"
+        guard let index = match.index else {
+            let cause =
+                match == .ambiguous ? Observation.Cause.ambiguous : shown.isEmpty ? .noStack : .noMatchingWidget
+            return Observation(
+                event: seq, time: e.envelope.time, stack: rotated.stack ?? id, agrees: false,
+                detail: "the device recorded a rotation to \(named): \(cause.text)", unjudged: cause)
+        }
+        let (stackID, widget) = (shown[index].0, shown[index].1.widget)
+        let window = Self.rotationAgreementMicros
+        let rotations = try projector.decisions(device: device, from: t - window, to: t + window, query: query)
+            .filter { $0.stack == stackID && $0.action == .rotate && $0.widget.instance == widget.instance }
+        let onTop = stacks.first { $0.stack == stackID }?.top?.widget.instance == widget.instance
+        let criterion =
+            rotated.criterion.map { " (criterion \($0)\(rotated.staleness == true ? ", a staleness rotation" : ""))" }
+            ?? ""
+        let recorded = "the device recorded a Smart Rotate to \(widget.kind) (\(widget.instance))\(criterion)"
+        let detail: String
+        if let nearest = rotations.min(by: { abs($0.time.microseconds - t) < abs($1.time.microseconds - t) }) {
+            detail = "\(recorded); the model rotated to it at \(nearest.time.rfc3339)"
+        } else if onTop {
+            detail = "\(recorded); the model already had it on top"
+        } else {
+            detail =
+                "\(recorded); the model did not rotate to it within \(window / 60_000_000) min and had \(stacks.first { $0.stack == stackID }?.top.map { "\($0.widget.kind) (\($0.widget.instance))" } ?? "nothing") on top"
+        }
+        return Observation(
+            event: seq, time: e.envelope.time, stack: stackID, agrees: !rotations.isEmpty || onTop, detail: detail)
+    }
+
     /// One observation compared with the model.
     private func compare(_ e: Event, seq: UInt64, stack id: String?, query: ProjectionQuery) throws -> Observation? {
+        if case .stackRotated(let rotated) = e.body {
+            return try compareRotation(e, rotated, seq: seq, stack: id, query: query)
+        }
         guard case .stackObserved(let o) = e.body else { return nil }
         let t = e.envelope.time.microseconds
         // The model's stacks at the observation's instant; a duration's walk does without

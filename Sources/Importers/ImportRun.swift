@@ -23,6 +23,8 @@ public struct ImportRun: Sendable {
         /// SpringBoard's `IconState.plist` or `DesiredIconState.plist` (a file, or a
         /// directory holding them).
         case iconstate
+        /// duetexpertd's `_ATXInfoSuggestionStore.db`.
+        case atx
     }
 
     /// How to import.
@@ -94,6 +96,7 @@ public struct ImportRun: Sendable {
             let name = parts.last.map(String.init) ?? relative
             if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { return false }
             if format == .iconstate { return IconStateImporter.fileNames.contains(name) }
+            if format == .atx { return name == "_ATXInfoSuggestionStore.db" }
             return !(format == .segb && parts.contains { $0.lowercased() == "tombstone" })
         }
         guard let real = ArtifactTree.resolved(absolute), tree.isInsideRoot(real) || absolute == root else {
@@ -130,6 +133,7 @@ public struct ImportRun: Sendable {
                 path: file.readPath, context: context, stream: options.stream, seenPath: file.path)
         case .knowledgec: result = KnowledgeCImporter.read(path: file.readPath, context: context)
         case .powerlog: result = PowerLogImporter.read(path: file.readPath, context: context)
+        case .atx: result = ATXInfoSuggestionStoreImporter.read(path: file.readPath, context: context)
         case .iconstate:
             result = IconStateImporter.read(
                 path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform)

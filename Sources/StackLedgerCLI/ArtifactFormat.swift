@@ -8,6 +8,7 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     case knowledgec
     case powerlog
     case iconstate
+    case atx
     case extraction
 
     /// The importer's format; nil for a whole extraction, which runs every importer.
@@ -18,6 +19,7 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .knowledgec: return .knowledgec
         case .powerlog: return .powerlog
         case .iconstate: return .iconstate
+        case .atx: return .atx
         }
     }
 }

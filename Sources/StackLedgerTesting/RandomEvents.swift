@@ -199,6 +199,14 @@ public struct RandomEvents {
                 #""layout":\#(str()),"stacks":[\#(stacks.joined(separator: ","))],"method":"\#(pick(["recorded", "inferred"]))","complete":\#(chance(50))"#
         case .stackRemoved:
             return #""stack":\#(str())"#
+        case .stackRotated:
+            return #""kind":\#(str()),"extension":\#(str())"# + (chance(50) ? #","criterion":\#(str())"# : "")
+                + (chance(50) ? #","staleness":\#(chance(50))"# : "")
+        case .suggestionObserved:
+            return #""kind":\#(str())"# + (chance(50) ? #","instance":\#(str())"# : "")
+        case .relevanceObserved:
+            return #""kind":\#(str()),"date":\#(time()),"relevance":"#
+                + (chance(70) ? #"{"score":\#(int(100)),"duration":\#(int(3600))}"# : "null")
         }
     }
 

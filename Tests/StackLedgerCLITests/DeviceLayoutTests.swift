@@ -333,3 +333,80 @@ struct ExtractionArchiveTests {
         }
     }
 }
+
+/// duetexpertd's `_ATXInfoSuggestionStore.db`, written by Python's sqlite3 from the column
+/// names of Apple's own SQL (forensic-sources.md §10c; no public sample exists).
+@Suite("The Duet expert store")
+struct DuetExpertStoreTests {
+    static let weather = "F31E834E-D601-44B4-8665-010AB688D28A"
+    static let photos = "1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D"
+
+    /// Writes the store into the extraction at its device path.
+    func writeStore(into root: String) throws {
+        let dir = root + "/private/var/mobile/Library/DuetExpertCenter"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.executescript('''
+            CREATE TABLE proactiveStackRotations (suggestionId TEXT, criterion INTEGER, widgetBundleId TEXT, widgetKind TEXT, intentHash INTEGER, intent BLOB, isStalenessRotation INTEGER, rotationTimestamp REAL, relevancyDurationLimit REAL, coolDownTimeInterval REAL, clientModelId TEXT);
+            CREATE TABLE timelineDonations (timestamp REAL, score REAL, duration REAL, extensionBundleId TEXT, containerBundleIdentifier TEXT, widgetKind TEXT, widgetFamily INTEGER, intentHash INTEGER, suggestionId TEXT, suggestionMappingReason INTEGER);
+            CREATE TABLE widgetEngagements (widgetUniqueId TEXT, extensionBundleId TEXT, widgetKind TEXT, size INTEGER, intentHash INTEGER, date REAL, engagementType INTEGER, containerBundleIdentifier TEXT);
+            CREATE TABLE suggestedWidgets (widgetUniqueId TEXT, firstAppearDate REAL);
+            CREATE TABLE widgetReloadForSuggestion (timestamp REAL, readyForDisplay INTEGER, extensionBundleId TEXT, kind TEXT, family INTEGER, intentHash INTEGER);
+            CREATE TABLE abuseControlOutcomes (suggestionId TEXT, timestamp REAL, outcome INTEGER);
+            ''')
+            db.executemany("INSERT INTO proactiveStackRotations (suggestionId, criterion, widgetBundleId, widgetKind, isStalenessRotation, rotationTimestamp) VALUES (?,?,?,?,?,?)", [
+                ("s1", 7, "com.apple.weather.widget", "com.apple.weather", 0, 657541440.0),
+                ("s2", 3, "com.apple.mobileslideshow.PhotosReliveWidget", "com.apple.mobileslideshow.PhotosReliveWidget", 1, 657541800.0)])
+            db.execute("INSERT INTO timelineDonations VALUES (657541200.0, 42.5, 1800, 'com.apple.weather.widget', 'com.apple.weather', 'com.apple.weather', 2, 11, 's1', 0)")
+            db.execute("INSERT INTO widgetEngagements VALUES (?, 'com.apple.mobileslideshow.PhotosReliveWidget', 'com.apple.mobileslideshow.PhotosReliveWidget', 2, 0, 657541500.0, 1, 'com.apple.mobileslideshow')", (sys.argv[2],))
+            db.execute("INSERT INTO suggestedWidgets VALUES (?, 657541300.0)", (sys.argv[2],))
+            db.execute("INSERT INTO suggestedWidgets VALUES ('UNKNOWN-ID', 657541300.0)")
+            db.execute("INSERT INTO widgetReloadForSuggestion VALUES (657541250.0, 1, 'com.apple.weather.widget', 'com.apple.weather', 2, 0)")
+            db.executemany("INSERT INTO abuseControlOutcomes VALUES (?,?,?)", [("s1", 1.0, 0), ("s2", 2.0, 1)])
+            db.commit()
+            """
+        let r = try CLI.run(
+            executable: "/usr/bin/python3", ["-c", script, dir + "/_ATXInfoSuggestionStore.db", Self.photos])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    @Test(
+        "its records become the device's own rotations, relevance, engagements and suggestions; replay compares the rotations"
+    )
+    func records() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try DeviceLayoutTests().extraction(dir)
+        try writeStore(into: root)
+        let r = try CLI.run([
+            "import", "extraction", root, "--device", "phone", "--layout-time", "2021-12-16T12:00:00Z", "--store",
+            dir.store,
+        ])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        // Two rotations, one donation, one tap, one suggestion; the unknown suggestion and
+        // the reload without its app are named, the other table counted.
+        #expect(r.stdout.contains("\natx\t1\t5\t0\t0\t2\t0"), "\(r.stdout)")
+        #expect(r.stdout.contains("table abuseControlOutcomes: 2 rows, not read"))
+        #expect(
+            r.stdout.contains("UNKNOWN-ID: no widgetEngagements row names this widget's kind and bundle; not guessed"))
+        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        for type in ["stack.rotated", "widget.relevanceObserved", "widget.tapped", "suggestion.observed"] {
+            #expect(log.contains(#""type":"\#(type)""#), "\(type)")
+        }
+        #expect(log.contains(#""time":"2021-11-02T10:24:00Z""#) && log.contains(#""criterion":"7""#))
+
+        let replay = try CLI.run([
+            "replay", "--store", dir.store, "--device", "phone", "--from", "2021-11-02T10:00:00Z", "--to",
+            "2021-11-02T11:00:00Z", "--disagreements",
+        ])
+        // The rotation to Weather agrees (the model has it on top); the one to Photos does not.
+        #expect(
+            replay.stdout.contains("a Smart Rotate to com.apple.mobileslideshow.PhotosReliveWidget"), "\(replay.stdout)"
+        )
+        #expect(replay.stdout.contains("criterion 3, a staleness rotation"))
+        #expect(!replay.stdout.contains("a Smart Rotate to com.apple.weather"))
+        #expect(replay.stdout.contains("2 of 4 observations disagree with the model"), "\(replay.stdout)")
+    }
+}

@@ -102,7 +102,7 @@ struct ArchiveImport {
             }
             do {
                 switch role {
-                case .artifact(.knowledgec), .artifact(.powerlog):
+                case .artifact(.knowledgec), .artifact(.powerlog), .artifact(.atx):
                     // A database and its -wal and -shm share a private folder, as SQLite wants.
                     let base = Self.isSidecar(member.path) ? String(member.path.dropLast(4)) : member.path
                     let dir = scratch + "/\(folders[base] ?? folders.count)"
@@ -150,13 +150,15 @@ struct ArchiveImport {
             let context = ArtifactContext(sha256: file.sha256, path: path, device: options.device)
             try record(SEGBImporter.read(file: file, context: context, stream: nil, seenPath: path), family: "segb")
         }
-        for format in [ImportRun.Format.knowledgec, .powerlog] {
+        for format in [ImportRun.Format.knowledgec, .powerlog, .atx] {
             for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {
                 let context = ArtifactContext(sha256: "", path: db.member, device: options.device)
-                let result =
-                    format == .knowledgec
-                    ? KnowledgeCImporter.read(path: db.copy, context: context)
-                    : PowerLogImporter.read(path: db.copy, context: context)
+                let result: ArtifactImport
+                switch format {
+                case .knowledgec: result = KnowledgeCImporter.read(path: db.copy, context: context)
+                case .powerlog: result = PowerLogImporter.read(path: db.copy, context: context)
+                default: result = ATXInfoSuggestionStoreImporter.read(path: db.copy, context: context)
+                }
                 try record(result, family: format.rawValue)
             }
         }

@@ -64,7 +64,7 @@ public struct ExtractionImport: Sendable {
 
     /// The families, in the order they are imported (layouts after the records they
     /// explain, so that the layout's late arrival costs one refold).
-    static let order: [ImportRun.Format] = [.segb, .knowledgec, .powerlog, .iconstate]
+    static let order: [ImportRun.Format] = [.segb, .knowledgec, .powerlog, .atx, .iconstate]
 
     /// Imports the extraction at `path` (a folder, `.zip`, `.tar`, `.tar.gz` or `.tgz`)
     /// into `ledger`.

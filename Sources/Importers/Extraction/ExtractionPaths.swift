@@ -33,8 +33,7 @@ enum ExtractionPaths {
             return relative.hasSuffix("System/Library/CoreServices/SystemVersion.plist") ? .systemVersion : nil
         case "HomeScreenPages" where parts.contains("CachedHomeScreenConfig"):
             return .notRead("duetexpertd's copy of the home screen (§10b); this version does not read it")
-        case "_ATXInfoSuggestionStore.db":
-            return .notRead("the Duet expert store (§10c); this version does not read it")
+        case "_ATXInfoSuggestionStore.db": return .artifact(.atx)
         default: break
         }
         if name.hasPrefix("powerlog_") && name.hasSuffix(".PLSQL") { return .artifact(.powerlog) }

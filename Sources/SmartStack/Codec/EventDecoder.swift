@@ -76,6 +76,18 @@ public struct EventDecoder {
             span = o.duration
         case .appForeground(let a):
             span = a.duration
+        case .stackRotated(let r):
+            if r.instance == nil && ((app == nil && r.extensionBundle == nil) || r.kind == nil) {
+                throw f.error("instance", "stack.rotated names its widget by instance, or by app or extension and kind")
+            }
+        case .suggestionObserved(let o):
+            if app == nil && o.extensionBundle == nil {
+                throw f.error("extension", "suggestion.observed names its widget's app or extension")
+            }
+        case .relevanceObserved(let o):
+            if app == nil && o.extensionBundle == nil {
+                throw f.error("extension", "widget.relevanceObserved names its widget's app or extension")
+            }
         default: break
         }
         // An observation covers the `duration` before its `time`.

@@ -16,6 +16,10 @@ extension DeviceEngine {
             return applyAppSignal(event, seq: seq, app: app)
         case .contextChanged, .permissionChanged, .deviceInfo, .developerMode, .stackObserved:
             return applyObservation(event, seq: seq, app: app)
+        case .stackRotated, .suggestionObserved, .relevanceObserved:
+            // The device's own records of its decisions and of relevance: ground truth
+            // that answers compare the model with (Forensics), not inputs of its rules.
+            return .none
         case .layoutObserved, .stackRemoved:
             return applyLayoutEvent(event, seq: seq)
         }

@@ -60,6 +60,7 @@ extension EventBody {
     var keepsPlacementInputs: Bool {
         switch self {
         case .widgetTimeline, .widgetReloaded, .reloadRequested, .widgetViewed, .widgetTapped, .stackObserved,
+            .stackRotated, .suggestionObserved, .relevanceObserved,
             .intentDonated, .appForeground, .contextChanged, .permissionChanged, .relevantIntents, .widgetRelevance,
             .scrolled, .suggestionDismissed, .widgetPinned, .widgetUnpinned, .developerMode:
             true

@@ -82,6 +82,13 @@ extension Event: LedgerPayload {
             kind(o.kind)
             instance(o.instance)
         case .deviceInfo: emit(Event.deviceInfoKey)
+        case .stackRotated(let r):
+            kind(r.kind)
+            instance(r.instance)
+        case .suggestionObserved(let o):
+            kind(o.kind)
+            instance(o.instance)
+        case .relevanceObserved(let o): kind(o.kind)
         case .layoutObserved(let l):
             emit(Event.layoutObservedKey)
             for w in l.stacks.flatMap(\.members) + (l.widgets ?? []) {

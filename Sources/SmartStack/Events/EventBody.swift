@@ -60,6 +60,12 @@ public enum EventBody: Hashable, Sendable {
     case layoutObserved(LayoutObserved)
     /// A `stack.removed` event.
     case stackRemoved(StackRemoved)
+    /// A `stack.rotated` event.
+    case stackRotated(StackRotated)
+    /// A `suggestion.observed` event.
+    case suggestionObserved(SuggestionObserved)
+    /// A `widget.relevanceObserved` event.
+    case relevanceObserved(RelevanceObserved)
 
     /// The contract's type name of this body.
     public var typeName: String { EventType(self).rawValue }
@@ -96,6 +102,9 @@ public enum EventBody: Hashable, Sendable {
         case .stackObserved(let s): s.encode(&out)
         case .layoutObserved(let s): s.encode(&out)
         case .stackRemoved(let s): s.encode(&out)
+        case .stackRotated(let s): s.encode(&out)
+        case .suggestionObserved(let s): s.encode(&out)
+        case .relevanceObserved(let s): s.encode(&out)
         }
     }
 
@@ -131,6 +140,9 @@ public enum EventBody: Hashable, Sendable {
         case .stackObserved(let s): s.writeMembers(&w)
         case .layoutObserved(let s): s.writeMembers(&w)
         case .stackRemoved(let s): s.writeMembers(&w)
+        case .stackRotated(let s): s.writeMembers(&w)
+        case .suggestionObserved(let s): s.writeMembers(&w)
+        case .relevanceObserved(let s): s.writeMembers(&w)
         }
     }
 }
@@ -195,6 +207,12 @@ public enum EventType: String, CaseIterable, Sendable {
     case layoutObserved = "stack.layoutObserved"
     /// `stack.removed`.
     case stackRemoved = "stack.removed"
+    /// `stack.rotated`.
+    case stackRotated = "stack.rotated"
+    /// `suggestion.observed`.
+    case suggestionObserved = "suggestion.observed"
+    /// `widget.relevanceObserved`.
+    case relevanceObserved = "widget.relevanceObserved"
 
     init(_ body: EventBody) {
         switch body {
@@ -227,6 +245,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .stackObserved: self = .stackObserved
         case .layoutObserved: self = .layoutObserved
         case .stackRemoved: self = .stackRemoved
+        case .stackRotated: self = .stackRotated
+        case .suggestionObserved: self = .suggestionObserved
+        case .relevanceObserved: self = .relevanceObserved
         }
     }
 
@@ -303,6 +324,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .stackObserved: return .stackObserved(try StackObserved(fields: &f))
         case .layoutObserved: return .layoutObserved(try LayoutObserved(fields: &f))
         case .stackRemoved: return .stackRemoved(try StackRemoved(fields: &f))
+        case .stackRotated: return .stackRotated(try StackRotated(fields: &f))
+        case .suggestionObserved: return .suggestionObserved(try SuggestionObserved(fields: &f))
+        case .relevanceObserved: return .relevanceObserved(try RelevanceObserved(fields: &f))
         }
     }
 
@@ -338,6 +362,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .stackObserved: return .stackObserved(try b.shape())
         case .layoutObserved: return .layoutObserved(try b.shape())
         case .stackRemoved: return .stackRemoved(try b.shape())
+        case .stackRotated: return .stackRotated(try b.shape())
+        case .suggestionObserved: return .suggestionObserved(try b.shape())
+        case .relevanceObserved: return .relevanceObserved(try b.shape())
         }
     }
 }
