@@ -176,3 +176,55 @@ struct WidgetMatchingTests {
         #expect(match("zz", nil, nil) == .none)
     }
 }
+
+/// `widget.relevanceObserved`: the device's record of a widget's relevance stands in where
+/// the app's own timelines do not speak (docs/events.md).
+@Suite("The device's records of relevance")
+struct RelevanceRecordTests {
+    static func record(_ kind: String, app: String? = "com.b", ext: String? = nil, at: String, score: Double?) -> String
+    {
+        let a = app.map { #""app":"\#($0)","# } ?? ""
+        let e = ext.map { #""extension":"\#($0)","# } ?? ""
+        let r = score.map { #"{"score":\#($0),"duration":3600}"# } ?? "null"
+        return
+            #"{"type":"widget.relevanceObserved","time":"\#(Line.t(at))",\#(a)\#(e)"kind":"\#(kind)","date":"\#(Line.t(at))","relevance":\#(r)}"#
+    }
+
+    @Test("a record rotates the widget as a timeline entry would, and the answer says RELEVANCE_FROM_DEVICE_RECORD")
+    func standsIn() throws {
+        let h = try EngineHarness(RelevanceRuleTests.base + [Self.record("B", at: "09:00", score: 40)])
+        let stack = try #require(try h.stack("home", at: Line.t("09:30")))
+        #expect(stack.top?.widget.instance == "b")
+        #expect(stack.top?.relevance?.fromDeviceRecord == true)
+        #expect(stack.assumptions.map(\.code) == ["RELEVANCE_FROM_DEVICE_RECORD"])
+        #expect(stack.assumptions.first?.instance == "b" && stack.assumptions.first?.events == [4])
+        let rotation = try #require(try h.decisions(through: Line.t("09:30")).first)
+        #expect(rotation.assumptions.map(\.code) == ["RELEVANCE_FROM_DEVICE_RECORD"])
+    }
+
+    @Test("inside the span the app's own timelines cover, the device's record is ignored")
+    func appTimelinesWin() throws {
+        let h = try EngineHarness(
+            RelevanceRuleTests.base + [
+                Line.timeline("com.b", "B", at: "07:00", [("08:00", 0, 0), ("12:00", 0, 0)]),
+                Self.record("B", at: "09:00", score: 40),
+            ])
+        let stack = try #require(try h.stack("home", at: Line.t("09:30")))
+        #expect(stack.top?.widget.instance == "a")
+        #expect(stack.assumptions.isEmpty)
+    }
+
+    @Test("a record naming only the extension applies to the members with that extension")
+    func byExtension() throws {
+        let lines = [
+            Line.layout(at: "06:00", members: [("a", "com.a", "A", nil), ("b", "com.b", "B", "com.b.widget")]),
+            Self.record("B", app: nil, ext: "com.b.widget", at: "09:00", score: 40),
+        ]
+        let h = try EngineHarness(lines)
+        #expect(try h.stack("home", at: Line.t("09:30"))?.top?.widget.instance == "b")
+        let unknown = try EngineHarness([
+            lines[0], Self.record("B", app: nil, ext: "com.other", at: "09:00", score: 40),
+        ])
+        #expect(try unknown.stack("home", at: Line.t("09:30"))?.top?.widget.instance == "a")
+    }
+}

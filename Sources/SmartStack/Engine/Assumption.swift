@@ -46,3 +46,17 @@ public struct Assumption: Codable, Hashable, Sendable, Comparable {
         (a.code, a.stack, a.instance ?? "", a.detail) < (b.code, b.stack, b.instance ?? "", b.detail)
     }
 }
+
+extension Assumption {
+    /// `RELEVANCE_FROM_DEVICE_RECORD` for a widget whose active relevance comes from a
+    /// `widget.relevanceObserved`.
+    static func relevanceFromDeviceRecord(stack: String, widget: WidgetIdentity, relevance: ActiveRelevance)
+        -> Assumption
+    {
+        Assumption(
+            .relevanceFromDeviceRecord, stack: stack, instance: widget.instance, events: [relevance.event],
+            detail:
+                "\(widget.kind)'s relevance is the device's own record of it, not the app's timeline: the record names the kind, and the model takes it for every widget of that kind"
+        )
+    }
+}

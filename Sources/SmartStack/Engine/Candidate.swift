@@ -66,7 +66,8 @@ extension DeviceEngine {
             var out = [
                 Reason(
                     .relevanceScore, .documented, rule,
-                    "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)",
+                    "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)"
+                        + (r.fromDeviceRecord ? "; the device's own record of the entry's relevance" : ""),
                     events: [r.event])
             ]
             if watch {

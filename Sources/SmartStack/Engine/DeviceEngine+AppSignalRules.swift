@@ -133,3 +133,31 @@ extension DeviceEngine {
         return .all
     }
 }
+
+extension DeviceEngine {
+    /// Applies the device's record of a widget's relevance (`widget.relevanceObserved`):
+    /// it feeds the kind's relevance where the app's own timelines do not speak; not the
+    /// entry a widget displays, not reload timing. A record that names only the widget's
+    /// extension applies to the app of the members with that extension; with none, to no
+    /// widget the model holds.
+    mutating func applyRelevanceRecord(_ observed: RelevanceObserved, event: Event, seq: UInt64) -> Work {
+        guard
+            let app = event.envelope.app
+                ?? observed.extensionBundle.flatMap({ ext in
+                    state.stacks.lazy.flatMap(\.members).first {
+                        $0.extensionBundle == ext && $0.widget.kind == observed.kind
+                    }?
+                    .widget.app
+                })
+        else { return .none }
+        var times = caches.timelineWakeups
+        caches.timelineWakeups = []
+        times.removeAll(keepingCapacity: true)
+        state.timelines.observe(
+            observed, app: app, at: state.now, seq: seq, windowMicros: windowMicros, wakeups: &times)
+        schedule(times, .rotation)
+        caches.timelineWakeups = times
+        dropCachedMembers(relevance: true) { $0.widget.kind == observed.kind && $0.widget.app == app }
+        return .rotation
+    }
+}

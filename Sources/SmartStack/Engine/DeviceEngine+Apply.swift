@@ -16,7 +16,9 @@ extension DeviceEngine {
             return applyAppSignal(event, seq: seq, app: app)
         case .contextChanged, .permissionChanged, .deviceInfo, .developerMode, .stackObserved:
             return applyObservation(event, seq: seq, app: app)
-        case .stackRotated, .suggestionObserved, .relevanceObserved:
+        case .relevanceObserved(let observed):
+            return applyRelevanceRecord(observed, event: event, seq: seq)
+        case .stackRotated, .suggestionObserved:
             // The device's own records of its decisions and of relevance: ground truth
             // that answers compare the model with (Forensics), not inputs of its rules.
             return .none

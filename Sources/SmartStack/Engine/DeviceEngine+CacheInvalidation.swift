@@ -47,7 +47,8 @@ extension EventBody {
     /// is looked at again in any case.
     var changesOnlyCachedMembers: Bool {
         switch self {
-        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance:
+        case .widgetTimeline, .intentDonated, .appForeground, .relevantShortcuts, .relevantIntents, .widgetRelevance,
+            .relevanceObserved:
             true
         default: false
         }

@@ -190,7 +190,7 @@ extension DeviceEngine {
         let from = state.stacks[i].identity(top)
         state.stacks[i].top = chosen.widget.instance
         state.stacks[i].restingTop = chosen.widget.instance
-        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: why)
+        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: why, relevance: chosen.relevance)
     }
 
     /// RANKED_FIRST for a rotation that chose `chosen` over other eligible widgets (the top
@@ -249,12 +249,17 @@ extension DeviceEngine {
     /// Appends a decision.
     mutating func record(
         stack i: Int, action: DecisionAction, widget: WidgetIdentity, from: WidgetIdentity?, reasons: [Reason],
-        setsTop: Bool = true
+        setsTop: Bool = true, relevance: ActiveRelevance? = nil
     ) {
+        var assumptions = state.stacks[i].assumptions(at: state.now, clock: &state.clock)
+        if let relevance, relevance.fromDeviceRecord {
+            assumptions.append(
+                Assumption.relevanceFromDeviceRecord(stack: state.stacks[i].id, widget: widget, relevance: relevance))
+        }
         let d = Decision(
             time: state.clock.timestamp(state.now), device: state.device, stack: state.stacks[i].id, action: action,
             widget: widget, from: from, top: state.stacks[i].identity(state.stacks[i].top), reasons: reasons,
-            assumptions: state.stacks[i].assumptions(at: state.now, clock: &state.clock))
+            assumptions: assumptions.sorted())
         if setsTop { state.stacks[i].topDecision = d }
         decisions.append(d)
     }

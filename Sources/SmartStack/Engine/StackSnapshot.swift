@@ -109,7 +109,14 @@ extension DeviceEngine {
                     stack: s.id, platform: s.platform, smartRotate: s.smartRotate,
                     widgetSuggestions: s.widgetSuggestions,
                     top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision,
-                    assumptions: s.assumptions(at: state.now, clock: &state.clock).sorted()))
+                    assumptions: (s.assumptions(at: state.now, clock: &state.clock)
+                        + widgets.compactMap { w in
+                            w.relevance.flatMap {
+                                $0.fromDeviceRecord
+                                    ? Assumption.relevanceFromDeviceRecord(stack: s.id, widget: w.widget, relevance: $0)
+                                    : nil
+                            }
+                        }).sorted()))
         }
         return DeviceSnapshot(at: time, device: state.device, stacks: stacks)
     }

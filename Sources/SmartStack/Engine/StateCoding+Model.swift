@@ -241,6 +241,18 @@ extension TimelineBook {
                 w.double(s.max)
             }
         }
+        w.varint(UInt64(records.count { $0.observed != nil }))
+        for (key, slot) in keys {
+            guard let observed = records[slot].observed else { continue }
+            key.write(&w)
+            w.array(observed) { w, e in
+                w.int(e.date)
+                w.int(Int64(e.offset))
+                w.optional(e.score) { $0.double($1) }
+                w.double(e.duration)
+                w.uint(e.seq)
+            }
+        }
     }
     init(_ r: inout StateReader) throws {
         self.init()
@@ -265,6 +277,19 @@ extension TimelineBook {
         }) {
             guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
             setSpans(spans, for: key)
+        }
+        for (key, entries) in try r.array({ r -> (ProviderKey, [StoredEntry]) in
+            (
+                try ProviderKey(&r),
+                try r.array { r in
+                    StoredEntry(
+                        date: try r.int(), offset: Int16(truncatingIfNeeded: try r.int()),
+                        score: try r.optional { try $0.double() }, duration: try r.double(), seq: try r.uint())
+                }
+            )
+        }) {
+            guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
+            setObserved(entries, for: key)
         }
     }
 }

@@ -12,8 +12,12 @@ public struct ActiveRelevance: Codable, Hashable, Sendable {
     /// When the window closes (`date + duration`), or nil for duration 0 (until the
     /// next entry that carries relevance).
     public var until: Timestamp?
-    /// The `widget.timeline` event that delivered the entry.
+    /// The `widget.timeline` event that delivered the entry, or the
+    /// `widget.relevanceObserved` that recorded it.
     public var event: UInt64
+    /// Whether the relevance comes from the device's own record
+    /// (`widget.relevanceObserved`), not the app's timeline.
+    public var fromDeviceRecord = false
 }
 
 /// A timeline entry as the engine keeps it.
@@ -89,6 +93,9 @@ package struct ProviderKey: Codable, Hashable {
 /// without an instance), so that a widget's relevance is found with one lookup.
 struct ProviderTimelines: Codable, Hashable {
     var list: EntryList?
+    /// Under a kind-wide key: the device's own records of the kind's relevance
+    /// (`widget.relevanceObserved`), in date order.
+    var observed: [StoredEntry]?
     /// Oldest delivery first; only the spans that can still set the minimum or the
     /// maximum of a window.
     var spans: [ScoreSpan]?
@@ -210,6 +217,36 @@ package struct TimelineBook: Codable, Hashable {
         }
     }
 
+    /// Takes the device's record of an entry's relevance (`widget.relevanceObserved`) for
+    /// a kind: it feeds the kind's relevance where the app's own timelines do not speak,
+    /// normalised with the same provider's scores; appends the instants it schedules.
+    mutating func observe(
+        _ r: RelevanceObserved, app: String, at now: Int64, seq: UInt64, windowMicros: Int64, wakeups: inout [Int64]
+    ) {
+        let index = slot(TimelineBook.key(app: app, kind: r.kind))
+        let entry = StoredEntry(
+            date: r.date.microseconds, offset: r.date.offsetMinutes, score: r.relevance?.score,
+            duration: r.relevance?.duration ?? 0, seq: seq)
+        var list = records[index].observed ?? []
+        list.insert(entry, at: list.partitionPoint { $0.date <= entry.date })
+        records[index].observed = list
+        if let score = entry.score, score > 0 {
+            var spans = records[index].spans ?? []
+            spans.removeAll { $0.min >= score && $0.max <= score }
+            spans.append(ScoreSpan(delivered: now, min: score, max: score))
+            spans.removeAll { $0.delivered < now - windowMicros }
+            records[index].spans = spans
+            if entry.date >= now { wakeups.append(entry.date) }
+            if entry.duration > 0 {
+                let end = entry.date + EventLimits.micros(entry.duration)
+                if end >= now { wakeups.append(end) }
+            }
+        }
+    }
+
+    /// Sets the device's relevance records of `key` (restoring a checkpoint).
+    mutating func setObserved(_ entries: [StoredEntry], for key: ProviderKey) { records[slot(key)].observed = entries }
+
     /// The entry list that applies to a widget instance: its own, which holds its kind's
     /// timelines too once it has one, else its kind's.
     package func list(app: String, kind: String, instance: String) -> EntryList? {
@@ -251,8 +288,30 @@ package struct TimelineBook: Codable, Hashable {
         if let first = spans?.first(where: { $0.delivered >= at - windowMicros }) {
             until = first.delivered + windowMicros + 1
         }
-        guard let list = list(found) else { return (nil, until) }
-        let (governing, next) = list.relevance(at: at)
+        let observed = found.kind.flatMap { records[$0].observed }
+        // The app's own timelines speak from their first entry to their last; outside
+        // that span, the device's records of the kind's relevance stand in.
+        let appList = list(found)
+        var fromDevice = false
+        var governingEntry: StoredEntry?
+        var nextEntry: StoredEntry?
+        if let appList, let first = appList.entries.first, let last = appList.entries.last,
+            observed == nil || (first.date <= at && at <= last.date)
+        {
+            (governingEntry, nextEntry) = appList.relevance(at: at)
+            if observed != nil { until = Swift.min(until, last.date + 1) }
+        } else if let observed {
+            let outside = observed.filter { e in
+                guard let first = appList?.entries.first, let last = appList?.entries.last else { return true }
+                return e.date < first.date || e.date > last.date
+            }
+            (governingEntry, nextEntry) = EntryList(delivered: .min, entries: outside).relevance(at: at)
+            fromDevice = true
+            if let first = appList?.entries.first, first.date > at { until = Swift.min(until, first.date) }
+        } else {
+            return (nil, until)
+        }
+        let (governing, next) = (governingEntry, nextEntry)
         if let next { until = Swift.min(until, next.date) }
         guard let entry = governing, let score = entry.score else { return (nil, until) }
         var end: Int64? = nil
@@ -274,7 +333,8 @@ package struct TimelineBook: Codable, Hashable {
         let r = ActiveRelevance(
             score: score, normalized: normalized,
             since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
-            until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq)
+            until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq,
+            fromDeviceRecord: fromDevice)
         return ((r, entry.duration), until)
     }
 }
