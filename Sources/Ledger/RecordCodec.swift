@@ -174,4 +174,36 @@ enum RecordCodec {
         let device = try r.readVarint()
         return (micros, UInt32(truncatingIfNeeded: device))
     }
+
+    /// A record's bytes without its `source`: the flag cleared and the section cut out; nil
+    /// when the record has no source or cannot be parsed. Two imports of one record
+    /// through different paths differ only there (docs/events.md: duplicates of imported
+    /// events are judged without `source`).
+    static func withoutSource(_ record: UnsafeRawBufferPointer) -> [UInt8]? {
+        var r = ByteReader(record)
+        do {
+            guard try r.readByte() == version else { return nil }
+            let flags = try r.readByte()
+            guard flags & flagSource != 0 else { return nil }
+            _ = try r.readFixed(Int64.self)
+            _ = try r.readFixed(Int16.self)
+            _ = try r.readVarint()
+            _ = try r.readVarint()
+            if flags & flagApp != 0 { _ = try r.readVarint() }
+            if flags & flagID != 0 { _ = try r.readString() }
+            let start = r.offset
+            let presence = try r.readByte()
+            if presence & 1 != 0 { _ = try r.readString() }
+            if presence & 2 != 0 { _ = try r.readVarint() }
+            if presence & 4 != 0 { _ = try r.readVarint() }
+            if presence & 8 != 0 { _ = try r.readString() }
+            if presence & 16 != 0 { _ = try r.readString() }
+            var out = [UInt8](record[0..<start])
+            out[1] = flags & ~flagSource
+            out += record[r.offset...]
+            return out
+        } catch {
+            return nil
+        }
+    }
 }

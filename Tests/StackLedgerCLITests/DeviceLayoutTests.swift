@@ -410,3 +410,24 @@ struct DuetExpertStoreTests {
         #expect(replay.stdout.contains("2 of 4 observations disagree with the model"), "\(replay.stdout)")
     }
 }
+
+/// docs/events.md: duplicates of imported events are judged without `source`.
+@Suite("The same record through another path")
+struct ImportedDuplicateTests {
+    @Test("a file imported alone, then within its extraction at another path, is stored once")
+    func samePowerLogTwice() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try DeviceLayoutTests().extraction(dir)
+        let first = try CLI.run([
+            "import", "powerlog", Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"), "--device",
+            "phone", "--store", dir.store,
+        ])
+        #expect(first.status == 0)
+        let again = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("\npowerlog\t1\t0\t16\t"), "\(again.stdout)")
+        let stats = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        #expect(stats.split(separator: "\n").filter { $0.contains("PLApplicationAgent") }.count == 16)
+    }
+}
