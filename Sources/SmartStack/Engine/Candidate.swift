@@ -30,6 +30,12 @@ package struct Candidate: Hashable {
         if case .relevance(let r, _) = signal { return r }
         return nil
     }
+
+    /// The relevance behind it when that is the device's own record of it.
+    var deviceRecordRelevance: ActiveRelevance? {
+        guard case .relevance(let r, _) = signal, r.fromDeviceRecord else { return nil }
+        return r
+    }
 }
 
 extension DeviceEngine {

@@ -184,13 +184,15 @@ extension DeviceEngine {
         guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
         count(.rotation, chosen.widget.instance, cap: parameters.rotationCapPerWidgetPerDay)
         var why = reasons(chosen, watch: state.stacks[i].isWatch)
+        // The relevance that chose it, when it is the device's own record of it.
+        let deviceRecord = chosen.deviceRecordRelevance
         if let ranking = rankedFirst(stack: i, chosen: chosen, best: best.member, top: top, ranked: ranked) {
             why.append(ranking)
         }
         let from = state.stacks[i].identity(top)
         state.stacks[i].top = chosen.widget.instance
         state.stacks[i].restingTop = chosen.widget.instance
-        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: why, relevance: chosen.relevance)
+        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: why, deviceRecord: deviceRecord)
     }
 
     /// RANKED_FIRST for a rotation that chose `chosen` over other eligible widgets (the top
@@ -249,10 +251,10 @@ extension DeviceEngine {
     /// Appends a decision.
     mutating func record(
         stack i: Int, action: DecisionAction, widget: WidgetIdentity, from: WidgetIdentity?, reasons: [Reason],
-        setsTop: Bool = true, relevance: ActiveRelevance? = nil
+        setsTop: Bool = true, deviceRecord relevance: ActiveRelevance? = nil
     ) {
         var assumptions = state.stacks[i].assumptions(at: state.now, clock: &state.clock)
-        if let relevance, relevance.fromDeviceRecord {
+        if let relevance {
             assumptions.append(
                 Assumption.relevanceFromDeviceRecord(stack: state.stacks[i].id, widget: widget, relevance: relevance))
         }
