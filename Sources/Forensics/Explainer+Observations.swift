@@ -144,6 +144,13 @@ extension Explainer {
                 detail: "the device recorded \(o.instance ?? o.kind ?? "?"): \(cause.text)", unjudged: cause)
         }
         let matched = shown[index].1.widget
+        if try isInferredFrom(e, stack: atInstant.first { $0.stack == shown[index].0 }) {
+            return Observation(
+                event: seq, time: e.envelope.time, stack: shown[index].0, agrees: false,
+                detail:
+                    "the device recorded \(matched.kind) (\(matched.instance)): \(Observation.Cause.inferredFrom.text)",
+                unjudged: .inferredFrom)
+        }
         let isObserved = { (w: WidgetIdentity) in w.instance == matched.instance }
         let named = "\(matched.kind) (\(matched.instance))"
         let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
@@ -186,6 +193,18 @@ extension Explainer {
             }, decision: { _ in })
         if let since = shownSince { total += to - since }
         return total
+    }
+
+    /// Whether `e` comes from the artifact whose rows the stack's inferred layout was made
+    /// from (`LAYOUT_INFERRED`): such records are not judged against it.
+    private func isInferredFrom(_ e: Event, stack: StackSnapshot?) throws -> Bool {
+        guard let artifact = e.envelope.source?.artifact,
+            let layoutSeq = stack?.assumptions.first(where: { $0.code == AssumptionCode.layoutInferred.rawValue })?
+                .events.first
+        else { return false }
+        return try projector.ledger.read { r in
+            try r.withRecord(layoutSeq) { $0.envelope.source?.artifact == artifact } ?? false
+        }
     }
 
     /// A string member of the event's unknown fields (`widgetIdentifier`, `extension`).

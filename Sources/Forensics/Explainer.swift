@@ -33,6 +33,9 @@ package struct Explainer {
             case noMatchingWidget = "no widget of the model's stacks matches its names"
             /// More than one widget fits: never guessed.
             case ambiguous = "more than one widget of the model's stacks matches its names"
+            /// The record was one of those the layout it would be judged against was
+            /// inferred from: judging it would be circular.
+            case inferredFrom = "the layout it would be judged against was inferred from the same records"
 
             package var text: String { rawValue }
         }

@@ -39,6 +39,9 @@ public struct ImportRun: Sendable {
         /// The time of a layout file's record (`--layout-time`); nil for the file's
         /// modification time.
         public var layoutTime: Timestamp?
+        /// Whether stacks are inferred from PowerLog's on-screen records (not when a layout
+        /// file of the same extraction records them).
+        public var infersStacks = true
         /// The device's platform, for the stacks a layout file lists.
         public var platform = "iOS"
         /// Called after each file with its report (for progress).
@@ -132,7 +135,10 @@ public struct ImportRun: Sendable {
             result = SEGBImporter.read(
                 path: file.readPath, context: context, stream: options.stream, seenPath: file.path)
         case .knowledgec: result = KnowledgeCImporter.read(path: file.readPath, context: context)
-        case .powerlog: result = PowerLogImporter.read(path: file.readPath, context: context)
+        case .powerlog:
+            var powerlog = PowerLogImporter.Options()
+            powerlog.skipsInference = !options.infersStacks
+            result = PowerLogImporter.read(path: file.readPath, context: context, options: powerlog)
         case .atx: result = ATXInfoSuggestionStoreImporter.read(path: file.readPath, context: context)
         case .iconstate:
             result = IconStateImporter.read(

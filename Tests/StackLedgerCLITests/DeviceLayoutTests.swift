@@ -431,3 +431,65 @@ struct ImportedDuplicateTests {
         #expect(stats.split(separator: "\n").filter { $0.contains("PLApplicationAgent") }.count == 16)
     }
 }
+
+/// docs/importing.md, "Stacks inferred from PowerLog".
+@Suite("Stacks inferred from PowerLog")
+struct PowerLogInferenceTests {
+    /// A PowerLog whose two in-stack widgets of one size alternate over three periods.
+    func alternating(_ dir: WorkDirectory) throws -> String {
+        let path = dir.file("CurrentPowerlog.PLSQL")
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("CREATE TABLE PLApplicationAgent_EventBackward_WidgetStats (ID INTEGER PRIMARY KEY, timestamp REAL, bundleID TEXT, kind TEXT, isInStack INTEGER, totalTimeSpentOnScreen REAL, identifier TEXT, size INTEGER, location INTEGER, page INTEGER, suggestionIdentifier TEXT)")
+            rows = [(1635848700.0, "com.apple.weather.widget", "eather", "W-1"),
+                    (1635849300.0, "com.apple.mobileslideshow.PhotosReliveWidget", "Widget", "P-1"),
+                    (1635849900.0, "com.apple.weather.widget", "eather", "W-1")]
+            for t, b, k, i in rows:
+                db.execute("INSERT INTO PLApplicationAgent_EventBackward_WidgetStats (timestamp, bundleID, kind, isInStack, totalTimeSpentOnScreen, identifier, size, location, page) VALUES (?,?,?,1,60,?,2,3,1)", (t, b, k, i))
+            db.commit()
+            """
+        let r = try CLI.run(executable: "/usr/bin/python3", ["-c", script, path])
+        #expect(r.status == 0, "\(r.stderr)")
+        return path
+    }
+
+    @Test("alternating in-stack widgets become one inferred stack; its own records are not judged against it")
+    func inferred() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let r = try CLI.run(["import", "powerlog", try alternating(dir), "--store", dir.store])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stdout.contains("inferred stack inferred:powerlog:2-3-1 of eather, Widget from 3 rows"), "\(r.stdout)")
+        let state = try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:30:00Z"]).stdout
+        #expect(state.contains("inferred:powerlog:2-3-1"), "\(state)")
+        #expect(state.contains("LAYOUT_INFERRED") && !state.contains("LAYOUT_ASSUMED"))
+        // Before its first on-screen period (10:24 to 10:25), the inferred stack is assumed too.
+        let before = try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:20:00Z"]).stdout
+        #expect(before.contains("LAYOUT_ASSUMED") && before.contains("LAYOUT_INFERRED"), "\(before)")
+        let replay = try CLI.run([
+            "replay", "--store", dir.store, "--from", "2021-11-02T00:00:00Z", "--to", "2021-11-03T00:00:00Z",
+            "--disagreements",
+        ])
+        #expect(replay.stdout.contains("0 of 0 observations disagree"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("the layout it would be judged against was inferred from the same records (3)"))
+    }
+
+    @Test("the real sample's in-stack widgets share their periods: nothing is inferred, and the report says why")
+    func realSample() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let r = try CLI.run([
+            "import", "powerlog", Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"), "--store",
+            dir.store,
+        ])
+        #expect(r.status == 0)
+        #expect(
+            r.stdout.contains(
+                "no stack inferred for size 2, location 3, page unknown: Widget, eather were on screen in the same period"
+            ), "\(r.stdout)")
+        let state = try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:30:00Z"]).stdout
+        #expect(state.contains("no stacks"))
+    }
+}

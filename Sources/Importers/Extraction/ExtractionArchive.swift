@@ -156,7 +156,10 @@ struct ArchiveImport {
                 let result: ArtifactImport
                 switch format {
                 case .knowledgec: result = KnowledgeCImporter.read(path: db.copy, context: context)
-                case .powerlog: result = PowerLogImporter.read(path: db.copy, context: context)
+                case .powerlog:
+                    var powerlog = PowerLogImporter.Options()
+                    powerlog.skipsInference = !layouts.isEmpty
+                    result = PowerLogImporter.read(path: db.copy, context: context, options: powerlog)
                 default: result = ATXInfoSuggestionStoreImporter.read(path: db.copy, context: context)
                 }
                 try record(result, family: format.rawValue)

@@ -116,6 +116,7 @@ public struct ExtractionImport: Sendable {
             runOptions.layoutTime = options.layoutTime
             runOptions.platform = platform == "iPadOS" ? "iPadOS" : "iOS"
             runOptions.onFile = options.onFile
+            runOptions.infersStacks = byFormat[.iconstate] == nil
             let reports = try ImportRun(format: format, options: runOptions).run(files: files, root: root, into: ledger)
             for r in reports { earliest = Self.earlier(earliest, r) }
             report.files += reports

@@ -13,10 +13,17 @@ public enum PowerLogImporter {
     static let widgetUpdates = "PLApplicationAgent_EventPoint_WidgetUpdates"
     static let suggestedReload = "PLApplicationAgent_EventPoint_SuggestedWidgetReload"
 
+    /// How to read.
+    public struct Options: Sendable {
+        /// Leaves stacks uninferred (an extraction whose layout file records them).
+        public var skipsInference = false
+
+        /// Creates options.
+        public init() {}
+    }
+
     /// Reads the database at `path`.
-    /// - Returns: the events and the report; a file that cannot be opened, or holds none of
-    ///   the widget tables, returns no events and the reason in `report.error`.
-    public static func read(path: String, context: ArtifactContext) -> ArtifactImport {
+    public static func read(path: String, context: ArtifactContext, options: Options = Options()) -> ArtifactImport {
         var report = ImportFileReport(path: context.path)
         report.container = "SQLite"
         let evidence: EvidenceDatabase
@@ -44,6 +51,7 @@ public enum PowerLogImporter {
         context.sha256 = evidence.sha256
         var sink = EventSink(context: context)
         var rowIDs = [(String, Int64)]()
+        var inStack = [PowerLogStackInference.Row]()
         do {
             for table in present {
                 let columns = Set(try evidence.database.columns(of: table))
@@ -55,6 +63,16 @@ public enum PowerLogImporter {
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
                         observed(row, table, &sink)
+                        if row.int(4) == 1, let bundle = row.text(2), let kind = row.text(3), !bundle.isEmpty,
+                            !kind.isEmpty, let seconds = row.double(5), let t = row.double(1),
+                            let time = Timestamp.unixSeconds(t)
+                        {
+                            inStack.append(
+                                PowerLogStackInference.Row(
+                                    locator: row.int(0) ?? 0, time: time.microseconds, seconds: seconds, bundle: bundle,
+                                    kind: kind, identifier: row.text(6).flatMap { $0.isEmpty ? nil : $0 },
+                                    size: row.int(7), location: row.int(8), page: row.int(9)))
+                        }
                     }
                 default:
                     let sql =
@@ -72,6 +90,16 @@ public enum PowerLogImporter {
             return .failure(report, "cannot be queried: \(error); nothing from this file was imported")
         }
         report.recordsRead = rowIDs.count
+        if !inStack.isEmpty && !options.skipsInference {
+            let inference = PowerLogStackInference(rows: inStack)
+            inferredLayout(inference, &sink)
+            for line in inference.notInferred { report.problem(line) }
+            for stack in inference.stacks {
+                report.problem(
+                    "inferred stack \(stack.id) of \(stack.members.map(\.kind).joined(separator: ", ")) from \(stack.rows.count) rows (method inferred; answers resting on it list LAYOUT_INFERRED)"
+                )
+            }
+        }
         var result = ArtifactImport(events: [], report: report)
         result.take(sink)
         return result
@@ -181,6 +209,67 @@ public enum PowerLogImporter {
                 w.key("suggestionIdentifier")
                 w.string(suggestion)
             }
+        }
+    }
+
+    /// WidgetKit families by PowerLog's `size` (1 small, 2 medium, 3 large, 4 extra large:
+    /// read from the sample's rows, where the small widgets report 1).
+    static let families: [Int64: String] = [
+        1: "systemSmall", 2: "systemMedium", 3: "systemLarge", 4: "systemExtraLarge",
+    ]
+
+    /// The stacks the rows support, as one inferred `stack.layoutObserved`.
+    private static func inferredLayout(_ inference: PowerLogStackInference, _ sink: inout EventSink) {
+        guard let from = inference.stacks.map(\.from).min() else { return }
+        let artifact = sink.context.sha256
+        sink.yield(
+            EventType.layoutObserved.rawValue, time: Timestamp(microseconds: from), stream: widgetStats,
+            locator: Locator(0, part: "inferred-layout")
+        ) { w in
+            w.key("layout")
+            w.string("inferred:" + artifact)
+            w.key("stacks")
+            w.beginArray()
+            for stack in inference.stacks {
+                let family = stack.size.flatMap { families[$0] } ?? "systemMedium"
+                w.beginObject()
+                w.key("stack")
+                w.string(stack.id)
+                w.key("platform")
+                w.string("iOS")
+                w.key("family")
+                w.string(family)
+                w.key("members")
+                w.beginArray()
+                for m in stack.members {
+                    // PowerLog records the extension's bundle id only: it stands in for the app.
+                    w.beginObject()
+                    w.key("instance")
+                    w.string(m.instance)
+                    w.key("app")
+                    w.string(m.bundle)
+                    w.key("kind")
+                    w.string(m.kind)
+                    w.key("family")
+                    w.string(family)
+                    w.key("configuration")
+                    w.null()
+                    w.key("extension")
+                    w.string(m.bundle)
+                    w.endObject()
+                }
+                w.endArray()
+                w.endObject()
+            }
+            w.endArray()
+            w.key("method")
+            w.string("inferred")
+            w.key("complete")
+            w.bool(false)
+            w.key("inferredFromRows")
+            w.beginArray()
+            for row in inference.stacks.flatMap(\.rows).sorted() { w.integer(Int(row)) }
+            w.endArray()
         }
     }
 }
