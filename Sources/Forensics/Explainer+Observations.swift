@@ -107,7 +107,8 @@ extension Explainer {
                 "\(recorded); the model did not rotate to it within \(window / 60_000_000) min and had \(stacks.first { $0.stack == stackID }?.top.map { "\($0.widget.kind) (\($0.widget.instance))" } ?? "nothing") on top"
         }
         return Observation(
-            event: seq, time: e.envelope.time, stack: stackID, agrees: !rotations.isEmpty || onTop, detail: detail)
+            event: seq, time: e.envelope.time, stack: stackID, agrees: !rotations.isEmpty || onTop, detail: detail,
+            matchedBy: match.basis)
     }
 
     /// One observation compared with the model.
@@ -161,7 +162,8 @@ extension Explainer {
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             return Observation(
-                event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail)
+                event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail,
+                matchedBy: match.basis)
         }
         let stackID = shown[index].0
         let onTop = try timeOnTop(stack: stackID, from: t - span, to: t, query: query, isObserved)
@@ -169,7 +171,8 @@ extension Explainer {
         let agrees = (o.onScreen ? share : 1 - share) >= Self.agreementShare
         let detail =
             "\(recorded) for \(seconds(span)) s up to \(e.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
-        return Observation(event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail)
+        return Observation(
+            event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail, matchedBy: match.basis)
     }
 
     /// Microseconds in `[from, to]` during which the model had a widget that `matches` on

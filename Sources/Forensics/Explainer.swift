@@ -24,6 +24,8 @@ package struct Explainer {
         /// Why the model could not judge it, when it could not; such a record is counted
         /// apart, never as an agreement or a disagreement.
         package var unjudged: Cause? = nil
+        /// How the record's names were matched to the model's widget, when they were.
+        package var matchedBy: MatchBasis? = nil
 
         /// Why an observation could not be judged.
         package enum Cause: String, CaseIterable, Sendable {

@@ -56,6 +56,11 @@ package enum ReplayText {
             }
             out += "\n"
         }
+        let matched = all.compactMap(\.matchedBy)
+        if !matched.isEmpty {
+            let counts = MatchBasis.allCases.map { basis in "\(basis.text) \(matched.filter { $0 == basis }.count)" }
+            out += "matched to the model's widgets: " + counts.joined(separator: ", ") + "\n"
+        }
         return out
     }
 }

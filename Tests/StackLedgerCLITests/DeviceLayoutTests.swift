@@ -95,6 +95,10 @@ struct DeviceLayoutTests {
         #expect(replay.stdout.contains("4 of 8 observations disagree with the model"), "\(replay.stdout)")
         #expect(replay.stdout.contains("PhotosReliveWidget"))
         #expect(!replay.stdout.contains("could not be judged"))
+        // PowerLog's identifier is taken as the instance id: each record is counted by how it matched.
+        #expect(
+            replay.stdout.contains(
+                "matched to the model's widgets: by instance id 8, by extension or app and kind 0, by a cut kind 0"))
     }
 
     @Test("without a layout the device's records cannot be judged, and replay says why instead of disagreeing")

@@ -48,6 +48,12 @@ package enum WidgetMatch: Hashable, Sendable {
         if case .matched(let i, _) = self { return i }
         return nil
     }
+
+    /// How the match was made, when one was.
+    package var basis: MatchBasis? {
+        if case .matched(_, let by) = self { return by }
+        return nil
+    }
 }
 
 /// How a record was matched, as reports count it.
@@ -58,6 +64,15 @@ package enum MatchBasis: String, Hashable, Sendable, CaseIterable {
     case bundleAndKind = "extension-and-kind"
     /// By a kind cut short that ends exactly one candidate's kind.
     case kindSuffix = "kind-suffix"
+
+    /// How a report names it.
+    package var text: String {
+        switch self {
+        case .instance: "by instance id"
+        case .bundleAndKind: "by extension or app and kind"
+        case .kindSuffix: "by a cut kind"
+        }
+    }
 }
 
 extension RecordedWidgetName {
