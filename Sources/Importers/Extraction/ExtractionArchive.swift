@@ -63,9 +63,16 @@ struct ArchiveImport {
         var databases = [(format: ImportRun.Format, member: String, copy: String)]()
         var versionFile: (ArtifactFile, String)?
         var layouts = [(ArtifactFile, ExtractionMember)]()
-        var memberFiles = [(ImportRun.Format, ArtifactFile, String)]()
         var folders = [String: Int]()
         let archivePath = archive.path
+        var earliest: Timestamp?
+        func record(_ result: ArtifactImport, family: String) throws {
+            let stored = try ImportRun.store(result, into: ledger)
+            options.onFile?(stored)
+            earliest = ExtractionImport.earlier(earliest, stored)
+            report.files.append(stored)
+            report.families.append(family)
+        }
         try archive.forEachMember { member, bytes in
             if let reason = member.unsafePathReason {
                 report.passedOver.append(PassedOver(path: member.path, reason: reason + "; not read"))
@@ -122,7 +129,11 @@ struct ArchiveImport {
                     if format == .iconstate {
                         layouts.append((file, member))
                     } else {
-                        memberFiles.append((format, file, member.path))
+                        // Imported as it comes: an archive's Biome files are not held together.
+                        let context = ArtifactContext(sha256: file.sha256, path: member.path, device: options.device)
+                        try record(
+                            SEGBImporter.read(file: file, context: context, stream: nil, seenPath: member.path),
+                            family: format.rawValue)
                     }
                 case .systemVersion:
                     let data = try bytes.readAll(limit: SystemVersionImporter.maximumBytes, path: member.path)
@@ -138,18 +149,6 @@ struct ArchiveImport {
             }
         }
         let platform = versionFile.flatMap { try? SystemVersionImporter.read(file: $0.0, path: $0.1).platform } ?? "iOS"
-        var earliest: Timestamp?
-        func record(_ result: ArtifactImport, family: String) throws {
-            let stored = try ImportRun.store(result, into: ledger)
-            options.onFile?(stored)
-            earliest = ExtractionImport.earlier(earliest, stored)
-            report.files.append(stored)
-            report.families.append(family)
-        }
-        for (_, file, path) in memberFiles.sorted(by: { $0.2 < $1.2 }) {
-            let context = ArtifactContext(sha256: file.sha256, path: path, device: options.device)
-            try record(SEGBImporter.read(file: file, context: context, stream: nil, seenPath: path), family: "segb")
-        }
         for format in [ImportRun.Format.knowledgec, .powerlog, .atx] {
             for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {
                 let context = ArtifactContext(sha256: "", path: db.member, device: options.device)
