@@ -4,7 +4,13 @@ public import SmartStack
 extension DeviceEngine {
     /// Every candidate of a stack at the engine's instant: the widgets it shows and the
     /// system-placed widgets that target it, with scores, eligibility and reasons.
-    public mutating func candidates(stack id: String) -> [CandidateExplanation] {
+    /// It only reads: the caches its questions fill are a copy's.
+    public func candidates(stack id: String) -> [CandidateExplanation] {
+        var engine = self
+        return engine.fillingCandidates(stack: id)
+    }
+
+    private mutating func fillingCandidates(stack id: String) -> [CandidateExplanation] {
         guard let i = state.stackIndex(id) else { return [] }
         let stack = state.stacks[i]
         var out = [CandidateExplanation]()
@@ -53,7 +59,13 @@ extension DeviceEngine {
     }
 
     /// Why `query` (an instance id or a kind) is or is not on top or suggested in `stack`.
-    public mutating func verdict(stack id: String, widget query: String) -> WidgetVerdict? {
+    /// It only reads: the caches its questions fill are a copy's.
+    public func verdict(stack id: String, widget query: String) -> WidgetVerdict? {
+        var engine = self
+        return engine.fillingVerdict(stack: id, widget: query)
+    }
+
+    private mutating func fillingVerdict(stack id: String, widget query: String) -> WidgetVerdict? {
         guard let i = state.stackIndex(id) else { return nil }
         let stack = state.stacks[i]
         if let s = stack.suggestions.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {

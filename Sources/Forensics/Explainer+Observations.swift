@@ -66,7 +66,7 @@ extension Explainer {
         throws -> Observation
     {
         let t = e.envelope.time.microseconds
-        var engine = try projector.engine(device: device, at: t, query: query)
+        let engine = try projector.engine(device: device, at: t, query: query)
         let stacks = engine.snapshot(at: e.envelope.time).stacks.filter {
             rotated.stack == nil || $0.stack == rotated.stack
         }
@@ -121,7 +121,7 @@ extension Explainer {
         // The model's stacks at the observation's instant; a duration's walk does without
         // them when the stack is known.
         func stacksAtInstant() throws -> [StackSnapshot] {
-            var engine = try projector.engine(device: device, at: t, query: query)
+            let engine = try projector.engine(device: device, at: t, query: query)
             return engine.snapshot(at: e.envelope.time).stacks
         }
         // The observed widget, found among the model's widgets by the documented rule

@@ -54,7 +54,7 @@ package struct Explainer {
     package func explain(stack id: String, at t: Timestamp, widget: String?, query: ProjectionQuery) throws
         -> Explanation?
     {
-        var engine = try projector.engine(device: device, at: t.microseconds, query: query)
+        let engine = try projector.engine(device: device, at: t.microseconds, query: query)
         let local = Timestamp(microseconds: t.microseconds, offsetMinutes: engine.localOffset(at: t.microseconds))
         guard let snapshot = engine.snapshot(at: local).stacks.first(where: { $0.stack == id }) else { return nil }
         let candidates = engine.candidates(stack: id)

@@ -41,7 +41,7 @@ struct Replay: ParsableCommand {
         }
         if let stack {
             // A stack the device never had up to --to is a usage error, as for `state` and `why`.
-            var engine = try withLedgerErrors {
+            let engine = try withLedgerErrors {
                 try session.projector.engine(device: session.device, at: b.microseconds, query: try options.query())
             }
             let known = engine.snapshot(at: b).stacks.map(\.stack)

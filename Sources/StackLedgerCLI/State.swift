@@ -21,7 +21,7 @@ struct State: ParsableCommand {
     func run() throws {
         let t = at.timestamp
         let session = try QuerySession(store: storeOptions, options: options)
-        var engine = try withLedgerErrors {
+        let engine = try withLedgerErrors {
             try session.projector.engine(device: session.device, at: t.microseconds, query: try options.query())
         }
         let local = Timestamp(microseconds: t.microseconds, offsetMinutes: engine.localOffset(at: t.microseconds))

@@ -213,7 +213,7 @@ struct EngineBench: ParsableCommand {
             )
             for (q, sink) in [(ProjectionQuery(), 0), (without, 1), (ProjectionQuery(with: [timeline]), 2)] {
                 let seconds = try time {
-                    var engine = try projector(ledger, policy).engine(device: device, at: t, query: q)
+                    let engine = try projector(ledger, policy).engine(device: device, at: t, query: q)
                     _ = engine.candidates(stack: "stack-0")
                     _ = engine.verdict(stack: "stack-0", widget: "Widget1")
                 }
@@ -320,7 +320,7 @@ struct EngineBench: ParsableCommand {
     /// A `state` answer as the CLI makes it in-process: the engine at `t`, its snapshot
     /// rendered as JSON; returns the rendering's size.
     func answer(_ projector: Projector, _ device: String, _ t: Int64, _ q: ProjectionQuery) throws -> Int {
-        var engine = try projector.engine(device: device, at: t, query: q)
+        let engine = try projector.engine(device: device, at: t, query: q)
         var w = CanonicalWriter()
         ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: t)).stacks)
         return w.bytes.count

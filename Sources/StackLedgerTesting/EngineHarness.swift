@@ -45,7 +45,7 @@ public struct EngineHarness {
     public func state(at time: String, device: String = "default", knownAt: String? = nil, without: Set<UInt64> = [])
         throws -> DeviceSnapshot
     {
-        var engine = try self.engine(at: time, device: device, knownAt: knownAt, without: without)
+        let engine = try self.engine(at: time, device: device, knownAt: knownAt, without: without)
         return engine.snapshot(at: try Timestamp(rfc3339: time))
     }
 

@@ -90,7 +90,7 @@ struct ReasonBasisTests {
                 \.reasons)
             for k in 1...8 {
                 let at = Timestamp(microseconds: first + (last - first) / 8 * Int64(k)).rfc3339
-                var engine = try harness.engine(at: at, device: device)
+                let engine = try harness.engine(at: at, device: device)
                 let snapshot = engine.snapshot(at: try Timestamp(rfc3339: at))
                 for stack in snapshot.stacks {
                     for c in engine.candidates(stack: stack.stack) { reasons += c.reasons }
@@ -119,7 +119,7 @@ struct ReasonBasisTests {
 
     @Test("OUTRANKED between two providers' scores rests on the policy that normalises them")
     func outrankedAcrossProviders() throws {
-        var engine = try EngineHarness(Self.twoProviders).engine(at: Line.t("09:10"))
+        let engine = try EngineHarness(Self.twoProviders).engine(at: Line.t("09:10"))
         let r = try #require(engine.verdict(stack: "home", widget: "B")?.reasons.first { $0.code == "OUTRANKED" })
         #expect(
             r.basis == .policy && r.rule == "normalizationWindowDays" && r.parameters == ["normalizationWindowDays"])
@@ -134,7 +134,7 @@ struct ReasonBasisTests {
             #"{"type":"widget.timeline","time":"2026-03-02T07:00:00Z","app":"com.a","kind":"A","instance":"a1","entries":[{"date":"2026-03-02T07:00:00Z","relevance":{"score":1,"duration":60}},{"date":"2026-03-02T09:00:00Z","relevance":{"score":10,"duration":3600}}]}"#,
             #"{"type":"widget.timeline","time":"2026-03-02T07:00:00Z","app":"com.a","kind":"A","instance":"a2","entries":[{"date":"2026-03-02T09:00:00Z","relevance":{"score":4,"duration":3600}}]}"#,
         ]
-        var engine = try EngineHarness(lines).engine(at: Line.t("09:10"))
+        let engine = try EngineHarness(lines).engine(at: Line.t("09:10"))
         let r = try #require(engine.verdict(stack: "home", widget: "a2")?.reasons.first { $0.code == "OUTRANKED" })
         #expect(r.basis == .documented && r.rule == "R2" && r.parameters.isEmpty)
     }
@@ -148,7 +148,7 @@ struct ReasonBasisTests {
             #"{"type":"shortcuts.relevantSet","time":"2026-03-02T06:30:00Z","app":"com.t","shortcuts":[{"widgetKind":"T","role":"information","intent":null,"relevanceProviders":[{"date":{"start":"2026-03-02T07:00:00Z","end":"2026-03-02T12:00:00Z"}}]}]}"#,
             Line.timeline("com.a", "A", at: "07:00", [("07:00", 1, 60), ("09:00", 5, 3600), ("10:00", 10, 60)]),
         ]
-        var engine = try EngineHarness(lines).engine(at: Line.t("09:10"))
+        let engine = try EngineHarness(lines).engine(at: Line.t("09:10"))
         let r = try #require(engine.verdict(stack: "home", widget: "A")?.reasons.first { $0.code == "OUTRANKED" })
         #expect(r.basis == .policy)
         #expect(

@@ -11,7 +11,7 @@ struct VerdictTests {
     func verdict(_ lines: [String], at time: String, stack: String = "home", widget: String, policy: Policy = Policy())
         throws -> WidgetVerdict
     {
-        var engine = try EngineHarness(lines, policy: policy).engine(at: Line.t(time))
+        let engine = try EngineHarness(lines, policy: policy).engine(at: Line.t(time))
         let v = engine.verdict(stack: stack, widget: widget)
         return try #require(v)
     }

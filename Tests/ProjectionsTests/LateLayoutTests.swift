@@ -32,11 +32,11 @@ struct LateLayoutTests {
             let checkpointed = try rendering(log.projector(), at: t, from: t - 7_200_000_000)
             #expect(checkpointed == (try rendering(scratch, at: t, from: t - 7_200_000_000)))
         }
-        var engine = try log.projector().engine(device: "device-0", at: log.first + 3_600_000_000)
+        let engine = try log.projector().engine(device: "device-0", at: log.first + 3_600_000_000)
         let early = engine.snapshot(at: Timestamp(microseconds: log.first + 3_600_000_000))
         #expect(early.stacks.contains { $0.stack == "observed" })
         #expect(early.assumptions.contains { $0.code == "LAYOUT_ASSUMED" && $0.stack == "observed" })
-        var late = try log.projector().engine(device: "device-0", at: log.last)
+        let late = try log.projector().engine(device: "device-0", at: log.last)
         #expect(late.snapshot(at: Timestamp(microseconds: log.last)).stacks.map(\.stack) == ["observed"])
         #expect(try log.projector().checkCheckpoints().problems.isEmpty)
     }
@@ -54,7 +54,7 @@ struct LateLayoutTests {
         for query in [
             ProjectionQuery(without: [seq]), ProjectionQuery(knownAt: Timestamp(microseconds: log.mid - 1)),
         ] {
-            var engine = try log.projector().engine(device: "device-0", at: t, query: query)
+            let engine = try log.projector().engine(device: "device-0", at: t, query: query)
             #expect(!engine.snapshot(at: Timestamp(microseconds: t)).stacks.contains { $0.stack == "observed" })
             #expect(
                 try rendering(log.projector(), at: t, from: t - 7_200_000_000, query: query)

@@ -97,7 +97,7 @@ struct PrefetchTests {
             (projector.checkpointInterval, projector.chunk, projector.prefetchAfter) = (40, 300, nil)
             (projector.privateStrings, projector.backgroundCheckpoints) = (true, false)
             try projector.dropCheckpoints(of: [device])
-            var engine = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
+            let engine = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
             var w = CanonicalWriter()
             ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: engine.now)).stacks)
             var entries = [[UInt8]]()

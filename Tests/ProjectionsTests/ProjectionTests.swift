@@ -19,7 +19,7 @@ func rendering(_ projector: Projector, at t: Int64, from: Int64, query: Projecti
 {
     var w = CanonicalWriter()
     for device in try projector.devices() {
-        var engine = try projector.engine(device: device, at: t, query: query)
+        let engine = try projector.engine(device: device, at: t, query: query)
         ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: t)).stacks)
         for d in try projector.decisions(device: device, from: from, to: t, query: query) {
             ProjectionJSON.write(&w, d)
@@ -209,7 +209,7 @@ struct ProjectionTests {
         let projector = Projector(ledger: ledger, policy: Policy())
         let t = try Timestamp(rfc3339: "2026-03-02T09:45:00Z").microseconds
         func top(_ q: ProjectionQuery) throws -> String? {
-            var e = try projector.engine(device: "default", at: t, query: q)
+            let e = try projector.engine(device: "default", at: t, query: q)
             return e.snapshot(at: Timestamp(microseconds: t)).stacks.first?.top?.widget.instance
         }
         #expect(try top(ProjectionQuery()) == "w-cards")

@@ -61,8 +61,10 @@ public struct DeviceSnapshot: Codable, Hashable, Sendable {
 }
 
 extension DeviceEngine {
-    /// The state at the engine's clock. Call `advance(to:)` first.
-    public mutating func snapshot(at time: Timestamp) -> DeviceSnapshot {
+    /// The state at the engine's clock. Call `advance(to:)` first. It only reads: the
+    /// clock's cache it fills is a copy's.
+    public func snapshot(at time: Timestamp) -> DeviceSnapshot {
+        var clock = state.clock
         var stacks = [StackSnapshot]()
         for s in state.stacks {
             var widgets = [WidgetSnapshot]()
@@ -109,7 +111,7 @@ extension DeviceEngine {
                     stack: s.id, platform: s.platform, smartRotate: s.smartRotate,
                     widgetSuggestions: s.widgetSuggestions,
                     top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision,
-                    assumptions: (s.assumptions(at: state.now, clock: &state.clock)
+                    assumptions: (s.assumptions(at: state.now, clock: &clock)
                         + widgets.compactMap { w in
                             w.relevance.flatMap {
                                 $0.fromDeviceRecord
@@ -142,5 +144,8 @@ extension DeviceEngine {
     }
 
     /// The device's local offset at an instant, in minutes.
-    public mutating func localOffset(at micros: Int64) -> Int16 { state.clock.offset(at: micros) }
+    public func localOffset(at micros: Int64) -> Int16 {
+        var clock = state.clock
+        return clock.offset(at: micros)
+    }
 }
