@@ -497,3 +497,43 @@ struct PowerLogInferenceTests {
         #expect(state.contains("no stacks"))
     }
 }
+
+/// DesiredIconState.plist beside IconState.plist: two records of the same stacks.
+@Suite("Two records of one layout")
+struct DesiredLayoutTests {
+    @Test("DesiredIconState.plist is imported too, and the report says where it differs from IconState.plist")
+    func differences() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try DeviceLayoutTests().extraction(dir)
+        let desired = IconStateWriter.encode(pages: [
+            [
+                .stack(
+                    "STACK-1", gridSize: "medium",
+                    [
+                        IconStateWriter.Element(
+                            "1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D",
+                            kind: "com.apple.mobileslideshow.PhotosReliveWidget",
+                            app: "com.apple.mobileslideshow",
+                            extensionBundle: "com.apple.mobileslideshow.PhotosReliveWidget")
+                    ]),
+                .stack(
+                    "STACK-2",
+                    [
+                        IconStateWriter.Element(
+                            "R-1", kind: "reminders", app: "com.apple.reminders", extensionBundle: "x")
+                    ]),
+            ]
+        ])
+        try Data(desired).write(
+            to: URL(fileURLWithPath: root + "/private/var/mobile/Library/SpringBoard/DesiredIconState.plist"))
+        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("iconstate\t2\t2\t"), "\(r.stdout)")
+        #expect(r.stdout.contains("  stack STACK-2 is in DesiredIconState.plist only"))
+        #expect(
+            r.stdout.contains(
+                "  stack STACK-1: DesiredIconState.plist lists 1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D; IconState.plist lists F31E834E-D601-44B4-8665-010AB688D28A, 1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D"
+            ))
+    }
+}

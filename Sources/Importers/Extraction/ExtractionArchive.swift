@@ -171,6 +171,7 @@ struct ArchiveImport {
                 platform: platform == "iPadOS" ? "iPadOS" : "iOS", timeUncertain: member.timeUncertain)
             try record(result, family: ImportRun.Format.iconstate.rawValue)
         }
+        ExtractionImport.noteLayoutDifferences(layouts.map { ($0.1.path, $0.0) }, in: &report)
         if let (file, path) = versionFile {
             report.deviceInfo = try ExtractionImport(options: options).deviceInfo(
                 file, relative: path, at: earliest, into: ledger)

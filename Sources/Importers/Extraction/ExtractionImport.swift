@@ -122,6 +122,12 @@ public struct ExtractionImport: Sendable {
             report.files += reports
             report.families += reports.map { _ in format.rawValue }
         }
+        if let files = byFormat[.iconstate] {
+            Self.noteLayoutDifferences(
+                files.compactMap { entry in
+                    (try? ArtifactFile(path: entry.readPath)).map { (tree.relative(entry.path), $0) }
+                }, in: &report)
+        }
         if let systemVersion {
             let relative = tree.relative(systemVersion.path)
             if let versionFile {
@@ -133,6 +139,21 @@ public struct ExtractionImport: Sendable {
             }
         }
         return report
+    }
+
+    /// Adds to DesiredIconState.plist's report how it differs from IconState.plist in the
+    /// same folder: they are two records of the same stacks.
+    static func noteLayoutDifferences(_ files: [(path: String, file: ArtifactFile)], in report: inout Report) {
+        for desired in files where desired.path.hasSuffix("/DesiredIconState.plist") {
+            let folder = String(desired.path.dropLast("DesiredIconState.plist".count))
+            guard let recorded = files.first(where: { $0.path == folder + "IconState.plist" }),
+                let a = IconStateLayout.read(desired.file), let b = IconStateLayout.read(recorded.file),
+                let index = report.files.firstIndex(where: { $0.path == desired.path })
+            else { continue }
+            let lines = a.differences(from: b)
+            if lines.isEmpty { report.files[index].problem("the same stacks as IconState.plist") }
+            for line in lines { report.files[index].problem(line) }
+        }
     }
 
     /// The earlier of `earliest` and the first event time of a file imported without error.

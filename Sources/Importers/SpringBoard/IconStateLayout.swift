@@ -143,3 +143,37 @@ struct IconStateError: Error {
     var message: String
     init(_ message: String) { self.message = message }
 }
+
+extension IconStateLayout {
+    /// How `self` (DesiredIconState.plist) differs from `recorded` (IconState.plist), one
+    /// line each: stacks in one only, members, their order, or switches that differ.
+    func differences(from recorded: IconStateLayout) -> [String] {
+        var out = [String]()
+        let mine = Dictionary(stacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let theirs = Dictionary(recorded.stacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in theirs.keys.sorted() where mine[id] == nil { out.append("stack \(id) is in IconState.plist only") }
+        for id in mine.keys.sorted() where theirs[id] == nil {
+            out.append("stack \(id) is in DesiredIconState.plist only")
+        }
+        for id in mine.keys.sorted() {
+            guard let a = mine[id], let b = theirs[id] else { continue }
+            let ma = a.members.map(\.instance)
+            let mb = b.members.map(\.instance)
+            if ma != mb {
+                out.append(
+                    "stack \(id): DesiredIconState.plist lists \(ma.joined(separator: ", ")); IconState.plist lists \(mb.joined(separator: ", "))"
+                )
+            }
+            if a.smartRotate != b.smartRotate || a.widgetSuggestions != b.widgetSuggestions {
+                out.append("stack \(id): the switches differ between DesiredIconState.plist and IconState.plist")
+            }
+        }
+        return out
+    }
+
+    /// The layout of a file already read, or nil when it is not an icon state.
+    static func read(_ file: ArtifactFile) -> IconStateLayout? {
+        guard let root = try? BinaryPlist.parse(file.bytes[...]) else { return nil }
+        return try? IconStateLayout(root: root)
+    }
+}
