@@ -6,21 +6,21 @@ extension DeviceEngine {
     /// blocking reason is the permission, not the absence of relevance).
     func clueLiveButBlocked(app: String, kind: String, watch: Bool) -> Bool {
         if watch {
-            return contextSignals(app: app, kind: kind).contains { s in
-                s.0.clue.map { matches($0, app: app).missingPermission != nil } ?? false
+            return contextSignals(app: app, kind: kind).contains { signal in
+                signal.0.clue.map { matches($0, app: app).missingPermission != nil } ?? false
             }
         }
         guard let set = state.shortcutSets[app] else { return false }
-        return set.shortcuts.contains { s in
-            s.kind == kind && s.providers.contains { matches($0, app: app).missingPermission != nil }
+        return set.shortcuts.contains { shortcut in
+            shortcut.kind == kind && shortcut.providers.contains { matches($0, app: app).missingPermission != nil }
         }
     }
 
-    /// Why a kind that stack `i` does not hold is not suggested there, in the documented
+    /// Why a kind that the stack at `stackIndex` does not hold is not suggested there, in the documented
     /// order: the first blocking reason, then every other that applies. Empty when
     /// nothing blocks it.
-    mutating func suggestionPath(stack i: Int, app: String, kind: String, candidate: Candidate?) -> [Reason] {
-        let stack = state.stacks[i]
+    mutating func suggestionPath(stack stackIndex: Int, app: String, kind: String, candidate: Candidate?) -> [Reason] {
+        let stack = state.stacks[stackIndex]
         let key = DeviceModel.appKind(app, kind)
         var out = [Reason]()
         if !stack.widgetSuggestions {
@@ -29,12 +29,12 @@ extension DeviceEngine {
                     .stackToggleOff, .documented, "G2", "Widget Suggestions are off for \(stack.id)",
                     events: [stack.settingsSeq]))
         }
-        if let d = state.declarations[key], !d.families.contains(stack.family) {
+        if let declaration = state.declarations[key], !declaration.families.contains(stack.family) {
             out.append(
                 Reason(
                     .familyMismatch, .documented, "G2",
-                    "\(kind) declares \(d.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets",
-                    events: [d.seq]))
+                    "\(kind) declares \(declaration.families.joined(separator: ", ")); \(stack.id) holds \(stack.family) widgets",
+                    events: [declaration.seq]))
         }
         if stack.members.count + stack.suggestions.count - replacements(in: stack).count
             >= parameters.maxWidgetsPerStack
@@ -76,10 +76,10 @@ extension DeviceEngine {
                         events: [inv.bySeq, inv.previousSeq]))
             }
             if let set = shortcut, candidate == nil {
-                for s in set.shortcuts where s.kind == kind && !s.providers.isEmpty {
+                for shortcut in set.shortcuts where shortcut.kind == kind && !shortcut.providers.isEmpty {
                     var windows = [String]()
                     var unsupported = [String]()
-                    for (clue, type) in zip(s.providers, s.providerTypes) {
+                    for (clue, type) in zip(shortcut.providers, shortcut.providerTypes) {
                         if !parameters.suggestionProviders.contains(type) {
                             unsupported.append(type)
                             continue
@@ -100,7 +100,7 @@ extension DeviceEngine {
                                 "\(unsupported.joined(separator: ", ")) providers do not open Widget Suggestions under this policy",
                                 events: [set.seq]))
                     }
-                    for clue in s.providers {
+                    for clue in shortcut.providers {
                         if case .state = clue, let missing = matches(clue, app: app).missingPermission {
                             out.append(
                                 Reason(
@@ -117,22 +117,25 @@ extension DeviceEngine {
         } else if candidate == nil {
             out += contextReasons(app: app, kind: kind).filter { $0.code != "NO_ACTIVE_RELEVANCE" }
         }
-        if let c = candidate, let g = c.group,
-            let other = stack.suggestions.first(where: { $0.group == g && $0.widget.instance != c.widget.instance })
+        if let chosen = candidate, let group = chosen.group,
+            let other = stack.suggestions.first(where: {
+                $0.group == group && $0.widget.instance != chosen.widget.instance
+            })
         {
             out.append(
                 Reason(
                     .groupSuppressed, .documented, "W4", "\(other.widget.kind) of the same relevance group is shown",
                     events: other.reasons.flatMap(\.events)))
         }
-        if let holder = state.stacks.first(where: { s in
-            s.members.contains { $0.widget.app == app && $0.widget.kind == kind }
+        if let holder = state.stacks.first(where: { other in
+            other.members.contains { $0.widget.app == app && $0.widget.kind == kind }
         }) {
-            let m = holder.members.first { $0.widget.app == app && $0.widget.kind == kind }!
+            let member = holder.members.first { $0.widget.app == app && $0.widget.kind == kind }!
             out.append(
                 Reason(
-                    .alreadyInStack, .documented, "G2", "\(m.widget.instance) in \(holder.id) is a \(kind) already",
-                    events: [m.addedSeq]))
+                    .alreadyInStack, .documented, "G2",
+                    "\(member.widget.instance) in \(holder.id) is a \(kind) already",
+                    events: [member.addedSeq]))
         }
         if let until = stack.dismissedUntil[key], state.now < until {
             out.append(

@@ -11,48 +11,57 @@ extension DeviceEngine {
     }
 
     private mutating func fillingCandidates(stack id: String) -> [CandidateExplanation] {
-        guard let i = state.stackIndex(id) else { return [] }
-        let stack = state.stacks[i]
+        guard let stackIndex = state.stackIndex(id) else { return [] }
+        let stack = state.stacks[stackIndex]
         var out = [CandidateExplanation]()
-        for s in stack.suggestions {
+        for suggestion in stack.suggestions {
             out.append(
                 CandidateExplanation(
-                    widget: s.widget, score: nil, normalized: nil, rank: s.rank, eligible: true, suggested: true,
-                    reasons: s.reasons))
+                    widget: suggestion.widget, score: nil, normalized: nil, rank: suggestion.rank, eligible: true,
+                    suggested: true,
+                    reasons: suggestion.reasons))
         }
-        for j in stack.members.indices {
-            let m = stack.members[j]
-            if m.widget.instance == stack.top {
-                let c = memberCandidate(stack: i, member: j)
+        for memberIndex in stack.members.indices {
+            let member = stack.members[memberIndex]
+            if member.widget.instance == stack.top {
+                let candidate = memberCandidate(stack: stackIndex, member: memberIndex)
                 out.append(
                     CandidateExplanation(
-                        widget: m.widget, score: c?.relevance?.score, normalized: c?.relevance?.normalized,
-                        rank: c?.rank,
+                        widget: member.widget, score: candidate?.relevance?.score,
+                        normalized: candidate?.relevance?.normalized,
+                        rank: candidate?.rank,
                         eligible: true, suggested: false,
-                        reasons: c.map { reasons($0, watch: stack.isWatch) } ?? placing(stack: i, member: j)))
-            } else if let c = memberCandidate(stack: i, member: j) {
-                var reasons = reasons(c, watch: stack.isWatch)
-                let blocked = rotationBlockers(stack: i, member: m, candidate: c)
+                        reasons: candidate.map { reasons($0, watch: stack.isWatch) }
+                            ?? placing(stack: stackIndex, member: memberIndex)))
+            } else if let candidate = memberCandidate(stack: stackIndex, member: memberIndex) {
+                var reasons = reasons(candidate, watch: stack.isWatch)
+                let blocked = rotationBlockers(stack: stackIndex, member: member, candidate: candidate)
                 reasons += blocked
                 out.append(
                     CandidateExplanation(
-                        widget: m.widget, score: c.relevance?.score, normalized: c.relevance?.normalized, rank: c.rank,
+                        widget: member.widget, score: candidate.relevance?.score,
+                        normalized: candidate.relevance?.normalized, rank: candidate.rank,
                         eligible: blocked.isEmpty || blocked.allSatisfy { $0.code == "OUTRANKED" },
                         suggested: false, reasons: reasons))
             } else {
                 out.append(
                     CandidateExplanation(
-                        widget: m.widget, score: nil, normalized: nil, rank: nil, eligible: false, suggested: false,
-                        reasons: rotationPath(stack: i, member: m)))
+                        widget: member.widget, score: nil, normalized: nil, rank: nil, eligible: false,
+                        suggested: false,
+                        reasons: rotationPath(stack: stackIndex, member: member)))
             }
         }
-        for (target, c) in systemCandidates()
-        where target == i && !stack.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) {
-            var reasons = reasons(c, watch: stack.isWatch)
-            reasons += suggestionPath(stack: i, app: c.widget.app, kind: c.widget.kind, candidate: c)
+        for (target, candidate) in systemCandidates()
+        where target == stackIndex
+            && !stack.suggestions.contains(where: { $0.widget.instance == candidate.widget.instance })
+        {
+            var reasons = reasons(candidate, watch: stack.isWatch)
+            reasons += suggestionPath(
+                stack: stackIndex, app: candidate.widget.app, kind: candidate.widget.kind, candidate: candidate)
             out.append(
                 CandidateExplanation(
-                    widget: c.widget, score: nil, normalized: nil, rank: c.rank, eligible: false, suggested: false,
+                    widget: candidate.widget, score: nil, normalized: nil, rank: candidate.rank, eligible: false,
+                    suggested: false,
                     reasons: reasons))
         }
         return out
@@ -66,28 +75,30 @@ extension DeviceEngine {
     }
 
     private mutating func fillingVerdict(stack id: String, widget query: String) -> WidgetVerdict? {
-        guard let i = state.stackIndex(id) else { return nil }
-        let stack = state.stacks[i]
-        if let s = stack.suggestions.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
-            var reasons = s.reasons
-            if stack.top != s.widget.instance, let topWidget = stack.identity(stack.top) {
+        guard let stackIndex = state.stackIndex(id) else { return nil }
+        let stack = state.stacks[stackIndex]
+        if let suggestion = stack.suggestions.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
+            var reasons = suggestion.reasons
+            if stack.top != suggestion.widget.instance, let topWidget = stack.identity(stack.top) {
                 reasons.append(
                     Reason(
                         .outranked, .policy, "maxSuggestionsPerStack",
                         "\(topWidget.kind) is on top; the suggestion is shown below it", events: []))
             }
-            return WidgetVerdict(query: query, onTop: stack.top == s.widget.instance, suggested: true, reasons: reasons)
+            return WidgetVerdict(
+                query: query, onTop: stack.top == suggestion.widget.instance, suggested: true, reasons: reasons)
         }
-        if let j = stack.members.firstIndex(where: { $0.widget.instance == query || $0.widget.kind == query }) {
-            let m = stack.members[j]
-            let onTop = stack.top == m.widget.instance
+        if let memberIndex = stack.members.firstIndex(where: { $0.widget.instance == query || $0.widget.kind == query })
+        {
+            let member = stack.members[memberIndex]
+            let onTop = stack.top == member.widget.instance
             var reasons = [Reason]()
-            if onTop { reasons += placing(stack: i, member: j) }
-            if !onTop || memberCandidate(stack: i, member: j) == nil {
-                if let c = memberCandidate(stack: i, member: j) {
-                    reasons += rotationBlockers(stack: i, member: m, candidate: c)
+            if onTop { reasons += placing(stack: stackIndex, member: memberIndex) }
+            if !onTop || memberCandidate(stack: stackIndex, member: memberIndex) == nil {
+                if let candidate = memberCandidate(stack: stackIndex, member: memberIndex) {
+                    reasons += rotationBlockers(stack: stackIndex, member: member, candidate: candidate)
                 } else if !onTop {
-                    reasons += rotationPath(stack: i, member: m)
+                    reasons += rotationPath(stack: stackIndex, member: member)
                 }
             }
             return WidgetVerdict(query: query, onTop: onTop, suggested: false, reasons: reasons)
@@ -95,14 +106,14 @@ extension DeviceEngine {
         // Not in this stack: the suggestion path, for the kind.
         let (app, kind) = resolve(query)
         let candidate = systemCandidates().first {
-            $0.stack == i && $0.candidate.widget.kind == kind && $0.candidate.widget.app == app
+            $0.stack == stackIndex && $0.candidate.widget.kind == kind && $0.candidate.widget.app == app
         }?.candidate
-        var reasons = suggestionPath(stack: i, app: app, kind: kind, candidate: candidate)
-        if reasons.isEmpty, let c = candidate {
+        var reasons = suggestionPath(stack: stackIndex, app: app, kind: kind, candidate: candidate)
+        if reasons.isEmpty, let candidate = candidate {
             reasons = [
                 Reason(
                     .outranked, .policy, stack.isWatch ? "maxRelevanceCardsPerStack" : "maxSuggestionsPerStack",
-                    "\(kind) is a candidate (rank \(format(c.rank))) but the stack already shows as many suggestions as the policy allows",
+                    "\(kind) is a candidate (rank \(format(candidate.rank))) but the stack already shows as many suggestions as the policy allows",
                     events: [])
             ]
         }
@@ -110,27 +121,30 @@ extension DeviceEngine {
     }
 
     /// What placed a member on top: the decision that did, or why it stays.
-    mutating func placing(stack i: Int, member j: Int) -> [Reason] {
-        let stack = state.stacks[i]
-        let m = stack.members[j]
+    mutating func placing(stack stackIndex: Int, member memberIndex: Int) -> [Reason] {
+        let stack = state.stacks[stackIndex]
+        let member = stack.members[memberIndex]
         var out = [Reason]()
-        if let d = stack.topDecision, d.widget.instance == m.widget.instance, d.action != .unsuggest {
-            out += d.reasons
-        } else if let d = stack.topDecision, d.action == .unsuggest {
+        if let decision = stack.topDecision, decision.widget.instance == member.widget.instance,
+            decision.action != .unsuggest
+        {
+            out += decision.reasons
+        } else if let decision = stack.topDecision, decision.action == .unsuggest {
             out.append(
                 Reason(
                     .kept, .documented, "G2",
-                    "the suggestion above it was removed at \(state.clock.clockText(d.time.microseconds)); the stack returned to it",
-                    events: d.reasons.flatMap(\.events)))
+                    "the suggestion above it was removed at \(state.clock.clockText(decision.time.microseconds)); the stack returned to it",
+                    events: decision.reasons.flatMap(\.events)))
         }
-        if m.pinned {
+        if member.pinned {
             out.append(
                 Reason(
-                    .pinned, .documented, "W6", "the person pinned \(m.widget.kind) to a fixed position in \(stack.id)",
-                    events: [m.addedSeq]))
+                    .pinned, .documented, "W6",
+                    "the person pinned \(member.widget.kind) to a fixed position in \(stack.id)",
+                    events: [member.addedSeq]))
         }
-        if memberCandidate(stack: i, member: j) == nil && !m.pinned {
-            let lapsed = relevanceDetail(m)
+        if memberCandidate(stack: stackIndex, member: memberIndex) == nil && !member.pinned {
+            let lapsed = relevanceDetail(member)
             out.append(
                 Reason(
                     .kept, .policy, "topStaysUntilDisplaced",
@@ -141,9 +155,9 @@ extension DeviceEngine {
     }
 
     /// The reasons a member with a live signal is not on top: toggles, rate limit, scroll, rank.
-    mutating func rotationBlockers(stack i: Int, member m: Member, candidate c: Candidate) -> [Reason] {
-        let stack = state.stacks[i]
-        guard stack.top != m.widget.instance else { return [] }
+    mutating func rotationBlockers(stack stackIndex: Int, member: Member, candidate: Candidate) -> [Reason] {
+        let stack = state.stacks[stackIndex]
+        guard stack.top != member.widget.instance else { return [] }
         var out = [Reason]()
         if !stack.smartRotate {
             out.append(
@@ -158,26 +172,26 @@ extension DeviceEngine {
                     "the person scrolled the stack; Smart Rotate waits until \(state.clock.clockText(stack.holdUntil))",
                     events: stack.topDecision?.action == .scroll ? stack.topDecision!.reasons.flatMap(\.events) : []))
         }
-        if let cap = parameters.rotationCapPerWidgetPerDay, limited(.rotation, m.widget.instance, cap: cap) {
+        if let cap = parameters.rotationCapPerWidgetPerDay, limited(.rotation, member.widget.instance, cap: cap) {
             out.append(
                 Reason(
                     .rateLimited, .policy, "rotationCapPerWidgetPerDay",
-                    "rotated to \(state.counters[.rotation, m.widget.instance]) times today (local day); the cap is \(cap); Developer Mode is off",
+                    "rotated to \(state.counters[.rotation, member.widget.instance]) times today (local day); the cap is \(cap); Developer Mode is off",
                     events: [state.developerModeSeq].filter { $0 > 0 }))
         }
-        if let t = stack.top, t != m.widget.instance {
+        if let topInstance = stack.top, topInstance != member.widget.instance {
             let top =
-                stack.suggestions.first { $0.widget.instance == t }.map(RankSide.init)
-                ?? stack.members.firstIndex { $0.widget.instance == t }.flatMap {
-                    memberCandidate(stack: i, member: $0)
+                stack.suggestions.first { $0.widget.instance == topInstance }.map(RankSide.init)
+                ?? stack.members.firstIndex { $0.widget.instance == topInstance }.flatMap {
+                    memberCandidate(stack: stackIndex, member: $0)
                 }.map(RankSide.init)
-            if let top, c.rank <= top.rank {
+            if let top, candidate.rank <= top.rank {
                 // Only one provider's own scores compare by a documented rule (R2).
-                let (basis, rule, parameters) = RankSide(c).basis(against: [top])
+                let (basis, rule, parameters) = RankSide(candidate).basis(against: [top])
                 out.append(
                     Reason(
                         .outranked, basis, rule,
-                        "it ranks \(format(c.rank)); the top, \(top.widget.kind), ranks \(format(top.rank)) (a tie keeps the top)",
+                        "it ranks \(format(candidate.rank)); the top, \(top.widget.kind), ranks \(format(top.rank)) (a tie keeps the top)",
                         events: [], parameters: parameters))
             }
         }
@@ -185,8 +199,8 @@ extension DeviceEngine {
     }
 
     /// Why a member of a stack has no live signal, in the documented order.
-    mutating func rotationPath(stack i: Int, member m: Member) -> [Reason] {
-        let stack = state.stacks[i]
+    mutating func rotationPath(stack stackIndex: Int, member: Member) -> [Reason] {
+        let stack = state.stacks[stackIndex]
         var out = [Reason]()
         if !stack.smartRotate {
             out.append(
@@ -194,9 +208,9 @@ extension DeviceEngine {
                     .stackToggleOff, .documented, "G1", "Smart Rotate is off for \(stack.id)",
                     events: [stack.settingsSeq]))
         }
-        let w = m.widget
-        let hasTimeline = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) != nil
-        let hasContext = !contextSignals(app: w.app, kind: w.kind).isEmpty
+        let widget = member.widget
+        let hasTimeline = state.timelines.list(app: widget.app, kind: widget.kind, instance: widget.instance) != nil
+        let hasContext = !contextSignals(app: widget.app, kind: widget.kind).isEmpty
         if stack.isWatch && hasTimeline && !parameters.watchUsesEntryRelevance {
             out.append(
                 Reason(
@@ -208,35 +222,38 @@ extension DeviceEngine {
                 Reason(
                     .platformIgnoresSignal, .documented, "P1",
                     "RelevanceKit signals act on watchOS only; this stack is on \(stack.platform)",
-                    events: contextSignals(app: w.app, kind: w.kind).map(\.1)))
+                    events: contextSignals(app: widget.app, kind: widget.kind).map(\.1)))
         }
-        if let r = relevanceDetail(m), !stack.isWatch || parameters.watchUsesEntryRelevance {
-            out.append(r)
-            out += reloadReasons(w)
+        if let detail = relevanceDetail(member), !stack.isWatch || parameters.watchUsesEntryRelevance {
+            out.append(detail)
+            out += reloadReasons(widget)
         } else if !stack.isWatch || parameters.watchUsesEntryRelevance {
             out.append(
                 Reason(
-                    .noActiveRelevance, .documented, "R8", "no timeline with relevance was delivered for \(w.kind)",
+                    .noActiveRelevance, .documented, "R8",
+                    "no timeline with relevance was delivered for \(widget.kind)",
                     events: []))
-            out += reloadReasons(w)
+            out += reloadReasons(widget)
         }
-        if !stack.isWatch, let intent = m.intent {
-            out += donationReasons(intent: intent, widgetParameters: m.parameters)
+        if !stack.isWatch, let intent = member.intent {
+            out += donationReasons(intent: intent, widgetParameters: member.parameters)
         }
-        if stack.isWatch { out += contextReasons(app: w.app, kind: w.kind) }
+        if stack.isWatch { out += contextReasons(app: widget.app, kind: widget.kind) }
         if out.isEmpty {
             out.append(
                 Reason(
                     .noActiveRelevance, .documented, stack.isWatch ? "W2" : "R8",
-                    "no signal for \(w.kind) is active now", events: []))
+                    "no signal for \(widget.kind) is active now", events: []))
         }
         return out
     }
 
     /// NO_ACTIVE_RELEVANCE made concrete from the member's last entry with relevance.
-    mutating func relevanceDetail(_ m: Member) -> Reason? {
-        let w = m.widget
-        guard let list = state.timelines.list(app: w.app, kind: w.kind, instance: w.instance) else { return nil }
+    mutating func relevanceDetail(_ member: Member) -> Reason? {
+        let widget = member.widget
+        guard let list = state.timelines.list(app: widget.app, kind: widget.kind, instance: widget.instance) else {
+            return nil
+        }
         let (governing, next) = list.relevance(at: state.now)
         guard let entry = governing, let score = entry.score else {
             if let next {
@@ -270,8 +287,9 @@ extension DeviceEngine {
         let window = patternWindowMicros
         var all = [UsageRecord]()
         for bucket in state.usage {
-            for u in bucket where u.intent == intent && u.time > state.now - window && u.time <= state.now {
-                all.append(u)
+            for usage in bucket
+            where usage.intent == intent && usage.time > state.now - window && usage.time <= state.now {
+                all.append(usage)
             }
         }
         guard !all.isEmpty else { return [] }
@@ -280,12 +298,12 @@ extension DeviceEngine {
         var matching = all
         if let widgetParameters {
             matching = all.filter { parametersMatch(donated: $0.parameters, widget: widgetParameters) }
-            if matching.isEmpty, let u = all.last {
-                let key = u.parameters.keys.sorted().first { widgetParameters[$0] != u.parameters[$0] } ?? "?"
+            if matching.isEmpty, let usage = all.last {
+                let key = usage.parameters.keys.sorted().first { widgetParameters[$0] != usage.parameters[$0] } ?? "?"
                 out.append(
                     Reason(
                         .donationNoMatch, .documented, "D1",
-                        "the donations' \(key) is \(u.parameters[key] ?? "unset"); the widget's is \(widgetParameters[key] ?? "unset")",
+                        "the donations' \(key) is \(usage.parameters[key] ?? "unset"); the widget's is \(widgetParameters[key] ?? "unset")",
                         events: all.suffix(3).map(\.seq)))
                 return out
             }
@@ -336,9 +354,9 @@ extension DeviceEngine {
 
     /// The app and kind a query names (a kind, or an instance id seen in any stack).
     func resolve(_ query: String) -> (String, String) {
-        for s in state.stacks {
-            if let m = s.members.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
-                return (m.widget.app, m.widget.kind)
+        for stack in state.stacks {
+            if let member = stack.members.first(where: { $0.widget.instance == query || $0.widget.kind == query }) {
+                return (member.widget.app, member.widget.kind)
             }
         }
         if query.hasPrefix("sys:"), let slash = query.lastIndex(of: "/") {

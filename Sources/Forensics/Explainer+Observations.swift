@@ -65,8 +65,8 @@ extension Explainer {
     )
         throws -> Observation
     {
-        let t = e.envelope.time.microseconds
-        let engine = try projector.engine(device: device, at: t, query: query)
+        let instant = e.envelope.time.microseconds
+        let engine = try projector.engine(device: device, at: instant, query: query)
         let stacks = engine.snapshot(at: e.envelope.time).stacks.filter {
             rotated.stack == nil || $0.stack == rotated.stack
         }
@@ -90,15 +90,18 @@ extension Explainer {
         }
         let (stackID, widget) = (shown[index].0, shown[index].1.widget)
         let window = Self.rotationAgreementMicros
-        let rotations = try projector.decisions(device: device, from: t - window, to: t + window, query: query)
-            .filter { $0.stack == stackID && $0.action == .rotate && $0.widget.instance == widget.instance }
+        let rotations = try projector.decisions(
+            device: device, from: instant - window, to: instant + window, query: query
+        )
+        .filter { $0.stack == stackID && $0.action == .rotate && $0.widget.instance == widget.instance }
         let onTop = stacks.first { $0.stack == stackID }?.top?.widget.instance == widget.instance
         let criterion =
             rotated.criterion.map { " (criterion \($0)\(rotated.staleness == true ? ", a staleness rotation" : ""))" }
             ?? ""
         let recorded = "the device recorded a Smart Rotate to \(widget.kind) (\(widget.instance))\(criterion)"
         let detail: String
-        if let nearest = rotations.min(by: { abs($0.time.microseconds - t) < abs($1.time.microseconds - t) }) {
+        if let nearest = rotations.min(by: { abs($0.time.microseconds - instant) < abs($1.time.microseconds - instant) }
+        ) {
             detail = "\(recorded); the model rotated to it at \(nearest.time.rfc3339)"
         } else if onTop {
             detail = "\(recorded); the model already had it on top"
@@ -116,21 +119,21 @@ extension Explainer {
         if case .stackRotated(let rotated) = e.body {
             return try compareRotation(e, rotated, seq: seq, stack: id, query: query)
         }
-        guard case .stackObserved(let o) = e.body else { return nil }
-        let t = e.envelope.time.microseconds
+        guard case .stackObserved(let observed) = e.body else { return nil }
+        let instant = e.envelope.time.microseconds
         // The model's stacks at the observation's instant; a duration's walk does without
         // them when the stack is known.
         func stacksAtInstant() throws -> [StackSnapshot] {
-            let engine = try projector.engine(device: device, at: t, query: query)
+            let engine = try projector.engine(device: device, at: instant, query: query)
             return engine.snapshot(at: e.envelope.time).stacks
         }
         // The observed widget, found among the model's widgets by the documented rule
         // (docs/events.md, "Matching the device's names to widgets").
-        let atInstant = try stacksAtInstant().filter { o.stack == nil || $0.stack == o.stack }
+        let atInstant = try stacksAtInstant().filter { observed.stack == nil || $0.stack == observed.stack }
         let shown = atInstant.flatMap { stack in stack.widgets.map { (stack.stack, $0) } }
         let name = RecordedWidgetName(
-            instance: o.instance ?? Self.extra("widgetIdentifier", of: e),
-            bundles: [Self.extra("extension", of: e), e.envelope.app].compactMap { $0 }, kind: o.kind)
+            instance: observed.instance ?? Self.extra("widgetIdentifier", of: e),
+            bundles: [Self.extra("extension", of: e), e.envelope.app].compactMap { $0 }, kind: observed.kind)
         let match = name.match(
             in: shown.map {
                 MatchCandidate(
@@ -141,8 +144,9 @@ extension Explainer {
             let cause =
                 match == .ambiguous ? Observation.Cause.ambiguous : shown.isEmpty ? .noStack : .noMatchingWidget
             return Observation(
-                event: seq, time: e.envelope.time, stack: o.stack ?? id, agrees: false,
-                detail: "the device recorded \(o.instance ?? o.kind ?? "?"): \(cause.text)", unjudged: cause)
+                event: seq, time: e.envelope.time, stack: observed.stack ?? id, agrees: false,
+                detail: "the device recorded \(observed.instance ?? observed.kind ?? "?"): \(cause.text)",
+                unjudged: cause)
         }
         let matched = shown[index].1.widget
         if try isInferredFrom(e, stack: atInstant.first { $0.stack == shown[index].0 }) {
@@ -154,21 +158,21 @@ extension Explainer {
         }
         let isObserved = { (w: WidgetIdentity) in w.instance == matched.instance }
         let named = "\(matched.kind) (\(matched.instance))"
-        let recorded = "the device recorded \(named) \(o.onScreen ? "on screen" : "off screen")"
-        let span = EventLimits.micros(o.duration ?? 0)
+        let recorded = "the device recorded \(named) \(observed.onScreen ? "on screen" : "off screen")"
+        let span = EventLimits.micros(observed.duration ?? 0)
         guard span > 0 else {
             let stackID = shown[index].0
             let top = atInstant.first { $0.stack == stackID }?.top?.widget
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             return Observation(
-                event: seq, time: e.envelope.time, stack: stackID, agrees: o.onScreen == matches, detail: detail,
+                event: seq, time: e.envelope.time, stack: stackID, agrees: observed.onScreen == matches, detail: detail,
                 matchedBy: match.basis)
         }
         let stackID = shown[index].0
-        let onTop = try timeOnTop(stack: stackID, from: t - span, to: t, query: query, isObserved)
+        let onTop = try timeOnTop(stack: stackID, from: instant - span, to: instant, query: query, isObserved)
         let share = Double(onTop) / Double(span)
-        let agrees = (o.onScreen ? share : 1 - share) >= Self.agreementShare
+        let agrees = (observed.onScreen ? share : 1 - share) >= Self.agreementShare
         let detail =
             "\(recorded) for \(seconds(span)) s up to \(e.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
         return Observation(

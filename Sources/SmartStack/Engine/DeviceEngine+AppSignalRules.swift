@@ -7,74 +7,75 @@ extension DeviceEngine {
     mutating func applyAppSignal(_ event: Event, seq: UInt64, app: String) -> Work {
         let now = state.now
         switch event.body {
-        case .widgetTimeline(let t):
-            state.reloads[TimelineBook.key(app: app, kind: t.kind), default: ReloadState()].noteTimeline(
-                t, at: now, seq: seq)
+        case .widgetTimeline(let timeline):
+            state.reloads[TimelineBook.key(app: app, kind: timeline.kind), default: ReloadState()].noteTimeline(
+                timeline, at: now, seq: seq)
             var times = caches.timelineWakeups
             caches.timelineWakeups = []
             times.removeAll(keepingCapacity: true)
-            state.timelines.deliver(t, app: app, at: now, seq: seq, windowMicros: windowMicros, wakeups: &times)
+            state.timelines.deliver(timeline, app: app, at: now, seq: seq, windowMicros: windowMicros, wakeups: &times)
             schedule(times, .rotation)
             caches.timelineWakeups = times
-            dropCachedMembers(relevance: true) { $0.widget.kind == t.kind && $0.widget.app == app }
+            dropCachedMembers(relevance: true) { $0.widget.kind == timeline.kind && $0.widget.app == app }
             return .rotation
-        case .widgetDeclared(let d):
-            state.declarations[DeviceModel.appKind(app, d.kind)] = Declaration(
-                families: d.families, configuration: d.configuration,
-                associatedKind: d.associatedKind, seq: seq)
-        case .intentDonated(let d):
+        case .widgetDeclared(let declared):
+            state.declarations[DeviceModel.appKind(app, declared.kind)] = Declaration(
+                families: declared.families, configuration: declared.configuration,
+                associatedKind: declared.associatedKind, seq: seq)
+        case .intentDonated(let donation):
             var predicted = [String: String]()
-            if let names = d.predictionParameters {
+            if let names = donation.predictionParameters {
                 // Only the predicted ones are rendered (the last member of a name counts).
-                let members = d.intent.parameters ?? []
-                for n in names {
-                    predicted[n] = members.last { $0.key == n }.map { CanonicalWriter.text(of: $0.value) } ?? "null"
+                let members = donation.intent.parameters ?? []
+                for name in names {
+                    predicted[name] =
+                        members.last { $0.key == name }.map { CanonicalWriter.text(of: $0.value) } ?? "null"
                 }
             } else {
-                predicted = parameterMap(d.intent.parameters)
+                predicted = parameterMap(donation.intent.parameters)
             }
             let hour = state.clock.hour(at: now)
             // The usage cache, brought up to now, takes the record in instead of being rebuilt.
             refreshUsage()
             state.usage[hour].append(
                 UsageRecord(
-                    time: now, hour: hour, seq: seq, app: app, intent: d.intent.name,
-                    parameters: predicted, donationId: d.donationId, groupIdentifier: d.groupIdentifier))
+                    time: now, hour: hour, seq: seq, app: app, intent: donation.intent.name,
+                    parameters: predicted, donationId: donation.donationId, groupIdentifier: donation.groupIdentifier))
             caches.usageEdits.touch(day: DeviceModel.usageDay(now))
             state.usageChanged = true
             noteUsageAppended(hour: hour)
             pruneUsage(hour)
             schedule(state.clock.nextHour(after: now))
         case .donationsDeleted(let del):
-            for h in 0..<24 {
-                for k in state.usage[h].indices
-                where state.usage[h][k].app == app && state.usage[h][k].intent != nil
-                    && state.usage[h][k].deletedBy == nil
+            for hour in 0..<24 {
+                for index in state.usage[hour].indices
+                where state.usage[hour][index].app == app && state.usage[hour][index].intent != nil
+                    && state.usage[hour][index].deletedBy == nil
                 {
-                    let u = state.usage[h][k]
+                    let usage = state.usage[hour][index]
                     let hit: Bool
                     switch del {
-                    case .donationIds(let ids): hit = u.donationId.map(ids.contains) ?? false
-                    case .intent(let name): hit = u.intent == name
-                    case .groupIdentifier(let g): hit = u.groupIdentifier == g
+                    case .donationIds(let ids): hit = usage.donationId.map(ids.contains) ?? false
+                    case .intent(let name): hit = usage.intent == name
+                    case .groupIdentifier(let group): hit = usage.groupIdentifier == group
                     case .all: hit = true
                     }
                     if hit {
-                        state.usage[h][k].deletedBy = seq
-                        caches.usageEdits.counts[h] &+= 1
-                        caches.usageEdits.touch(day: DeviceModel.usageDay(u.time))
+                        state.usage[hour][index].deletedBy = seq
+                        caches.usageEdits.counts[hour] &+= 1
+                        caches.usageEdits.touch(day: DeviceModel.usageDay(usage.time))
                     }
                 }
             }
             state.usageChanged = true
         case .relevantShortcuts(let set):
             let previous = state.shortcutSets[app]
-            let stored = set.shortcuts.map { s in
+            let stored = set.shortcuts.map { shortcut in
                 StoredShortcut(
-                    kind: s.widgetKind, role: s.role, intent: s.intent?.name,
-                    parameters: s.intent.map { parameterMap($0.parameters) },
-                    providers: s.relevanceProviders.map(Clue.of),
-                    providerTypes: s.relevanceProviders.map(Clue.providerType))
+                    kind: shortcut.widgetKind, role: shortcut.role, intent: shortcut.intent?.name,
+                    parameters: shortcut.intent.map { parameterMap($0.parameters) },
+                    providers: shortcut.relevanceProviders.map(Clue.of),
+                    providerTypes: shortcut.relevanceProviders.map(Clue.providerType))
             }
             var homeMoved = false
             if let intentShortcut = set.shortcuts.first(where: { $0.intent != nil }),
@@ -93,39 +94,41 @@ extension DeviceEngine {
                 state.invalidations[DeviceModel.appKind(app, old.kind)] = Invalidation(
                     bySeq: seq, time: now, previousSeq: previous!.seq)
             }
-            for k in kinds { state.invalidations[DeviceModel.appKind(app, k)] = nil }
+            for kind in kinds { state.invalidations[DeviceModel.appKind(app, kind)] = nil }
             state.shortcutSets[app] = ShortcutSet(seq: seq, time: now, shortcuts: stored)
             schedule(stored.flatMap { $0.providers.flatMap(\.boundaries) })
         case .relevantIntents(let set):
-            let signals = set.intents.map { e in
+            let signals = set.intents.map { relevantIntent in
                 ContextSignal(
-                    kind: e.widgetKind, intent: e.intent.name, parameters: parameterMap(e.intent.parameters),
-                    clue: Clue.of(e.context, policy: parameters), group: defaultGroup(app: app))
+                    kind: relevantIntent.widgetKind, intent: relevantIntent.intent.name,
+                    parameters: parameterMap(relevantIntent.intent.parameters),
+                    clue: Clue.of(relevantIntent.context, policy: parameters), group: defaultGroup(app: app))
             }
             state.intentSets[app] = ContextSet(seq: seq, signals: signals)
             schedule(signals.flatMap { $0.clue?.boundaries ?? [] })
-        case .widgetRelevance(let r):
-            let signals = r.attributes.map { a in
+        case .widgetRelevance(let relevance):
+            let signals = relevance.attributes.map { attribute in
                 ContextSignal(
-                    kind: r.kind, intent: a.configuration?.name,
-                    parameters: a.configuration.map { parameterMap($0.parameters) },
-                    clue: a.context.flatMap { Clue.of($0, policy: parameters) }, group: groupKey(a.group, app: app))
+                    kind: relevance.kind, intent: attribute.configuration?.name,
+                    parameters: attribute.configuration.map { parameterMap($0.parameters) },
+                    clue: attribute.context.flatMap { Clue.of($0, policy: parameters) },
+                    group: groupKey(attribute.group, app: app))
             }
-            state.attributeSets[DeviceModel.appKind(app, r.kind)] = ContextSet(seq: seq, signals: signals)
+            state.attributeSets[DeviceModel.appKind(app, relevance.kind)] = ContextSet(seq: seq, signals: signals)
             schedule(signals.flatMap { $0.clue?.boundaries ?? [] })
-        case .reloadRequested(let r):
+        case .reloadRequested(let request):
             // Reloads change no decision; `why` reads them (T2, T3).
             let keys =
-                r.kind.map { [TimelineBook.key(app: app, kind: $0)] }
+                request.kind.map { [TimelineBook.key(app: app, kind: $0)] }
                 ?? state.reloads.keys.filter { $0.app == app }.sorted { $0.kind < $1.kind }
             for key in keys {
                 state.reloads[key, default: ReloadState()].requestSeq = seq
                 state.reloads[key, default: ReloadState()].requestTime = now
             }
             return .none
-        case .widgetReloaded(let r):
-            state.reloads[TimelineBook.key(app: app, kind: r.kind), default: ReloadState()].noteReload(
-                r, at: now, seq: seq)
+        case .widgetReloaded(let reloaded):
+            state.reloads[TimelineBook.key(app: app, kind: reloaded.kind), default: ReloadState()].noteReload(
+                reloaded, at: now, seq: seq)
             return .none
         default:
             return .none

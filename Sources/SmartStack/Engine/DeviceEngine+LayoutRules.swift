@@ -58,7 +58,7 @@ extension DeviceEngine {
     private mutating func applyObservedStack(
         _ observed: ObservedStack, of layout: LayoutObserved, seq: UInt64, time: Int64
     ) {
-        guard let i = state.stackIndex(observed.stack) else {
+        guard let stackIndex = state.stackIndex(observed.stack) else {
             var stack = StackState(
                 id: observed.stack, platform: observed.platform, family: observed.family,
                 smartRotate: observed.smartRotate ?? true, widgetSuggestions: observed.widgetSuggestions ?? true,
@@ -69,7 +69,7 @@ extension DeviceEngine {
             state.stacks.append(stack)
             return
         }
-        var stack = state.stacks[i]
+        var stack = state.stacks[stackIndex]
         let current = stack.members.map {
             MatchCandidate(
                 instance: $0.widget.instance, app: $0.widget.app, extensionBundle: $0.extensionBundle,
@@ -80,9 +80,9 @@ extension DeviceEngine {
         for ref in observed.members {
             let name = RecordedWidgetName(
                 instance: ref.instance, bundles: [ref.extensionBundle, ref.app].compactMap { $0 }, kind: ref.kind)
-            if let j = name.match(in: current).index, !taken.contains(j) {
-                taken.insert(j)
-                var kept = stack.members[j]
+            if let matchedIndex = name.match(in: current).index, !taken.contains(matchedIndex) {
+                taken.insert(matchedIndex)
+                var kept = stack.members[matchedIndex]
                 if kept.extensionBundle == nil { kept.extensionBundle = ref.extensionBundle }
                 members.append(kept)
             } else {
@@ -99,13 +99,14 @@ extension DeviceEngine {
                     "explicit events had \(before.isEmpty ? "no widgets" : before.joined(separator: ", ")); the device recorded \(after.isEmpty ? "no widgets" : after.joined(separator: ", "))"
                 )
             }
-            if let r = observed.smartRotate, r != stack.smartRotate {
+            if let recordedRotate = observed.smartRotate, recordedRotate != stack.smartRotate {
                 differences.append(
-                    "Smart Rotate \(stack.smartRotate ? "on" : "off") by events, \(r ? "on" : "off") recorded")
+                    "Smart Rotate \(stack.smartRotate ? "on" : "off") by events, \(recordedRotate ? "on" : "off") recorded"
+                )
             }
-            if let s = observed.widgetSuggestions, s != stack.widgetSuggestions {
+            if let recordedSuggestions = observed.widgetSuggestions, recordedSuggestions != stack.widgetSuggestions {
                 differences.append(
-                    "Widget Suggestions \(stack.widgetSuggestions ? "on" : "off") by events, \(s ? "on" : "off") recorded"
+                    "Widget Suggestions \(stack.widgetSuggestions ? "on" : "off") by events, \(recordedSuggestions ? "on" : "off") recorded"
                 )
             }
         }
@@ -113,8 +114,8 @@ extension DeviceEngine {
         stack.platform = observed.platform
         stack.family = observed.family
         stack.members = members
-        if let r = observed.smartRotate { stack.smartRotate = r }
-        if let s = observed.widgetSuggestions { stack.widgetSuggestions = s }
+        if let recordedRotate = observed.smartRotate { stack.smartRotate = recordedRotate }
+        if let recordedSuggestions = observed.widgetSuggestions { stack.widgetSuggestions = recordedSuggestions }
         if observed.smartRotate != nil || observed.widgetSuggestions != nil { stack.settingsSeq = seq }
         var source = source(of: layout, observed, seq: seq, time: time, assumed: false)
         if !differences.isEmpty {
@@ -128,7 +129,7 @@ extension DeviceEngine {
             stack.restingTop = nil
         }
         stack.repairTop()
-        state.stacks[i] = stack
+        state.stacks[stackIndex] = stack
     }
 
     /// Whether an importer marked the layout's time as one the extraction does not keep
