@@ -82,41 +82,42 @@ extension DeviceEngine {
     mutating func memberUsage(stack i: Int, member j: Int, candidates: Bool, parts: UsageParts = .both) -> UsagePart {
         var part = UsagePart()
         let isWatch = state.stacks[i].isWatch
-        let (w, intent) = (state.stacks[i].members[j].widget, state.stacks[i].members[j].intent)
+        let (widget, intent) = (state.stacks[i].members[j].widget, state.stacks[i].members[j].intent)
         if !isWatch {
             if parts.contains(.pattern), let intent {
                 let evidence = memberPattern(
-                    instance: w.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
+                    instance: widget.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
                 part.patternUntil = evidence.until
                 if !evidence.seqs.isEmpty {
                     part.rank = parameters.usagePatternRank
                     if candidates {
                         part.candidate = Candidate(
-                            widget: w, rank: parameters.usagePatternRank,
+                            widget: widget, rank: parameters.usagePatternRank,
                             signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
                             source: "pattern")
                     }
                 }
             }
-            guard parts.contains(.other), parameters.relevantShortcutsRotateMembers, let set = state.shortcutSets[w.app]
+            guard parts.contains(.other), parameters.relevantShortcutsRotateMembers,
+                let set = state.shortcutSets[widget.app]
             else {
                 return part
             }
-            for k in set.shortcuts.indices where set.shortcuts[k].kind == w.kind {
-                let providers = set.shortcuts[k].providers
+            for index in set.shortcuts.indices where set.shortcuts[index].kind == widget.kind {
+                let providers = set.shortcuts[index].providers
                 if providers.isEmpty {
-                    part.otherUntil = min(part.otherUntil, appUsage(w.app).until)
+                    part.otherUntil = min(part.otherUntil, appUsage(widget.app).until)
                 }
                 part.contextVersion = caches.contextVersion
-                for q in providers.indices {
-                    part.otherUntil = min(part.otherUntil, providers[q].nextBoundary(after: state.now))
+                for providerIndex in providers.indices {
+                    part.otherUntil = min(part.otherUntil, providers[providerIndex].nextBoundary(after: state.now))
                 }
             }
-            if let opening = openingShortcut(in: set, app: w.app, kind: w.kind, forSuggestion: false) {
+            if let opening = openingShortcut(in: set, app: widget.app, kind: widget.kind, forSuggestion: false) {
                 part.shortcutRank = parameters.relevantShortcutRank
                 if candidates {
                     part.shortcut = Candidate(
-                        widget: w, rank: parameters.relevantShortcutRank,
+                        widget: widget, rank: parameters.relevantShortcutRank,
                         signal: opening.signal(set: set, member: true),
                         source: "shortcut")
                 }
@@ -127,25 +128,27 @@ extension DeviceEngine {
             // attributes (`contextSignals`), read in place.
             let parameters = state.stacks[i].members[j].parameters
             for (set, wholeSet) in [
-                (state.intentSets[w.app], false), (state.attributeSets[DeviceModel.appKind(w.app, w.kind)], true),
+                (state.intentSets[widget.app], false),
+                (state.attributeSets[DeviceModel.appKind(widget.app, widget.kind)], true),
             ] {
                 guard let set else { continue }
-                for k in set.signals.indices where wholeSet || set.signals[k].kind == w.kind {
-                    guard let clue = set.signals[k].clue else { continue }
+                for index in set.signals.indices where wholeSet || set.signals[index].kind == widget.kind {
+                    guard let clue = set.signals[index].clue else { continue }
                     part.otherUntil = min(part.otherUntil, clue.nextBoundary(after: state.now))
-                    if let donated = set.signals[k].intent, donated == intent, let params = set.signals[k].parameters,
+                    if let donated = set.signals[index].intent, donated == intent,
+                        let params = set.signals[index].parameters,
                         !parametersMatch(donated: params, widget: parameters)
                     {
                         continue
                     }
                     let rank = contextRank(clue)
                     guard part.rank.map({ $0 < rank }) ?? true else { continue }
-                    let (ok, events, _) = matches(clue, app: w.app)
+                    let (ok, events, _) = matches(clue, app: widget.app)
                     guard ok else { continue }
                     part.rank = rank
                     if candidates {
                         part.candidate = Candidate(
-                            widget: w, rank: rank,
+                            widget: widget, rank: rank,
                             signal: .context(
                                 clue: clue, events: [set.seq] + events, what: "relevance clue", card: 1, rule: "W2"),
                             source: "context")

@@ -29,19 +29,23 @@ extension DeviceEngine {
         let (widgetSuggestions, isWatch, settingsSeq) = (
             state.stacks[i].widgetSuggestions, state.stacks[i].isWatch, state.stacks[i].settingsSeq
         )
-        for s in state.stacks[i].suggestions {
+        for shown in state.stacks[i].suggestions {
             // A shown suggestion stays while its signal is still relevant (G2): a set sent
             // again that still names it keeps it, citing the newer set from then on.
             let still =
                 widgetSuggestions
-                ? candidates.first { $0.widget.instance == s.widget.instance && Self.sameSignal($0.source, s.source) }
+                ? candidates.first {
+                    $0.widget.instance == shown.widget.instance && Self.sameSignal($0.source, shown.source)
+                }
                 : nil
             if let still {
-                if still.source != s.source,
-                    let k = state.stacks[i].suggestions.firstIndex(where: { $0.widget.instance == s.widget.instance })
+                if still.source != shown.source,
+                    let shownIndex = state.stacks[i].suggestions.firstIndex(where: {
+                        $0.widget.instance == shown.widget.instance
+                    })
                 {
-                    state.stacks[i].suggestions[k].source = still.source
-                    state.stacks[i].suggestions[k].reasons = reasons(still, watch: isWatch)
+                    state.stacks[i].suggestions[shownIndex].source = still.source
+                    state.stacks[i].suggestions[shownIndex].reasons = reasons(still, watch: isWatch)
                 }
                 continue
             }
@@ -50,18 +54,18 @@ extension DeviceEngine {
                 ? Reason(
                     .noActiveRelevance, .documented, isWatch ? "W2" : "G2",
                     isWatch ? "its context no longer matches" : "no longer relevant: what suggested it ended",
-                    events: s.reasons.flatMap(\.events))
+                    events: shown.reasons.flatMap(\.events))
                 : Reason(
                     .stackToggleOff, .documented, "G2", "Widget Suggestions were turned off for this stack",
                     events: [settingsSeq])
             let from = state.stacks[i].identity(state.stacks[i].top)
-            state.stacks[i].suggestions.removeAll { $0.widget.instance == s.widget.instance }
-            if state.stacks[i].top == s.widget.instance {
+            state.stacks[i].suggestions.removeAll { $0.widget.instance == shown.widget.instance }
+            if state.stacks[i].top == shown.widget.instance {
                 state.stacks[i].top = nil
                 state.stacks[i].repairTop()
             }
             record(
-                stack: i, action: .unsuggest, widget: s.widget, from: from, reasons: [reason],
+                stack: i, action: .unsuggest, widget: shown.widget, from: from, reasons: [reason],
                 setsTop: from?.instance != state.stacks[i].top)
         }
         guard state.stacks[i].widgetSuggestions, !candidates.isEmpty else { return }
@@ -74,37 +78,39 @@ extension DeviceEngine {
             }.map(\.element)
         // Placed at one instant, the best-ranked goes on top and the rest follow it in rank order.
         var slot = 0
-        for c in ordered {
+        for candidate in ordered {
             let st = state.stacks[i]
             guard st.suggestions.count < cap else { break }
             // A card that replaces its associated kind's member (W5) takes no new place.
             guard
                 st.suggestions.count + st.members.count - replacements(in: st).count < parameters.maxWidgetsPerStack
-                    || replacesMember(c, in: st)
+                    || replacesMember(candidate, in: st)
             else { break }
-            if st.suggestions.contains(where: { $0.widget.instance == c.widget.instance }) { continue }
-            if let g = c.group, st.suggestions.contains(where: { $0.group == g }) { continue }
-            let kindKey = DeviceModel.appKind(c.widget.app, c.widget.kind)
+            if st.suggestions.contains(where: { $0.widget.instance == candidate.widget.instance }) { continue }
+            if let group = candidate.group, st.suggestions.contains(where: { $0.group == group }) { continue }
+            let kindKey = DeviceModel.appKind(candidate.widget.app, candidate.widget.kind)
             if let until = st.dismissedUntil[kindKey], state.now < until { continue }
             if limited(.suggestion, kindKey, cap: parameters.suggestionCapPerWidgetPerDay) { continue }
             count(.suggestion, kindKey, cap: parameters.suggestionCapPerWidgetPerDay)
             let from = st.identity(st.top)
-            if let t = st.top, st.member(t) != nil { state.stacks[i].restingTop = t }
-            var why = reasons(c, watch: st.isWatch)
+            if let topInstance = st.top, st.member(topInstance) != nil { state.stacks[i].restingTop = topInstance }
+            var why = reasons(candidate, watch: st.isWatch)
             if ordered.count > 1,
                 let ranking = rankedFirst(
-                    c,
-                    over: ordered.filter { $0.widget.instance != c.widget.instance && $0.rank <= c.rank }.map(
+                    candidate,
+                    over: ordered.filter {
+                        $0.widget.instance != candidate.widget.instance && $0.rank <= candidate.rank
+                    }.map(
                         RankSide.init))
             {
                 why.append(ranking)
             }
             state.stacks[i].suggestions.insert(
                 ShownSuggestion(
-                    widget: c.widget, source: c.source, since: state.now, reasons: why,
-                    group: c.group, rank: c.rank), at: slot)
-            if slot == 0 { state.stacks[i].top = c.widget.instance }
-            record(stack: i, action: .suggest, widget: c.widget, from: from, reasons: why, setsTop: slot == 0)
+                    widget: candidate.widget, source: candidate.source, since: state.now, reasons: why,
+                    group: candidate.group, rank: candidate.rank), at: slot)
+            if slot == 0 { state.stacks[i].top = candidate.widget.instance }
+            record(stack: i, action: .suggest, widget: candidate.widget, from: from, reasons: why, setsTop: slot == 0)
             slot += 1
         }
     }
@@ -146,22 +152,25 @@ extension DeviceEngine {
         var ranked = caches.rankScratch
         caches.rankScratch = []
         ranked.removeAll(keepingCapacity: true)
-        for j in state.stacks[i].members.indices {
-            let cached = caches.members.rank(stack: i, member: j, now: state.now, context: caches.contextVersion)
-            guard let rank = cached ?? memberRank(stack: i, member: j) else { continue }
-            if state.stacks[i].members[j].widget.instance == top {
+        for memberIndex in state.stacks[i].members.indices {
+            let cached = caches.members.rank(
+                stack: i, member: memberIndex, now: state.now, context: caches.contextVersion)
+            guard let rank = cached ?? memberRank(stack: i, member: memberIndex) else { continue }
+            if state.stacks[i].members[memberIndex].widget.instance == top {
                 topRank = rank
                 continue
             }
-            ranked.append((j, rank))
+            ranked.append((memberIndex, rank))
         }
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
         var best: (member: Int, rank: Double)?
         let cap = state.developerMode || state.counters.isEmpty ? nil : parameters.rotationCapPerWidgetPerDay
-        for c in ranked where best == nil || c.rank > best!.rank {
-            if topRank != nil && c.rank <= topRank! { continue }
-            if let cap, state.counters[.rotation, state.stacks[i].members[c.member].widget.instance] >= cap { continue }
-            best = c
+        for contender in ranked where best == nil || contender.rank > best!.rank {
+            if topRank != nil && contender.rank <= topRank! { continue }
+            if let cap, state.counters[.rotation, state.stacks[i].members[contender.member].widget.instance] >= cap {
+                continue
+            }
+            best = contender
         }
         caches.rankScratch = ranked
         guard let best else {

@@ -22,16 +22,18 @@ extension DeviceEngine {
         }
         var placed = IndexMarks(count: caches.suggestionPlan.widgets.count)
         let plan = caches.suggestionPlan
-        for s in plan.shortcuts {
-            guard !placed[s.kind], let target = plan.targets[s.kind], let set = state.shortcutSets[s.app],
-                let opening = openingShortcut(in: set, app: s.app, kind: plan.widgets[s.kind].kind, forSuggestion: true)
+        for shortcut in plan.shortcuts {
+            guard !placed[shortcut.kind], let target = plan.targets[shortcut.kind],
+                let set = state.shortcutSets[shortcut.app],
+                let opening = openingShortcut(
+                    in: set, app: shortcut.app, kind: plan.widgets[shortcut.kind].kind, forSuggestion: true)
             else { continue }
-            placed[s.kind] = true
+            placed[shortcut.kind] = true
             out.append(
                 (
                     target,
                     Candidate(
-                        widget: plan.widgets[s.kind], rank: parameters.relevantShortcutRank,
+                        widget: plan.widgets[shortcut.kind], rank: parameters.relevantShortcutRank,
                         signal: opening.signal(set: set, member: false),
                         source: "shortcut:\(set.seq)")
                 ))
@@ -96,10 +98,10 @@ extension DeviceEngine {
             let declaration = state.declarations[key]
             guard let target = state.targetStack(watch: true, declaration: declaration) else { return }
             let isRelevanceWidget = declaration?.configuration == "relevance"
-            let n = (perKind[key] ?? 0) + 1
+            let cardNumber = (perKind[key] ?? 0) + 1
             // A timeline widget shows one card; a relevance widget one per matching clue.
-            if n > 1 && !isRelevanceWidget { return }
-            perKind[key] = n
+            if cardNumber > 1 && !isRelevanceWidget { return }
+            perKind[key] = cardNumber
             // A card keeps its instance while its clue matches; a new one takes the first free number.
             let shown = state.stacks[target].suggestions
             let instance: String
@@ -110,17 +112,17 @@ extension DeviceEngine {
                     shown.filter { $0.widget.app == app && $0.widget.kind == signal.kind }.map(\.widget.instance)
                 )
                 .union(out.map(\.candidate.widget.instance))
-                var k = 1
-                while taken.contains("sys:" + key + (k > 1 ? "#\(k)" : "")) { k += 1 }
-                instance = "sys:" + key + (k > 1 ? "#\(k)" : "")
+                var suffix = 1
+                while taken.contains("sys:" + key + (suffix > 1 ? "#\(suffix)" : "")) { suffix += 1 }
+                instance = "sys:" + key + (suffix > 1 ? "#\(suffix)" : "")
             }
-            let w = WidgetIdentity(instance: instance, kind: signal.kind, app: app)
+            let widget = WidgetIdentity(instance: instance, kind: signal.kind, app: app)
             out.append(
                 (
                     target,
                     Candidate(
-                        widget: w, rank: contextRank(clue),
-                        signal: .context(clue: clue, events: events, what: what, card: n, rule: "W2"),
+                        widget: widget, rank: contextRank(clue),
+                        signal: .context(clue: clue, events: events, what: what, card: cardNumber, rule: "W2"),
                         source: source, group: signal.group)
                 ))
         }

@@ -66,56 +66,62 @@ extension DeviceEngine {
     public func snapshot(at time: Timestamp) -> DeviceSnapshot {
         var clock = state.clock
         var stacks = [StackSnapshot]()
-        for s in state.stacks {
+        for stack in state.stacks {
             var widgets = [WidgetSnapshot]()
-            let replacing = replacements(in: s)
+            let replacing = replacements(in: stack)
             let replacers = Set(replacing.values)
-            for slot in s.layout {
+            for slot in stack.layout {
                 switch slot {
-                case .suggestion(let i):
-                    if replacers.contains(i) { continue }
+                case .suggestion(let suggestionIndex):
+                    if replacers.contains(suggestionIndex) { continue }
                     widgets.append(
                         WidgetSnapshot(
-                            widget: s.suggestions[i].widget, position: widgets.count, pinned: false, suggested: true,
+                            widget: stack.suggestions[suggestionIndex].widget, position: widgets.count, pinned: false,
+                            suggested: true,
                             relevance: nil))
-                case .member(let j):
-                    if let i = replacing[j] {
+                case .member(let memberIndex):
+                    if let suggestionIndex = replacing[memberIndex] {
                         widgets.append(
                             WidgetSnapshot(
-                                widget: s.suggestions[i].widget, position: widgets.count, pinned: false,
+                                widget: stack.suggestions[suggestionIndex].widget, position: widgets.count,
+                                pinned: false,
                                 suggested: true, relevance: nil))
                         continue
                     }
-                    let m = s.members[j]
-                    let usesEntryRelevance = !s.isWatch || parameters.watchUsesEntryRelevance
-                    let r =
+                    let member = stack.members[memberIndex]
+                    let usesEntryRelevance = !stack.isWatch || parameters.watchUsesEntryRelevance
+                    let relevance =
                         usesEntryRelevance
                         ? state.timelines.active(
-                            app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now,
+                            app: member.widget.app, kind: member.widget.kind, instance: member.widget.instance,
+                            at: state.now,
                             windowMicros: windowMicros)?.0
                         : nil
                     let shown = state.timelines.displayed(
-                        app: m.widget.app, kind: m.widget.kind, instance: m.widget.instance, at: state.now)
+                        app: member.widget.app, kind: member.widget.kind, instance: member.widget.instance,
+                        at: state.now)
                     widgets.append(
                         WidgetSnapshot(
-                            widget: m.widget, position: widgets.count, pinned: m.pinned, suggested: false, relevance: r,
+                            widget: member.widget, position: widgets.count, pinned: member.pinned, suggested: false,
+                            relevance: relevance,
                             entry: shown.map {
                                 DisplayedEntry(
                                     date: Timestamp(microseconds: $0.date, offsetMinutes: $0.offset), event: $0.seq)
-                            }, extensionBundle: m.extensionBundle))
+                            }, extensionBundle: member.extensionBundle))
                 }
             }
-            let top = widgets.first { $0.widget.instance == s.top }
+            let top = widgets.first { $0.widget.instance == stack.top }
             stacks.append(
                 StackSnapshot(
-                    stack: s.id, platform: s.platform, smartRotate: s.smartRotate,
-                    widgetSuggestions: s.widgetSuggestions,
-                    top: top, widgets: widgets, decision: top == nil ? nil : s.topDecision,
-                    assumptions: (s.assumptions(at: state.now, clock: &clock)
-                        + widgets.compactMap { w in
-                            w.relevance.flatMap {
+                    stack: stack.id, platform: stack.platform, smartRotate: stack.smartRotate,
+                    widgetSuggestions: stack.widgetSuggestions,
+                    top: top, widgets: widgets, decision: top == nil ? nil : stack.topDecision,
+                    assumptions: (stack.assumptions(at: state.now, clock: &clock)
+                        + widgets.compactMap { shownWidget in
+                            shownWidget.relevance.flatMap {
                                 $0.fromDeviceRecord
-                                    ? Assumption.relevanceFromDeviceRecord(stack: s.id, widget: w.widget, relevance: $0)
+                                    ? Assumption.relevanceFromDeviceRecord(
+                                        stack: stack.id, widget: shownWidget.widget, relevance: $0)
                                     : nil
                             }
                         }).sorted()))
