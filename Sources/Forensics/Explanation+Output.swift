@@ -34,62 +34,62 @@ extension Explainer.Explanation {
             w.bool(stack.top?.suggested ?? false)
         }
         w.key("decision")
-        if let d = stack.decision { ProjectionJSON.write(&w, d) } else { w.null() }
-        if let v = verdict {
+        if let decision = stack.decision { ProjectionJSON.write(&w, decision) } else { w.null() }
+        if let verdict = verdict {
             w.key("widget")
             w.beginObject()
             w.key("query")
-            w.string(v.query)
+            w.string(verdict.query)
             w.key("onTop")
-            w.bool(v.onTop)
+            w.bool(verdict.onTop)
             w.key("suggested")
-            w.bool(v.suggested)
+            w.bool(verdict.suggested)
             w.key("reasons")
             w.beginArray()
-            for r in v.reasons { ProjectionJSON.write(&w, r) }
+            for reason in verdict.reasons { ProjectionJSON.write(&w, reason) }
             w.endArray()
             w.endObject()
         }
         w.key("candidates")
         w.beginArray()
-        for c in candidates {
+        for candidate in candidates {
             w.beginObject()
             w.key("instance")
-            w.string(c.widget.instance)
+            w.string(candidate.widget.instance)
             w.key("kind")
-            w.string(c.widget.kind)
+            w.string(candidate.widget.kind)
             w.key("app")
-            w.string(c.widget.app)
+            w.string(candidate.widget.app)
             w.key("score")
-            if let s = c.score { w.number(s) } else { w.null() }
+            if let score = candidate.score { w.number(score) } else { w.null() }
             w.key("normalized")
-            if let n = c.normalized { w.number(n.roundedForDisplay) } else { w.null() }
+            if let normalized = candidate.normalized { w.number(normalized.roundedForDisplay) } else { w.null() }
             w.key("rank")
-            if let r = c.rank { w.number(r.roundedForDisplay) } else { w.null() }
+            if let rank = candidate.rank { w.number(rank.roundedForDisplay) } else { w.null() }
             w.key("eligible")
-            w.bool(c.eligible)
+            w.bool(candidate.eligible)
             w.key("suggested")
-            w.bool(c.suggested)
+            w.bool(candidate.suggested)
             w.key("reasons")
             w.beginArray()
-            for r in c.reasons { ProjectionJSON.write(&w, r) }
+            for reason in candidate.reasons { ProjectionJSON.write(&w, reason) }
             w.endArray()
             w.endObject()
         }
         w.endArray()
         w.key("observed")
         w.beginArray()
-        for o in observed {
+        for observation in observed {
             w.beginObject()
             w.key("event")
-            w.integer(Int(o.event))
+            w.integer(Int(observation.event))
             w.key("time")
-            w.time(o.time)
+            w.time(observation.time)
             w.key("agrees")
-            if o.unjudged == nil { w.bool(o.agrees) } else { w.null() }
+            if observation.unjudged == nil { w.bool(observation.agrees) } else { w.null() }
             w.key("detail")
-            w.string(o.detail)
-            if let cause = o.unjudged {
+            w.string(observation.detail)
+            if let cause = observation.unjudged {
                 w.key("unjudged")
                 w.string(cause.text)
             }
@@ -125,9 +125,9 @@ extension Explainer.Explanation {
             out +=
                 "At \(when) on \(stack.stack.shown) (\(stack.platform.shown)), \(top.widget.kind.shown) (\(top.widget.instance.shown)) is on top"
             out += top.suggested ? ", placed there by the system.\n" : ".\n"
-            if let d = stack.decision {
-                out += "  \(ReasonText.sentence(for: d)) at \(StateText.clock(d.time)):\n"
-                for r in d.reasons { out += "    " + ReasonText.line(r) + "\n" }
+            if let decision = stack.decision {
+                out += "  \(ReasonText.sentence(for: decision)) at \(StateText.clock(decision.time)):\n"
+                for reason in decision.reasons { out += "    " + ReasonText.line(reason) + "\n" }
             } else {
                 out += "  No decision moved it there: it has been on top since the stack was set up.\n"
             }
@@ -135,32 +135,35 @@ extension Explainer.Explanation {
                 $0.code == "KEPT"
             }), !kept.isEmpty {
                 out += "  It is still there:\n"
-                for r in kept { out += "    " + ReasonText.line(r) + "\n" }
+                for reason in kept { out += "    " + ReasonText.line(reason) + "\n" }
             }
         } else {
             out += "At \(when) \(stack.stack.shown) is empty.\n"
         }
-        if let v = verdict {
+        if let verdict = verdict {
             let state =
-                v.onTop ? "is on top" : v.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
-            out += "\n\(v.query.shown) \(state):\n"
-            for r in v.reasons { out += "    " + ReasonText.line(r) + "\n" }
+                verdict.onTop
+                ? "is on top" : verdict.suggested ? "is shown as a suggestion" : "is not on top and not suggested"
+            out += "\n\(verdict.query.shown) \(state):\n"
+            for reason in verdict.reasons { out += "    " + ReasonText.line(reason) + "\n" }
         }
         let others = candidates.filter { $0.widget.instance != stack.top?.widget.instance }
         if !others.isEmpty {
             out += "\nOther candidates:\n"
-            for c in others {
-                var head = "  \(c.widget.kind.shown) (\(c.widget.instance.shown))"
-                if let s = c.score { head += ", score \(StateText.number(s))" }
-                if let n = c.normalized { head += ", normalised \(StateText.number(n.roundedForDisplay))" }
-                head += c.eligible ? ", eligible" : ", not eligible"
+            for candidate in others {
+                var head = "  \(candidate.widget.kind.shown) (\(candidate.widget.instance.shown))"
+                if let score = candidate.score { head += ", score \(StateText.number(score))" }
+                if let normalized = candidate.normalized {
+                    head += ", normalised \(StateText.number(normalized.roundedForDisplay))"
+                }
+                head += candidate.eligible ? ", eligible" : ", not eligible"
                 out += head + ":\n"
-                for r in c.reasons { out += "    " + ReasonText.line(r) + "\n" }
+                for reason in candidate.reasons { out += "    " + ReasonText.line(reason) + "\n" }
             }
         }
-        for o in observed {
+        for observation in observed {
             out +=
-                "\nThe device's own record (event \(o.event), \(StateText.clock(o.time))): \(o.detail.shown) — \(o.unjudged != nil ? "not judged" : o.agrees ? "agrees" : "DISAGREES").\n"
+                "\nThe device's own record (event \(observation.event), \(StateText.clock(observation.time))): \(observation.detail.shown) — \(observation.unjudged != nil ? "not judged" : observation.agrees ? "agrees" : "DISAGREES").\n"
         }
         if !stack.assumptions.isEmpty { out += "\n" + StateText.assumptionsText(stack.assumptions) }
         let cited = citedSeqs

@@ -30,19 +30,20 @@ package enum ReportData {
                 var top = [String: OnTop]()
                 var suggested = [String: WidgetIdentity]()
                 var scores = [String: Relevance]()
-                for s in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
-                    if platforms[s.stack] == nil {
-                        platforms[s.stack] = s.platform
-                        order.append(s.stack)
+                for stack in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
+                    if platforms[stack.stack] == nil {
+                        platforms[stack.stack] = stack.platform
+                        order.append(stack.stack)
                     }
-                    if let shownTop = s.top {
-                        top[s.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested)
+                    if let shownTop = stack.top {
+                        top[stack.stack] = OnTop(widget: shownTop.widget, suggested: shownTop.suggested)
                     }
-                    for g in s.widgets {
-                        if g.suggested { suggested[s.stack + "\u{1F}" + g.widget.instance] = g.widget }
-                        if let r = g.relevance {
-                            scores[g.widget.instance] = Relevance(
-                                widget: g.widget, score: r.score, normalized: r.normalized.roundedForDisplay)
+                    for shown in stack.widgets {
+                        if shown.suggested { suggested[stack.stack + "\u{1F}" + shown.widget.instance] = shown.widget }
+                        if let relevance = shown.relevance {
+                            scores[shown.widget.instance] = Relevance(
+                                widget: shown.widget, score: relevance.score,
+                                normalized: relevance.normalized.roundedForDisplay)
                         }
                     }
                 }
@@ -80,35 +81,35 @@ package enum ReportData {
             w.string(platforms[id] ?? "")
             w.key("lanes")
             w.beginArray()
-            for l in topSpans where l.key == id {
+            for span in topSpans where span.key == id {
                 w.beginObject()
                 w.key("start")
-                ms(l.start)
+                ms(span.start)
                 w.key("end")
-                ms(l.end)
+                ms(span.end)
                 w.key("instance")
-                w.string(l.value.widget.instance)
+                w.string(span.value.widget.instance)
                 w.key("kind")
-                w.string(l.value.widget.kind)
+                w.string(span.value.widget.kind)
                 w.key("app")
-                w.string(l.value.widget.app)
+                w.string(span.value.widget.app)
                 w.key("suggested")
-                w.bool(l.value.suggested)
+                w.bool(span.value.suggested)
                 w.endObject()
             }
             w.endArray()
             w.key("suggestions")
             w.beginArray()
-            for l in suggestionSpans where l.key.hasPrefix(id + "\u{1F}") {
+            for span in suggestionSpans where span.key.hasPrefix(id + "\u{1F}") {
                 w.beginObject()
                 w.key("start")
-                ms(l.start)
+                ms(span.start)
                 w.key("end")
-                ms(l.end)
+                ms(span.end)
                 w.key("instance")
-                w.string(l.value.instance)
+                w.string(span.value.instance)
                 w.key("kind")
-                w.string(l.value.kind)
+                w.string(span.value.kind)
                 w.endObject()
             }
             w.endArray()
@@ -130,12 +131,12 @@ package enum ReportData {
             w.key("spans")
             w.beginArray()
             while index < relevanceSpans.count && relevanceSpans[index].key == key {
-                let r = relevanceSpans[index]
+                let relevance = relevanceSpans[index]
                 w.beginArray()
-                ms(r.start)
-                ms(r.end)
-                w.number(r.value.score)
-                w.number(r.value.normalized)
+                ms(relevance.start)
+                ms(relevance.end)
+                w.number(relevance.value.score)
+                w.number(relevance.value.normalized)
                 w.endArray()
                 index += 1
             }
@@ -146,7 +147,7 @@ package enum ReportData {
         try writeEvents(&w, projector: projector, device: device, from: from, to: to)
         w.key("decisions")
         w.beginArray()
-        for d in decisions { ProjectionJSON.write(&w, d) }
+        for decision in decisions { ProjectionJSON.write(&w, decision) }
         w.endArray()
         w.endObject()
         return scriptSafe(w.text)
@@ -158,11 +159,12 @@ package enum ReportData {
         _ w: inout CanonicalWriter, projector: Projector, device: String, from: Timestamp, to: Timestamp
     ) throws {
         var events = [(UInt64, Event)]()
-        try projector.ledger.read { r in
-            for seq in try r.seqs(device: device, fromMicros: from.microseconds, toMicros: to.microseconds + 1).prefix(
-                20_000)
+        try projector.ledger.read { reader in
+            for seq in try reader.seqs(device: device, fromMicros: from.microseconds, toMicros: to.microseconds + 1)
+                .prefix(
+                    20_000)
             {
-                try r.withRecord(seq) { events.append((seq, try Event(record: $0))) }
+                try reader.withRecord(seq) { events.append((seq, try Event(record: $0))) }
             }
         }
         w.key("events")
@@ -178,7 +180,7 @@ package enum ReportData {
             w.key("type")
             w.string(e.envelope.type)
             w.key("app")
-            if let a = e.envelope.app { w.string(a) } else { w.null() }
+            if let app = e.envelope.app { w.string(app) } else { w.null() }
             w.key("summary")
             w.string(String(summary.text.prefix(400)))
             w.endObject()
@@ -200,9 +202,9 @@ package enum ReportData {
             w.endObject()
         }
         for (seq, e) in events {
-            guard case .contextChanged(let c) = e.body else { continue }
-            let key = c.context.canonicalText
-            if c.active {
+            guard case .contextChanged(let change) = e.body else { continue }
+            let key = change.context.canonicalText
+            if change.active {
                 if open[key] == nil { open[key] = (e.envelope.time.microseconds, seq) }
             } else if let (start, s) = open.removeValue(forKey: key) {
                 band(key, start, e.envelope.time.microseconds, s)

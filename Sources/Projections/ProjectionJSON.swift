@@ -132,40 +132,40 @@ public enum ProjectionJSON {
     /// The `stacks` array of `state --json`.
     public static func writeStacks(_ w: inout CanonicalWriter, _ stacks: [StackSnapshot]) {
         w.beginArray()
-        for s in stacks {
+        for stack in stacks {
             w.beginObject()
             w.key("stack")
-            w.string(s.stack)
+            w.string(stack.stack)
             w.key("platform")
-            w.string(s.platform)
+            w.string(stack.platform)
             w.key("smartRotate")
-            w.bool(s.smartRotate)
+            w.bool(stack.smartRotate)
             w.key("widgetSuggestions")
-            w.bool(s.widgetSuggestions)
+            w.bool(stack.widgetSuggestions)
             w.key("top")
-            write(&w, s.top?.widget) { w in
+            write(&w, stack.top?.widget) { w in
                 w.key("suggested")
-                w.bool(s.top?.suggested ?? false)
+                w.bool(stack.top?.suggested ?? false)
             }
             w.key("widgets")
             w.beginArray()
-            for g in s.widgets {
-                write(&w, g.widget) { w in
+            for shown in stack.widgets {
+                write(&w, shown.widget) { w in
                     w.key("position")
-                    w.integer(g.position)
+                    w.integer(shown.position)
                     w.key("pinned")
-                    w.bool(g.pinned)
+                    w.bool(shown.pinned)
                     w.key("suggested")
-                    w.bool(g.suggested)
+                    w.bool(shown.suggested)
                     w.key("relevance")
-                    write(&w, g.relevance)
+                    write(&w, shown.relevance)
                     w.key("entry")
-                    if let e = g.entry {
+                    if let entry = shown.entry {
                         w.beginObject()
                         w.key("date")
-                        w.time(e.date)
+                        w.time(entry.date)
                         w.key("event")
-                        w.integer(Int(e.event))
+                        w.integer(Int(entry.event))
                         w.endObject()
                     } else {
                         w.null()

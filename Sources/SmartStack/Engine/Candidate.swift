@@ -61,26 +61,26 @@ extension DeviceEngine {
     }
 
     /// The reasons behind a candidate, with the events they rest on.
-    package mutating func reasons(_ c: Candidate, watch: Bool) -> [Reason] {
-        switch c.signal {
-        case .relevance(let r, let rule):
+    package mutating func reasons(_ candidate: Candidate, watch: Bool) -> [Reason] {
+        switch candidate.signal {
+        case .relevance(let relevance, let rule):
             let window =
-                r.until.map {
-                    "\(state.clock.clockText(r.since.microseconds))-\(state.clock.clockText($0.microseconds))"
+                relevance.until.map {
+                    "\(state.clock.clockText(relevance.since.microseconds))-\(state.clock.clockText($0.microseconds))"
                 }
-                ?? "from \(state.clock.clockText(r.since.microseconds)) until the next entry with relevance"
+                ?? "from \(state.clock.clockText(relevance.since.microseconds)) until the next entry with relevance"
             var out = [
                 Reason(
                     .relevanceScore, .documented, rule,
-                    "score \(format(r.score)) (normalised \(format(r.normalized)) among the app's own scores), active \(window)"
-                        + (r.fromDeviceRecord ? "; the device's own record of the entry's relevance" : ""),
-                    events: [r.event])
+                    "score \(format(relevance.score)) (normalised \(format(relevance.normalized)) among the app's own scores), active \(window)"
+                        + (relevance.fromDeviceRecord ? "; the device's own record of the entry's relevance" : ""),
+                    events: [relevance.event])
             ]
             if watch {
                 out.append(
                     Reason(
                         .relevanceScore, .policy, "watchUsesEntryRelevance",
-                        "timeline relevance counted on watchOS by policy", events: [r.event]))
+                        "timeline relevance counted on watchOS by policy", events: [relevance.event]))
             }
             return out
         case .pattern(let intent, let evidence, let suggestion):

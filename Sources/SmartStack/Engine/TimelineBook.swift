@@ -155,21 +155,21 @@ package struct TimelineBook: Codable, Hashable {
     /// Applies a delivered timeline; appends to `wakeups` the instants it schedules
     /// (entry dates and window ends) at or after `now`.
     mutating func deliver(
-        _ t: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64, wakeups: inout [Int64]
+        _ timeline: WidgetTimeline, app: String, at now: Int64, seq: UInt64, windowMicros: Int64, wakeups: inout [Int64]
     ) {
-        let key = TimelineBook.key(app: app, kind: t.kind, instance: t.instance)
+        let key = TimelineBook.key(app: app, kind: timeline.kind, instance: timeline.instance)
         var fresh = [StoredEntry]()
-        fresh.reserveCapacity(t.entries.count)
+        fresh.reserveCapacity(timeline.entries.count)
         var lo = Double.infinity
         var hi = -Double.infinity
         var sorted = true
-        for e in t.entries {
-            let score = e.relevance?.score
-            if let last = fresh.last, last.date > e.date.microseconds { sorted = false }
+        for entry in timeline.entries {
+            let score = entry.relevance?.score
+            if let last = fresh.last, last.date > entry.date.microseconds { sorted = false }
             fresh.append(
                 StoredEntry(
-                    date: e.date.microseconds, offset: e.date.offsetMinutes, score: score,
-                    duration: e.relevance?.duration ?? 0, seq: seq))
+                    date: entry.date.microseconds, offset: entry.date.offsetMinutes, score: score,
+                    duration: entry.relevance?.duration ?? 0, seq: seq))
             if let score, score > 0 {
                 lo = Swift.min(lo, score)
                 hi = Swift.max(hi, score)
@@ -184,19 +184,19 @@ package struct TimelineBook: Codable, Hashable {
             if key.instance != nil {
                 instanceLists += 1
                 records[index].list =
-                    slots[TimelineBook.key(app: app, kind: t.kind)].flatMap { records[$0].list } ?? EntryList()
+                    slots[TimelineBook.key(app: app, kind: timeline.kind)].flatMap { records[$0].list } ?? EntryList()
             } else {
                 records[index].list = EntryList()
             }
         }
         records[index].list!.replace(from: now, with: fresh)
         if key.instance == nil && instanceLists > 0 {
-            for (other, slot) in slots where other.instance != nil && other.kind == t.kind && other.app == app {
+            for (other, slot) in slots where other.instance != nil && other.kind == timeline.kind && other.app == app {
                 records[slot].list?.replace(from: now, with: fresh)
             }
         }
 
-        let kindIndex = key.instance == nil ? index : slot(TimelineBook.key(app: app, kind: t.kind))
+        let kindIndex = key.instance == nil ? index : slot(TimelineBook.key(app: app, kind: timeline.kind))
         var spans = records[kindIndex].spans ?? []
         records[kindIndex].spans = nil
         if lo <= hi {
@@ -208,10 +208,10 @@ package struct TimelineBook: Codable, Hashable {
         spans.removeAll { $0.delivered < now - windowMicros }
         records[kindIndex].spans = spans
 
-        for e in fresh where e.score != nil {
-            if e.date >= now { wakeups.append(e.date) }
-            if e.duration > 0 {
-                let end = e.date + EventLimits.micros(e.duration)
+        for entry in fresh where entry.score != nil {
+            if entry.date >= now { wakeups.append(entry.date) }
+            if entry.duration > 0 {
+                let end = entry.date + EventLimits.micros(entry.duration)
                 if end >= now { wakeups.append(end) }
             }
         }
@@ -301,9 +301,9 @@ package struct TimelineBook: Codable, Hashable {
             (governingEntry, nextEntry) = appList.relevance(at: at)
             if observed != nil { until = Swift.min(until, last.date + 1) }
         } else if let observed {
-            let outside = observed.filter { e in
+            let outside = observed.filter { record in
                 guard let first = appList?.entries.first, let last = appList?.entries.last else { return true }
-                return e.date < first.date || e.date > last.date
+                return record.date < first.date || record.date > last.date
             }
             (governingEntry, nextEntry) = EntryList(delivered: .min, entries: outside).relevance(at: at)
             fromDevice = true
@@ -316,12 +316,12 @@ package struct TimelineBook: Codable, Hashable {
         guard let entry = governing, let score = entry.score else { return (nil, until) }
         var end: Int64? = nil
         if entry.duration > 0 {
-            let e = entry.date + EventLimits.micros(entry.duration)
-            if e > at { until = Swift.min(until, e) }
-            end = e
+            let windowEnd = entry.date + EventLimits.micros(entry.duration)
+            if windowEnd > at { until = Swift.min(until, windowEnd) }
+            end = windowEnd
         }
         guard score > 0 else { return (nil, until) }
-        if let e = end, at >= e { return (nil, until) }
+        if let windowEnd = end, at >= windowEnd { return (nil, until) }
         var lo = score
         var hi = score
         for span in spans ?? [] where span.delivered <= at && span.delivered >= at - windowMicros {
@@ -330,11 +330,11 @@ package struct TimelineBook: Codable, Hashable {
         }
         let normalized = hi > lo ? (score - lo) / (hi - lo) : 1.0
         let closes = end ?? next?.date
-        let r = ActiveRelevance(
+        let active = ActiveRelevance(
             score: score, normalized: normalized,
             since: Timestamp(microseconds: entry.date, offsetMinutes: entry.offset),
             until: closes.map { Timestamp(microseconds: $0, offsetMinutes: entry.offset) }, event: entry.seq,
             fromDeviceRecord: fromDevice)
-        return ((r, entry.duration), until)
+        return ((active, entry.duration), until)
     }
 }
