@@ -160,7 +160,7 @@ extension Projector {
                     return (at.time, at.seq) < (kept.time, kept.seq)
                 }
                 guard let outcome = outcomes[device] else { continue }
-                for (k, v) in outcome.made { try w.put(k, v) }
+                for (key, value) in outcome.made { try w.put(key, value) }
                 if let kept = outcome.converged {
                     try w.put(kept.key, CheckpointValue.encode(highSeq: kept.highSeq, state: kept.state, base: nil))
                     let floorKey = CheckpointFloors.key(device, tag)

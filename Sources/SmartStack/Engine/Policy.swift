@@ -76,7 +76,7 @@ public struct Policy: Sendable, Hashable {
         if let inner = dict["parameters"] as? [String: Any] {
             dict = inner
         } else {
-            for k in ["name", "version", "digest", "tool"] { dict.removeValue(forKey: k) }
+            for key in ["name", "version", "digest", "tool"] { dict.removeValue(forKey: key) }
         }
         let known = Set(PolicyParameters.CodingKeys.allCases.map(\.rawValue))
         for key in dict.keys.sorted() where !known.contains(key) {
@@ -96,8 +96,8 @@ public struct Policy: Sendable, Hashable {
                 PolicyParameters.self, from: JSONSerialization.data(withJSONObject: merged))
             try params.validate()
             return Policy(parameters: params)
-        } catch let e as PolicyError {
-            throw PolicyError("\(path): \(e.message)")
+        } catch let policyError as PolicyError {
+            throw PolicyError("\(path): \(policyError.message)")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
             let field = ctx.codingPath.map(\.stringValue).joined(separator: ".")
             throw PolicyError(

@@ -384,29 +384,31 @@ extension DeviceModel {
         var start = [Int](repeating: 0, count: 24)
         while true {
             var day = Int64.max
-            for h in 0..<24 where start[h] < usage[h].count {
-                day = min(day, DeviceModel.usageDay(usage[h][start[h]].time))
+            for hour in 0..<24 where start[hour] < usage[hour].count {
+                day = min(day, DeviceModel.usageDay(usage[hour][start[hour]].time))
             }
             if day == .max { break }
             var end = start
             var count = 0
-            for h in 0..<24 {
+            for hour in 0..<24 {
                 // Read in place: copying a record would count references to its strings.
-                usage[h].withUnsafeBufferPointer { bucket in
-                    while end[h] < bucket.count, DeviceModel.usageDay(bucket[end[h]].time) == day { end[h] += 1 }
+                usage[hour].withUnsafeBufferPointer { bucket in
+                    while end[hour] < bucket.count, DeviceModel.usageDay(bucket[end[hour]].time) == day {
+                        end[hour] += 1
+                    }
                 }
-                count += end[h] - start[h]
+                count += end[hour] - start[hour]
             }
             let (bytes, from) = days.bytes(day: day, edit: dayEdits[day]) {
                 StateWriter.section(capacity: 64 + 24 * count) { w in
                     w.int(day)
-                    for h in 0..<24 {
-                        w.varint(UInt64(end[h] - start[h]))
+                    for hour in 0..<24 {
+                        w.varint(UInt64(end[hour] - start[hour]))
                         var previous: (time: Int64, seq: UInt64) = (0, 0)
-                        usage[h].withUnsafeBufferPointer { bucket in
-                            for k in start[h]..<end[h] {
-                                UsageRecord.write(bucket.baseAddress! + k, &w, after: previous)
-                                previous = (bucket[k].time, bucket[k].seq)
+                        usage[hour].withUnsafeBufferPointer { bucket in
+                            for index in start[hour]..<end[hour] {
+                                UsageRecord.write(bucket.baseAddress! + index, &w, after: previous)
+                                previous = (bucket[index].time, bucket[index].seq)
                             }
                         }
                     }
@@ -416,8 +418,8 @@ extension DeviceModel {
             start = end
         }
         w.varint(UInt64(sections.count))
-        for s in sections {
-            days.placed(day: s.day, at: w.section(s.bytes), from: s.from)
+        for section in sections {
+            days.placed(day: section.day, at: w.section(section.bytes), from: section.from)
         }
         days.endState()
     }
@@ -483,7 +485,7 @@ extension DeviceModel {
         counters.write(&w)
         w.int(counterDay)
         w.varint(UInt64(wakeups.count))
-        for t in wakeups.ascendingTimes { w.int(t) }
+        for time in wakeups.ascendingTimes { w.int(time) }
         w.varint(UInt64(wakeups.count))
         for bits in wakeups.ascendingWork { w.byte(bits) }
         w.uint(usageChanged ? 1 : 0)
