@@ -115,25 +115,26 @@ extension Explainer {
     }
 
     /// One observation compared with the model.
-    private func compare(_ e: Event, seq: UInt64, stack id: String?, query: ProjectionQuery) throws -> Observation? {
-        if case .stackRotated(let rotated) = e.body {
-            return try compareRotation(e, rotated, seq: seq, stack: id, query: query)
+    private func compare(_ event: Event, seq: UInt64, stack id: String?, query: ProjectionQuery) throws -> Observation?
+    {
+        if case .stackRotated(let rotated) = event.body {
+            return try compareRotation(event, rotated, seq: seq, stack: id, query: query)
         }
-        guard case .stackObserved(let observed) = e.body else { return nil }
-        let instant = e.envelope.time.microseconds
+        guard case .stackObserved(let observed) = event.body else { return nil }
+        let instant = event.envelope.time.microseconds
         // The model's stacks at the observation's instant; a duration's walk does without
         // them when the stack is known.
         func stacksAtInstant() throws -> [StackSnapshot] {
             let engine = try projector.engine(device: device, at: instant, query: query)
-            return engine.snapshot(at: e.envelope.time).stacks
+            return engine.snapshot(at: event.envelope.time).stacks
         }
         // The observed widget, found among the model's widgets by the documented rule
         // (docs/events.md, "Matching the device's names to widgets").
         let atInstant = try stacksAtInstant().filter { observed.stack == nil || $0.stack == observed.stack }
         let shown = atInstant.flatMap { stack in stack.widgets.map { (stack.stack, $0) } }
         let name = RecordedWidgetName(
-            instance: observed.instance ?? Self.extra("widgetIdentifier", of: e),
-            bundles: [Self.extra("extension", of: e), e.envelope.app].compactMap { $0 }, kind: observed.kind)
+            instance: observed.instance ?? Self.extra("widgetIdentifier", of: event),
+            bundles: [Self.extra("extension", of: event), event.envelope.app].compactMap { $0 }, kind: observed.kind)
         let match = name.match(
             in: shown.map {
                 MatchCandidate(
@@ -144,14 +145,14 @@ extension Explainer {
             let cause =
                 match == .ambiguous ? Observation.Cause.ambiguous : shown.isEmpty ? .noStack : .noMatchingWidget
             return Observation(
-                event: seq, time: e.envelope.time, stack: observed.stack ?? id, agrees: false,
+                event: seq, time: event.envelope.time, stack: observed.stack ?? id, agrees: false,
                 detail: "the device recorded \(observed.instance ?? observed.kind ?? "?"): \(cause.text)",
                 unjudged: cause)
         }
         let matched = shown[index].1.widget
-        if try isInferredFrom(e, stack: atInstant.first { $0.stack == shown[index].0 }) {
+        if try isInferredFrom(event, stack: atInstant.first { $0.stack == shown[index].0 }) {
             return Observation(
-                event: seq, time: e.envelope.time, stack: shown[index].0, agrees: false,
+                event: seq, time: event.envelope.time, stack: shown[index].0, agrees: false,
                 detail:
                     "the device recorded \(matched.kind) (\(matched.instance)): \(Observation.Cause.inferredFrom.text)",
                 unjudged: .inferredFrom)
@@ -166,7 +167,8 @@ extension Explainer {
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             return Observation(
-                event: seq, time: e.envelope.time, stack: stackID, agrees: observed.onScreen == matches, detail: detail,
+                event: seq, time: event.envelope.time, stack: stackID, agrees: observed.onScreen == matches,
+                detail: detail,
                 matchedBy: match.basis)
         }
         let stackID = shown[index].0
@@ -174,9 +176,10 @@ extension Explainer {
         let share = Double(onTop) / Double(span)
         let agrees = (observed.onScreen ? share : 1 - share) >= Self.agreementShare
         let detail =
-            "\(recorded) for \(seconds(span)) s up to \(e.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
+            "\(recorded) for \(seconds(span)) s up to \(event.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
         return Observation(
-            event: seq, time: e.envelope.time, stack: stackID, agrees: agrees, detail: detail, matchedBy: match.basis)
+            event: seq, time: event.envelope.time, stack: stackID, agrees: agrees, detail: detail,
+            matchedBy: match.basis)
     }
 
     /// Microseconds in `[from, to]` during which the model had a widget that `matches` on

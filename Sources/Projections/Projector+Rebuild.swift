@@ -47,14 +47,14 @@ extension Projector {
                 }
             }
             while true {
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < devices.count, failure.withLock({ $0 == nil }) else {
+                let deviceIndex = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard deviceIndex < devices.count, failure.withLock({ $0 == nil }) else {
                     idle.wrappingAdd(1, ordering: .relaxed)
                     return
                 }
                 do {
                     let engine = try projector.fold(
-                        device: devices[i], through: .max, query: ProjectionQuery(), collect: nil)
+                        device: devices[deviceIndex], through: .max, query: ProjectionQuery(), collect: nil)
                     folded.wrappingAdd(engine.appliedEvents, ordering: .relaxed)
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }

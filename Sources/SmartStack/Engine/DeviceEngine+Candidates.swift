@@ -79,14 +79,19 @@ extension DeviceEngine {
     /// the donation pattern and the shortcut are kept apart, for `MemberCache.PartsMeta.slot` to rank.
     /// The ranks are always set; the candidates only when `candidates` is true. Only
     /// `parts` are worked out (the pattern alone when an hour starts).
-    mutating func memberUsage(stack i: Int, member j: Int, candidates: Bool, parts: UsageParts = .both) -> UsagePart {
+    mutating func memberUsage(
+        stack stackIndex: Int, member memberIndex: Int, candidates: Bool, parts: UsageParts = .both
+    ) -> UsagePart {
         var part = UsagePart()
-        let isWatch = state.stacks[i].isWatch
-        let (widget, intent) = (state.stacks[i].members[j].widget, state.stacks[i].members[j].intent)
+        let isWatch = state.stacks[stackIndex].isWatch
+        let (widget, intent) = (
+            state.stacks[stackIndex].members[memberIndex].widget, state.stacks[stackIndex].members[memberIndex].intent
+        )
         if !isWatch {
             if parts.contains(.pattern), let intent {
                 let evidence = memberPattern(
-                    instance: widget.instance, intent: intent, parameters: state.stacks[i].members[j].parameters)
+                    instance: widget.instance, intent: intent,
+                    parameters: state.stacks[stackIndex].members[memberIndex].parameters)
                 part.patternUntil = evidence.until
                 if !evidence.seqs.isEmpty {
                     part.rank = parameters.usagePatternRank
@@ -126,7 +131,7 @@ extension DeviceEngine {
             part.contextVersion = caches.contextVersion
             // The app's relevant intents naming the kind, then the kind's relevance
             // attributes (`contextSignals`), read in place.
-            let parameters = state.stacks[i].members[j].parameters
+            let parameters = state.stacks[stackIndex].members[memberIndex].parameters
             for (set, wholeSet) in [
                 (state.intentSets[widget.app], false),
                 (state.attributeSets[DeviceModel.appKind(widget.app, widget.kind)], true),

@@ -24,12 +24,13 @@ extension DeviceEngine {
     }
 
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.
-    mutating func placeSystemWidgets(stack i: Int, candidates: [Candidate]) {
-        if candidates.isEmpty && state.stacks[i].suggestions.isEmpty { return }
+    mutating func placeSystemWidgets(stack stackIndex: Int, candidates: [Candidate]) {
+        if candidates.isEmpty && state.stacks[stackIndex].suggestions.isEmpty { return }
         let (widgetSuggestions, isWatch, settingsSeq) = (
-            state.stacks[i].widgetSuggestions, state.stacks[i].isWatch, state.stacks[i].settingsSeq
+            state.stacks[stackIndex].widgetSuggestions, state.stacks[stackIndex].isWatch,
+            state.stacks[stackIndex].settingsSeq
         )
-        for shown in state.stacks[i].suggestions {
+        for shown in state.stacks[stackIndex].suggestions {
             // A shown suggestion stays while its signal is still relevant (G2): a set sent
             // again that still names it keeps it, citing the newer set from then on.
             let still =
@@ -40,12 +41,12 @@ extension DeviceEngine {
                 : nil
             if let still {
                 if still.source != shown.source,
-                    let shownIndex = state.stacks[i].suggestions.firstIndex(where: {
+                    let shownIndex = state.stacks[stackIndex].suggestions.firstIndex(where: {
                         $0.widget.instance == shown.widget.instance
                     })
                 {
-                    state.stacks[i].suggestions[shownIndex].source = still.source
-                    state.stacks[i].suggestions[shownIndex].reasons = reasons(still, watch: isWatch)
+                    state.stacks[stackIndex].suggestions[shownIndex].source = still.source
+                    state.stacks[stackIndex].suggestions[shownIndex].reasons = reasons(still, watch: isWatch)
                 }
                 continue
             }
@@ -58,17 +59,17 @@ extension DeviceEngine {
                 : Reason(
                     .stackToggleOff, .documented, "G2", "Widget Suggestions were turned off for this stack",
                     events: [settingsSeq])
-            let from = state.stacks[i].identity(state.stacks[i].top)
-            state.stacks[i].suggestions.removeAll { $0.widget.instance == shown.widget.instance }
-            if state.stacks[i].top == shown.widget.instance {
-                state.stacks[i].top = nil
-                state.stacks[i].repairTop()
+            let from = state.stacks[stackIndex].identity(state.stacks[stackIndex].top)
+            state.stacks[stackIndex].suggestions.removeAll { $0.widget.instance == shown.widget.instance }
+            if state.stacks[stackIndex].top == shown.widget.instance {
+                state.stacks[stackIndex].top = nil
+                state.stacks[stackIndex].repairTop()
             }
             record(
-                stack: i, action: .unsuggest, widget: shown.widget, from: from, reasons: [reason],
-                setsTop: from?.instance != state.stacks[i].top)
+                stack: stackIndex, action: .unsuggest, widget: shown.widget, from: from, reasons: [reason],
+                setsTop: from?.instance != state.stacks[stackIndex].top)
         }
-        guard state.stacks[i].widgetSuggestions, !candidates.isEmpty else { return }
+        guard state.stacks[stackIndex].widgetSuggestions, !candidates.isEmpty else { return }
         let cap = isWatch ? parameters.maxRelevanceCardsPerStack : parameters.maxSuggestionsPerStack
         let ordered =
             candidates.count == 1
@@ -79,7 +80,7 @@ extension DeviceEngine {
         // Placed at one instant, the best-ranked goes on top and the rest follow it in rank order.
         var slot = 0
         for candidate in ordered {
-            let st = state.stacks[i]
+            let st = state.stacks[stackIndex]
             guard st.suggestions.count < cap else { break }
             // A card that replaces its associated kind's member (W5) takes no new place.
             guard
@@ -93,7 +94,9 @@ extension DeviceEngine {
             if limited(.suggestion, kindKey, cap: parameters.suggestionCapPerWidgetPerDay) { continue }
             count(.suggestion, kindKey, cap: parameters.suggestionCapPerWidgetPerDay)
             let from = st.identity(st.top)
-            if let topInstance = st.top, st.member(topInstance) != nil { state.stacks[i].restingTop = topInstance }
+            if let topInstance = st.top, st.member(topInstance) != nil {
+                state.stacks[stackIndex].restingTop = topInstance
+            }
             var why = reasons(candidate, watch: st.isWatch)
             if ordered.count > 1,
                 let ranking = rankedFirst(
@@ -105,12 +108,14 @@ extension DeviceEngine {
             {
                 why.append(ranking)
             }
-            state.stacks[i].suggestions.insert(
+            state.stacks[stackIndex].suggestions.insert(
                 ShownSuggestion(
                     widget: candidate.widget, source: candidate.source, since: state.now, reasons: why,
                     group: candidate.group, rank: candidate.rank), at: slot)
-            if slot == 0 { state.stacks[i].top = candidate.widget.instance }
-            record(stack: i, action: .suggest, widget: candidate.widget, from: from, reasons: why, setsTop: slot == 0)
+            if slot == 0 { state.stacks[stackIndex].top = candidate.widget.instance }
+            record(
+                stack: stackIndex, action: .suggest, widget: candidate.widget, from: from, reasons: why,
+                setsTop: slot == 0)
             slot += 1
         }
     }
@@ -139,24 +144,25 @@ extension DeviceEngine {
     }
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
-    mutating func rotate(stack i: Int) {
-        if i < caches.stableUntil.count && state.now < caches.stableUntil[i] { return }
+    mutating func rotate(stack stackIndex: Int) {
+        if stackIndex < caches.stableUntil.count && state.now < caches.stableUntil[stackIndex] { return }
         let decisionsBefore = decisions.count
-        defer { markStable(stack: i, changed: decisions.count != decisionsBefore) }
-        guard !state.stacks[i].members.isEmpty, state.stacks[i].smartRotate, state.now >= state.stacks[i].holdUntil
+        defer { markStable(stack: stackIndex, changed: decisions.count != decisionsBefore) }
+        guard !state.stacks[stackIndex].members.isEmpty, state.stacks[stackIndex].smartRotate,
+            state.now >= state.stacks[stackIndex].holdUntil
         else { return }
-        let top = state.stacks[i].top
+        let top = state.stacks[stackIndex].top
         var topRank: Double? =
-            state.stacks[i].suggestions.isEmpty
-            ? nil : state.stacks[i].suggestions.first { $0.widget.instance == top }?.rank
+            state.stacks[stackIndex].suggestions.isEmpty
+            ? nil : state.stacks[stackIndex].suggestions.first { $0.widget.instance == top }?.rank
         var ranked = caches.rankScratch
         caches.rankScratch = []
         ranked.removeAll(keepingCapacity: true)
-        for memberIndex in state.stacks[i].members.indices {
+        for memberIndex in state.stacks[stackIndex].members.indices {
             let cached = caches.members.rank(
-                stack: i, member: memberIndex, now: state.now, context: caches.contextVersion)
-            guard let rank = cached ?? memberRank(stack: i, member: memberIndex) else { continue }
-            if state.stacks[i].members[memberIndex].widget.instance == top {
+                stack: stackIndex, member: memberIndex, now: state.now, context: caches.contextVersion)
+            guard let rank = cached ?? memberRank(stack: stackIndex, member: memberIndex) else { continue }
+            if state.stacks[stackIndex].members[memberIndex].widget.instance == top {
                 topRank = rank
                 continue
             }
@@ -167,20 +173,23 @@ extension DeviceEngine {
         let cap = state.developerMode || state.counters.isEmpty ? nil : parameters.rotationCapPerWidgetPerDay
         for contender in ranked where best == nil || contender.rank > best!.rank {
             if topRank != nil && contender.rank <= topRank! { continue }
-            if let cap, state.counters[.rotation, state.stacks[i].members[contender.member].widget.instance] >= cap {
+            if let cap,
+                state.counters[.rotation, state.stacks[stackIndex].members[contender.member].widget.instance] >= cap
+            {
                 continue
             }
             best = contender
         }
         caches.rankScratch = ranked
         guard let best else {
-            if topRank == nil, !parameters.topStaysUntilDisplaced, let first = state.stacks[i].members.first?.widget,
+            if topRank == nil, !parameters.topStaysUntilDisplaced,
+                let first = state.stacks[stackIndex].members.first?.widget,
                 first.instance != top
             {
-                let from = state.stacks[i].identity(top)
-                state.stacks[i].top = first.instance
+                let from = state.stacks[stackIndex].identity(top)
+                state.stacks[stackIndex].top = first.instance
                 record(
-                    stack: i, action: .rotate, widget: first, from: from,
+                    stack: stackIndex, action: .rotate, widget: first, from: from,
                     reasons: [
                         Reason(
                             .kept, .policy, "topStaysUntilDisplaced",
@@ -190,18 +199,20 @@ extension DeviceEngine {
             return
         }
         if let topRank, best.rank <= topRank { return }
-        guard let chosen = memberCandidate(stack: i, member: best.member) else { return }
+        guard let chosen = memberCandidate(stack: stackIndex, member: best.member) else { return }
         count(.rotation, chosen.widget.instance, cap: parameters.rotationCapPerWidgetPerDay)
-        var why = reasons(chosen, watch: state.stacks[i].isWatch)
+        var why = reasons(chosen, watch: state.stacks[stackIndex].isWatch)
         // The relevance that chose it, when it is the device's own record of it.
         let deviceRecord = chosen.deviceRecordRelevance
-        if let ranking = rankedFirst(stack: i, chosen: chosen, best: best.member, top: top, ranked: ranked) {
+        if let ranking = rankedFirst(stack: stackIndex, chosen: chosen, best: best.member, top: top, ranked: ranked) {
             why.append(ranking)
         }
-        let from = state.stacks[i].identity(top)
-        state.stacks[i].top = chosen.widget.instance
-        state.stacks[i].restingTop = chosen.widget.instance
-        record(stack: i, action: .rotate, widget: chosen.widget, from: from, reasons: why, deviceRecord: deviceRecord)
+        let from = state.stacks[stackIndex].identity(top)
+        state.stacks[stackIndex].top = chosen.widget.instance
+        state.stacks[stackIndex].restingTop = chosen.widget.instance
+        record(
+            stack: stackIndex, action: .rotate, widget: chosen.widget, from: from, reasons: why,
+            deviceRecord: deviceRecord)
     }
 
     /// RANKED_FIRST for a rotation that chose `chosen` over other eligible widgets (the top

@@ -128,25 +128,27 @@ extension DeviceEngine {
         }
         // By index: a signal is read in place, and copied only when it makes a card.
         for (app, set) in state.intentSets.entries {
-            for i in set.signals.indices {
-                guard let clue = set.signals[i].clue else { continue }
+            for signalIndex in set.signals.indices {
+                guard let clue = set.signals[signalIndex].clue else { continue }
                 let (ok, events, _) = matches(clue, app: app)
                 if ok {
                     add(
-                        app: app, signal: set.signals[i], clue: clue, source: "intents:\(set.seq):\(i)",
+                        app: app, signal: set.signals[signalIndex], clue: clue,
+                        source: "intents:\(set.seq):\(signalIndex)",
                         events: [set.seq] + events,
-                        what: "relevant intent \(set.signals[i].intent ?? "")")
+                        what: "relevant intent \(set.signals[signalIndex].intent ?? "")")
                 }
             }
         }
         for (key, set) in state.attributeSets.entries {
             let app = String(key[..<key.lastIndex(of: "/")!])
-            for i in set.signals.indices {
-                guard let clue = set.signals[i].clue else { continue }
+            for signalIndex in set.signals.indices {
+                guard let clue = set.signals[signalIndex].clue else { continue }
                 let (ok, events, _) = matches(clue, app: app)
                 if ok {
                     add(
-                        app: app, signal: set.signals[i], clue: clue, source: "attributes:\(set.seq):\(i)",
+                        app: app, signal: set.signals[signalIndex], clue: clue,
+                        source: "attributes:\(set.seq):\(signalIndex)",
                         events: [set.seq] + events, what: "relevance attribute")
                 }
             }
