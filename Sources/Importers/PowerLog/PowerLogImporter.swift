@@ -232,34 +232,16 @@ public enum PowerLogImporter {
             w.beginArray()
             for stack in inference.stacks {
                 let family = stack.size.flatMap { families[$0] } ?? "systemMedium"
-                w.beginObject()
-                w.key("stack")
-                w.string(stack.id)
-                w.key("platform")
-                w.string("iOS")
-                w.key("family")
-                w.string(family)
-                w.key("members")
-                w.beginArray()
-                for m in stack.members {
-                    // PowerLog records the extension's bundle id only: it stands in for the app.
-                    w.beginObject()
-                    w.key("instance")
-                    w.string(m.instance)
-                    w.key("app")
-                    w.string(m.bundle)
-                    w.key("kind")
-                    w.string(m.kind)
-                    w.key("family")
-                    w.string(family)
-                    w.key("configuration")
-                    w.null()
-                    w.key("extension")
-                    w.string(m.bundle)
-                    w.endObject()
+                // PowerLog records the extension's bundle id only: it stands in for the app.
+                let members = stack.members.map {
+                    IconStateLayout.Widget(
+                        instance: $0.instance, app: $0.bundle, extensionBundle: $0.bundle, kind: $0.kind, family: family
+                    )
                 }
-                w.endArray()
-                w.endObject()
+                let inferred = IconStateLayout.Stack(
+                    id: stack.id, family: family, members: members, smartRotate: nil, widgetSuggestions: nil,
+                    selected: nil, place: "PowerLog")
+                IconStateImporter.write(inferred, platform: "iOS", &w)
             }
             w.endArray()
             w.key("method")
