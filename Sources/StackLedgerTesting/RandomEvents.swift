@@ -120,8 +120,12 @@ public struct RandomEvents {
             return #""stack":\#(str()),"instance":\#(str())"#
         case .widgetMoved:
             return #""stack":\#(str()),"instance":\#(str()),"position":\#(int(9))"#
-        case .suggestionKept, .suggestionDismissed:
+        case .suggestionKept:
             return #""stack":\#(str()),"instance":\#(str()),"kind":\#(str())"#
+        case .suggestionDismissed:
+            return chance(50)
+                ? #""stack":\#(str()),"instance":\#(str()),"kind":\#(str())"#
+                : #""extension":\#(str()),"kind":\#(str())"#
         case .widgetViewed, .widgetTapped:
             return #""instance":\#(str())"# + (chance(50) ? #","duration":\#(int(100))"# : "")
                 + (chance(50) ? #","inStack":true"# : "")

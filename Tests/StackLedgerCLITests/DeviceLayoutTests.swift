@@ -359,6 +359,7 @@ struct DuetExpertStoreTests {
             CREATE TABLE suggestedWidgets (widgetUniqueId TEXT, firstAppearDate REAL);
             CREATE TABLE widgetReloadForSuggestion (timestamp REAL, readyForDisplay INTEGER, extensionBundleId TEXT, kind TEXT, family INTEGER, intentHash INTEGER);
             CREATE TABLE abuseControlOutcomes (suggestionId TEXT, timestamp REAL, outcome INTEGER);
+            CREATE TABLE widgetSuggestionDismiss (extensionBundleId TEXT, kind TEXT, intentHash INTEGER, date REAL, duration REAL);
             ''')
             db.executemany("INSERT INTO proactiveStackRotations (suggestionId, criterion, widgetBundleId, widgetKind, isStalenessRotation, rotationTimestamp) VALUES (?,?,?,?,?,?)", [
                 ("s1", 7, "com.apple.weather.widget", "com.apple.weather", 0, 657541440.0),
@@ -368,6 +369,7 @@ struct DuetExpertStoreTests {
             db.execute("INSERT INTO suggestedWidgets VALUES (?, 657541300.0)", (sys.argv[2],))
             db.execute("INSERT INTO suggestedWidgets VALUES ('UNKNOWN-ID', 657541300.0)")
             db.execute("INSERT INTO widgetReloadForSuggestion VALUES (657541250.0, 1, 'com.apple.weather.widget', 'com.apple.weather', 2, 0)")
+            db.execute("INSERT INTO widgetSuggestionDismiss VALUES ('com.apple.mobileslideshow.PhotosReliveWidget', 'com.apple.mobileslideshow.PhotosReliveWidget', 0, 657541700.0, 12.5)")
             db.executemany("INSERT INTO abuseControlOutcomes VALUES (?,?,?)", [("s1", 1.0, 0), ("s2", 2.0, 1)])
             db.commit()
             """
@@ -389,17 +391,23 @@ struct DuetExpertStoreTests {
             dir.store,
         ])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        // Two rotations, one donation, one tap, one suggestion; the unknown suggestion and
-        // the reload without its app are named, the other table counted.
-        #expect(r.stdout.contains("\natx\t1\t5\t0\t0\t2\t0"), "\(r.stdout)")
+        // Two rotations, one donation, one tap, one suggestion, one dismissal; the unknown
+        // suggestion and the reload without its app are named, the other table counted.
+        #expect(r.stdout.contains("\natx\t1\t6\t0\t0\t2\t0"), "\(r.stdout)")
         #expect(r.stdout.contains("table abuseControlOutcomes: 2 rows, not read"))
         #expect(
             r.stdout.contains("UNKNOWN-ID: no widgetEngagements row names this widget's kind and bundle; not guessed"))
         let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
-        for type in ["stack.rotated", "widget.relevanceObserved", "widget.tapped", "suggestion.observed"] {
+        for type in [
+            "stack.rotated", "widget.relevanceObserved", "widget.tapped", "suggestion.observed", "suggestion.dismissed",
+        ] {
             #expect(log.contains(#""type":"\#(type)""#), "\(type)")
         }
         #expect(log.contains(#""time":"2021-11-02T10:24:00Z""#) && log.contains(#""criterion":"7""#))
+        #expect(
+            log.contains(
+                #""kind":"com.apple.mobileslideshow.PhotosReliveWidget","extension":"com.apple.mobileslideshow.PhotosReliveWidget","intentHash":"0","recordedDuration":12.5"#
+            ), "\(log)")
 
         let replay = try CLI.run([
             "replay", "--store", dir.store, "--device", "phone", "--from", "2021-11-02T10:00:00Z", "--to",

@@ -11,13 +11,15 @@ import SmartStack
 /// - `suggestedWidgets` → `suggestion.observed` (the kind from the same widget's engagements)
 /// - `widgetReloadForSuggestion` → `widget.reloaded` (reason `suggestedWidget`), when the
 ///   record names the app
+/// - `widgetSuggestionDismiss` → `suggestion.dismissed`, named by extension and kind (the
+///   record holds neither the stack nor the instance)
 ///
 /// Every other table is listed in the report with its row count. Times are Cocoa seconds.
 public enum ATXInfoSuggestionStoreImporter {
     /// The tables read.
     static let tables = [
         "proactiveStackRotations", "timelineDonations", "widgetEngagements", "suggestedWidgets",
-        "widgetReloadForSuggestion",
+        "widgetReloadForSuggestion", "widgetSuggestionDismiss",
     ]
 
     /// Reads the database at `path`.
@@ -98,6 +100,15 @@ public enum ATXInfoSuggestionStoreImporter {
                 ) { row in
                     report.recordsRead += 1
                     reload(row, &sink)
+                }
+            }
+            if present.contains("widgetSuggestionDismiss") {
+                let c = try columns(db, "widgetSuggestionDismiss")
+                try db.query(
+                    "SELECT rowid, \(c("date")), \(c("extensionBundleId")), \(c("kind")), \(c("intentHash")), \(c("duration")) FROM widgetSuggestionDismiss ORDER BY rowid"
+                ) { row in
+                    report.recordsRead += 1
+                    dismissal(row, &sink)
                 }
             }
             try evidence.verifyUnchanged()
@@ -273,6 +284,27 @@ public enum ATXInfoSuggestionStoreImporter {
             w.key("reason")
             w.string("suggestedWidget")
             w.optionalString("extension", nonEmpty(row.text(2)))
+        }
+    }
+
+    private static func dismissal(_ row: SQLiteRow, _ sink: inout EventSink) {
+        let table = "widgetSuggestionDismiss"
+        let locator = Locator(row.int(0) ?? 0)
+        guard let kind = nonEmpty(row.text(3)), let ext = nonEmpty(row.text(2)) else {
+            sink.reject(locator, "\(table) row names no widget (extensionBundleId and kind)")
+            return
+        }
+        guard let t = time(row, 1, locator, table, &sink) else { return }
+        sink.yield("suggestion.dismissed", time: t, stream: table, locator: locator) { w in
+            w.key("extension")
+            w.string(ext)
+            w.key("kind")
+            w.string(kind)
+            w.optionalString("intentHash", row.int(4).map(String.init) ?? nonEmpty(row.text(4)))
+            if let duration = row.double(5) {
+                w.key("recordedDuration")
+                w.number(max(0, duration))
+            }
         }
     }
 }

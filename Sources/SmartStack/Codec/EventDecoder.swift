@@ -84,6 +84,10 @@ public struct EventDecoder {
             if app == nil && o.extensionBundle == nil {
                 throw f.error("extension", "suggestion.observed names its widget's app or extension")
             }
+        case .suggestionDismissed:
+            if try f.peekNonEmptyString("extension") == nil && app == nil {
+                throw f.error("app", "suggestion.dismissed names its widget's app or extension")
+            }
         case .relevanceObserved(let o):
             if app == nil && o.extensionBundle == nil {
                 throw f.error("extension", "widget.relevanceObserved names its widget's app or extension")

@@ -176,6 +176,15 @@ struct ObjectFields {
 
     func has(_ name: StaticString) -> Bool { find(name) != nil }
 
+    /// A non-empty string field that may be absent, checked but left among the unknown
+    /// fields (for a field this version stores as unknown).
+    func peekNonEmptyString(_ name: StaticString) throws(FieldError) -> String? {
+        guard let (_, v) = find(name) else { return nil }
+        let s = try stringValue(v)
+        guard !s.isEmpty else { throw error(name, "must not be empty", at: v) }
+        return s
+    }
+
     func isNull(_ token: Int) -> Bool { r.token(token).kind == .null }
 
     /// An error about `name`: at its value when given or present, else about the object

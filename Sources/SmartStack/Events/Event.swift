@@ -61,7 +61,10 @@ extension Event: LedgerPayload {
             instance(a.widget.instance)
         case .widgetRemoved(let s), .widgetPinned(let s), .widgetUnpinned(let s), .scrolled(let s): instance(s.instance)
         case .widgetMoved(let m): instance(m.instance)
-        case .suggestionKept(let s), .suggestionDismissed(let s):
+        case .suggestionKept(let s):
+            kind(s.kind)
+            instance(s.instance)
+        case .suggestionDismissed(let s):
             kind(s.kind)
             instance(s.instance)
         case .widgetViewed(let e), .widgetTapped(let e):
@@ -145,5 +148,16 @@ extension Event {
         self.envelope = record.envelope
         self.body = body
         self.extras = extras
+    }
+}
+
+extension Event {
+    /// The widget extension's bundle id that the event carries as `extension` among its
+    /// unknown fields (`stack.observed`, `widget.viewed`/`tapped`, `suggestion.dismissed`).
+    public var extensionBundle: String? {
+        for member in extras where member.key == "extension" {
+            if case .string(let s) = member.value { return s }
+        }
+        return nil
     }
 }

@@ -21,7 +21,7 @@ public enum EventBody: Hashable, Sendable {
     /// A `suggestion.kept` event.
     case suggestionKept(SuggestionAnswer)
     /// A `suggestion.dismissed` event.
-    case suggestionDismissed(SuggestionAnswer)
+    case suggestionDismissed(SuggestionDismissal)
     /// A `widget.viewed` event.
     case widgetViewed(Engagement)
     /// A `widget.tapped` event.
@@ -279,13 +279,13 @@ public enum EventType: String, CaseIterable, Sendable {
         return t
     }()
 
-    /// Whether the envelope's `app` is required: app signals, suggestions answers and
-    /// permissions name their app.
+    /// Whether the envelope's `app` is required: app signals, a kept suggestion and
+    /// permissions name their app (a dismissal may name its extension instead).
     var requiresApp: Bool {
         switch self {
         case .widgetTimeline, .widgetDeclared, .reloadRequested, .widgetReloaded, .intentDonated,
             .donationsDeleted, .relevantShortcuts, .relevantIntents, .widgetRelevance,
-            .permissionChanged, .appForeground, .suggestionKept, .suggestionDismissed:
+            .permissionChanged, .appForeground, .suggestionKept:
             return true
         default:
             return false
@@ -304,7 +304,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .widgetUnpinned: return .widgetUnpinned(try StackInstance(fields: &f))
         case .scrolled: return .scrolled(try StackInstance(fields: &f))
         case .suggestionKept: return .suggestionKept(try SuggestionAnswer(fields: &f))
-        case .suggestionDismissed: return .suggestionDismissed(try SuggestionAnswer(fields: &f))
+        case .suggestionDismissed: return .suggestionDismissed(try SuggestionDismissal(fields: &f))
         case .widgetViewed: return .widgetViewed(try Engagement(fields: &f))
         case .widgetTapped: return .widgetTapped(try Engagement(fields: &f))
         case .appForeground: return .appForeground(try AppForeground(fields: &f))

@@ -207,7 +207,7 @@ public struct WidgetMoved: Shape {
     }
 }
 
-/// `suggestion.kept` / `suggestion.dismissed`: the person's answer to a suggestion.
+/// `suggestion.kept`: the person kept a suggested widget.
 public struct SuggestionAnswer: Shape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
@@ -362,5 +362,47 @@ public struct StackObserved: Shape {
         kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
         onScreen = try b.bool()
         duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
+    }
+}
+
+/// `suggestion.dismissed`: the person removed a suggested widget. The device's own records
+/// (DuetExpertCenter `widgetSuggestionDismiss`) lack the stack and the instance; they then
+/// name the widget's app or extension (`extension`, kept among the event's unknown fields)
+/// and kind.
+public struct SuggestionDismissal: Shape {
+    /// The `stack` field of the event contract (docs/events.md), when recorded.
+    public var stack: String?
+    /// The `instance` field of the event contract (docs/events.md), when recorded.
+    public var instance: String?
+    /// The `kind` field of the event contract (docs/events.md).
+    public var kind: String
+
+    init(fields f: inout ObjectFields) throws(FieldError) {
+        stack = try f.optionalNonEmptyString("stack")
+        instance = try f.optionalNonEmptyString("instance")
+        kind = try f.string("kind")
+    }
+
+    func writeMembers(_ w: inout CanonicalWriter) {
+        w.optionalString("stack", stack)
+        w.optionalString("instance", instance)
+        w.key("kind")
+        w.string(kind)
+    }
+
+    // The stored form is `suggestion.kept`'s, with an empty string for a field not recorded,
+    // so that stores written before the fields became optional read unchanged.
+    func encode(_ out: inout BinaryOut) {
+        out.interned(stack ?? "")
+        out.interned(instance ?? "")
+        out.interned(kind)
+    }
+
+    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
+        let stack = try b.interned()
+        let instance = try b.interned()
+        self.stack = stack.isEmpty ? nil : stack
+        self.instance = instance.isEmpty ? nil : instance
+        kind = try b.interned()
     }
 }
