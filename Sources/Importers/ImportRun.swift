@@ -25,6 +25,11 @@ public struct ImportRun: Sendable {
         case iconstate
         /// duetexpertd's `_ATXInfoSuggestionStore.db`.
         case atx
+        /// duetexpertd's `HomeScreenPages` (a file, or a directory holding it).
+        case homescreenpages
+
+        /// Whether the format's files record the home screen's layout.
+        var isLayout: Bool { self == .iconstate || self == .homescreenpages }
     }
 
     /// How to import.
@@ -100,6 +105,7 @@ public struct ImportRun: Sendable {
             if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { return false }
             if format == .iconstate { return IconStateImporter.fileNames.contains(name) }
             if format == .atx { return name == "_ATXInfoSuggestionStore.db" }
+            if format == .homescreenpages { return name == HomeScreenPagesImporter.fileName }
             return !(format == .segb && parts.contains { $0.lowercased() == "tombstone" })
         }
         guard let real = ArtifactTree.resolved(absolute), tree.isInsideRoot(real) || absolute == root else {
@@ -142,6 +148,9 @@ public struct ImportRun: Sendable {
         case .atx: result = ATXInfoSuggestionStoreImporter.read(path: file.readPath, context: context)
         case .iconstate:
             result = IconStateImporter.read(
+                path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform)
+        case .homescreenpages:
+            result = HomeScreenPagesImporter.read(
                 path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform)
         }
         result.report.link = file.link

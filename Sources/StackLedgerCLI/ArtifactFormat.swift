@@ -9,6 +9,7 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     case powerlog
     case iconstate
     case atx
+    case homescreenpages
     case extraction
 
     /// The importer's format; nil for a whole extraction, which runs every importer.
@@ -20,6 +21,7 @@ enum ArtifactFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .powerlog: return .powerlog
         case .iconstate: return .iconstate
         case .atx: return .atx
+        case .homescreenpages: return .homescreenpages
         }
     }
 }

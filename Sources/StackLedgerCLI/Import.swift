@@ -9,13 +9,17 @@ import Synchronization
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Read forensic artifacts (Biome SEGB, knowledgeC.db, PowerLog, SpringBoard's IconState.plist) and append the events they yield.",
+            "Read forensic artifacts (Biome SEGB, knowledgeC.db, PowerLog, SpringBoard's IconState.plist, the Duet expert stores, a whole extraction) and append the events they yield.",
         discussion: """
             FORMAT is segb (one SEGB file, or a Biome streams/ tree), knowledgec (a knowledgeC.db) \
             powerlog (a PowerLog .PLSQL) or iconstate (SpringBoard's IconState.plist or \
             DesiredIconState.plist: one stack.layoutObserved, dated by the file's modification \
-            time unless --layout-time is given), or extraction (a folder holding a whole device's \
-            file system, private/var/...: every artifact above found by its path, and \
+            time unless --layout-time is given), homescreenpages (duetexpertd's copy of the same \
+            layout, DuetExpertCenter/CachedHomeScreenConfig/HomeScreenPages, dated the same way), \
+            atx (duetexpertd's _ATXInfoSuggestionStore.db: the device's own rotations, relevance, \
+            engagements, suggestions and dismissals), or extraction (a folder, .zip, .tar or \
+            .tar.gz holding a whole device's file system, private/var/...: every artifact above \
+            found by its path, and \
             SystemVersion.plist read into device.info; links are listed, never followed). The evidence is never written: databases are opened \
             immutable (or from a private copy when a write-ahead log is present) and their SHA-256 \
             is checked before and after. Each file is imported whole or not at all; every event \
@@ -50,11 +54,11 @@ struct Import: ParsableCommand {
 
     @Option(
         help:
-            "(iconstate) The layout's time (RFC 3339), when the file's modification time is not when SpringBoard wrote it.",
+            "(iconstate, homescreenpages, extraction) The layout's time (RFC 3339), when the file's modification time is not when it was written.",
         transform: TimeArgument.parse)
     var layoutTime: TimeArgument?
 
-    @Option(help: "(iconstate) The device's platform for the stacks the layout lists: iOS or iPadOS.")
+    @Option(help: "(iconstate, homescreenpages) The device's platform for the stacks the layout lists: iOS or iPadOS.")
     var platform: String = "iOS"
 
     @Flag(help: "Print the per-file report as JSON.")
@@ -68,8 +72,8 @@ struct Import: ParsableCommand {
             )
         }
         if stream != nil && format != .segb { throw ValidationError("--stream applies to segb only") }
-        if layoutTime != nil && ![.iconstate, .extraction].contains(format) {
-            throw ValidationError("--layout-time applies to iconstate and extraction only")
+        if layoutTime != nil && ![.iconstate, .homescreenpages, .extraction].contains(format) {
+            throw ValidationError("--layout-time applies to iconstate, homescreenpages and extraction only")
         }
         if timeZone != nil && format != .extraction { throw ValidationError("--time-zone applies to extraction only") }
         if let timeZone, TimeZone(identifier: timeZone) == nil {

@@ -126,7 +126,7 @@ struct ArchiveImport {
                     let file = ArtifactFile(
                         bytes: try bytes.readAll(limit: Int(ArchiveLimits.memberBytes), path: member.path),
                         modified: member.modified ?? 0)
-                    if format == .iconstate {
+                    if format.isLayout {
                         layouts.append((file, member))
                     } else {
                         // Imported as it comes: an archive's Biome files are not held together.
@@ -166,10 +166,18 @@ struct ArchiveImport {
         }
         for (file, member) in layouts.sorted(by: { $0.1.path < $1.1.path }) {
             let context = ArtifactContext(sha256: file.sha256, path: member.path, device: options.device)
-            let result = IconStateImporter.read(
-                file: file, context: context, layoutTime: options.layoutTime,
-                platform: platform == "iPadOS" ? "iPadOS" : "iOS", timeUncertain: member.timeUncertain)
-            try record(result, family: ImportRun.Format.iconstate.rawValue)
+            let platform = platform == "iPadOS" ? "iPadOS" : "iOS"
+            if (member.path as NSString).lastPathComponent == HomeScreenPagesImporter.fileName {
+                let result = HomeScreenPagesImporter.read(
+                    file: file, context: context, layoutTime: options.layoutTime, platform: platform,
+                    timeUncertain: member.timeUncertain)
+                try record(result, family: ImportRun.Format.homescreenpages.rawValue)
+            } else {
+                let result = IconStateImporter.read(
+                    file: file, context: context, layoutTime: options.layoutTime, platform: platform,
+                    timeUncertain: member.timeUncertain)
+                try record(result, family: ImportRun.Format.iconstate.rawValue)
+            }
         }
         ExtractionImport.noteLayoutDifferences(layouts.map { ($0.1.path, $0.0) }, in: &report)
         if let (file, path) = versionFile {

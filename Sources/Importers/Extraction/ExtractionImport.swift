@@ -64,7 +64,7 @@ public struct ExtractionImport: Sendable {
 
     /// The families, in the order they are imported (layouts after the records they
     /// explain, so that the layout's late arrival costs one refold).
-    static let order: [ImportRun.Format] = [.segb, .knowledgec, .powerlog, .atx, .iconstate]
+    static let order: [ImportRun.Format] = [.segb, .knowledgec, .powerlog, .atx, .iconstate, .homescreenpages]
 
     /// Imports the extraction at `path` (a folder, `.zip`, `.tar`, `.tar.gz` or `.tgz`)
     /// into `ledger`.
@@ -116,18 +116,17 @@ public struct ExtractionImport: Sendable {
             runOptions.layoutTime = options.layoutTime
             runOptions.platform = platform == "iPadOS" ? "iPadOS" : "iOS"
             runOptions.onFile = options.onFile
-            runOptions.infersStacks = byFormat[.iconstate] == nil
+            runOptions.infersStacks = byFormat[.iconstate] == nil && byFormat[.homescreenpages] == nil
             let reports = try ImportRun(format: format, options: runOptions).run(files: files, root: root, into: ledger)
             for r in reports { earliest = Self.earlier(earliest, r) }
             report.files += reports
             report.families += reports.map { _ in format.rawValue }
         }
-        if let files = byFormat[.iconstate] {
-            Self.noteLayoutDifferences(
-                files.compactMap { entry in
-                    (try? ArtifactFile(path: entry.readPath)).map { (tree.relative(entry.path), $0) }
-                }, in: &report)
-        }
+        let layoutFiles = (byFormat[.iconstate] ?? []) + (byFormat[.homescreenpages] ?? [])
+        Self.noteLayoutDifferences(
+            layoutFiles.compactMap { entry in
+                (try? ArtifactFile(path: entry.readPath)).map { (tree.relative(entry.path), $0) }
+            }, in: &report)
         if let systemVersion {
             let relative = tree.relative(systemVersion.path)
             if let versionFile {
@@ -141,16 +140,28 @@ public struct ExtractionImport: Sendable {
         return report
     }
 
-    /// Adds to DesiredIconState.plist's report how it differs from IconState.plist in the
-    /// same folder: they are two records of the same stacks.
+    /// Adds to the report of DesiredIconState.plist and of HomeScreenPages how each differs
+    /// from the IconState.plist of the same `Library` folder: they are further records of
+    /// the same stacks.
     static func noteLayoutDifferences(_ files: [(path: String, file: ArtifactFile)], in report: inout Report) {
-        for desired in files where desired.path.hasSuffix("/DesiredIconState.plist") {
-            let folder = String(desired.path.dropLast("DesiredIconState.plist".count))
-            guard let recorded = files.first(where: { $0.path == folder + "IconState.plist" }),
-                let a = IconStateLayout.read(desired.file), let b = IconStateLayout.read(recorded.file),
-                let index = report.files.firstIndex(where: { $0.path == desired.path })
+        for other in files {
+            let name = (other.path as NSString).lastPathComponent
+            let library: Substring
+            if name == "DesiredIconState.plist", let range = other.path.range(of: "SpringBoard/", options: .backwards) {
+                library = other.path[..<range.lowerBound]
+            } else if name == HomeScreenPagesImporter.fileName,
+                let range = other.path.range(of: "DuetExpertCenter/", options: .backwards)
+            {
+                library = other.path[..<range.lowerBound]
+            } else {
+                continue
+            }
+            guard let recorded = files.first(where: { $0.path == library + "SpringBoard/IconState.plist" }),
+                let a = HomeScreenLayout.read(other.file, name: name),
+                let b = HomeScreenLayout.read(recorded.file, name: "IconState.plist"),
+                let index = report.files.firstIndex(where: { $0.path == other.path })
             else { continue }
-            let lines = a.differences(from: b)
+            let lines = a.differences(from: b, name: name)
             if lines.isEmpty { report.files[index].problem("the same stacks as IconState.plist") }
             for line in lines { report.files[index].problem(line) }
         }

@@ -31,8 +31,8 @@ enum ExtractionPaths {
             return parts.contains("SpringBoard") ? .artifact(.iconstate) : nil
         case "SystemVersion.plist":
             return relative.hasSuffix("System/Library/CoreServices/SystemVersion.plist") ? .systemVersion : nil
-        case "HomeScreenPages" where parts.contains("CachedHomeScreenConfig"):
-            return .notRead("duetexpertd's copy of the home screen (§10b); this version does not read it")
+        case HomeScreenPagesImporter.fileName where parts.contains("CachedHomeScreenConfig"):
+            return .artifact(.homescreenpages)
         case "_ATXInfoSuggestionStore.db": return .artifact(.atx)
         default: break
         }

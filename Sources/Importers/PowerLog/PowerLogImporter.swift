@@ -234,11 +234,11 @@ public enum PowerLogImporter {
                 let family = stack.size.flatMap { families[$0] } ?? "systemMedium"
                 // PowerLog records the extension's bundle id only: it stands in for the app.
                 let members = stack.members.map {
-                    IconStateLayout.Widget(
+                    HomeScreenLayout.Widget(
                         instance: $0.instance, app: $0.bundle, extensionBundle: $0.bundle, kind: $0.kind, family: family
                     )
                 }
-                let inferred = IconStateLayout.Stack(
+                let inferred = HomeScreenLayout.Stack(
                     id: stack.id, family: family, members: members, smartRotate: nil, widgetSuggestions: nil,
                     selected: nil, place: "PowerLog")
                 IconStateImporter.write(inferred, platform: "iOS", &w)

@@ -45,10 +45,10 @@ public enum IconStateImporter {
         report.stream = stream
         report.artifact = file.sha256
         report.container = "binary plist"
-        let layout: IconStateLayout
+        let layout: HomeScreenLayout
         do {
             let root = try BinaryPlist.parse(file.bytes[...])
-            layout = try IconStateLayout(root: root)
+            layout = try HomeScreenLayout(root: root)
         } catch let error as WireFormatError {
             return .failure(report, "\(error.message) (byte \(error.offset)); nothing from this file was imported")
         } catch let error as IconStateError {
@@ -56,14 +56,36 @@ public enum IconStateImporter {
         } catch {
             return .failure(report, "\(error); nothing from this file was imported")
         }
+        return layoutImport(
+            layout, file: file, context: context, report: report,
+            time: LayoutTime(given: layoutTime, uncertain: timeUncertain), platform: platform, complete: true)
+    }
+
+    /// When a layout held: the time given (`--layout-time`), else the file's modification
+    /// time, which an archive may keep only coarsely.
+    struct LayoutTime {
+        var given: Timestamp?
+        var uncertain: Bool
+    }
+
+    /// The import of a layout read from `file`: one `stack.layoutObserved` (method
+    /// `recorded`), and the report's counts and lines. Shared by every record of the home
+    /// screen (IconState.plist, DesiredIconState.plist, HomeScreenPages).
+    static func layoutImport(
+        _ layout: HomeScreenLayout, file: ArtifactFile, context: ArtifactContext, report: ImportFileReport,
+        time layoutTime: LayoutTime, platform: String, complete: Bool
+    ) -> ArtifactImport {
+        var report = report
         report.recordsRead = layout.icons
         report.skipped = layout.otherElements.values.reduce(0, +)
         for (type, count) in layout.otherElements.sorted(by: { $0.key < $1.key }) {
             report.problem("\(count) \(type) element\(count == 1 ? "" : "s") (not a widget; not imported)")
         }
         for problem in layout.problems { report.problem(problem) }
+        for note in layout.notes { report.problem(note) }
         report.failed += layout.problems.count
-        let time = layoutTime ?? Timestamp(microseconds: file.modified)
+        let time = layoutTime.given ?? Timestamp(microseconds: file.modified)
+        let stream = report.stream ?? Self.stream
         var context = context
         context.sha256 = file.sha256
         var sink = EventSink(context: context)
@@ -84,8 +106,8 @@ public enum IconStateImporter {
             w.key("method")
             w.string("recorded")
             w.key("complete")
-            w.bool(true)
-            if timeUncertain && layoutTime == nil {
+            w.bool(complete)
+            if layoutTime.uncertain && layoutTime.given == nil {
                 w.key(LayoutObserved.timeUncertainKey)
                 w.bool(true)
             }
@@ -95,7 +117,7 @@ public enum IconStateImporter {
         return result
     }
 
-    static func write(_ stack: IconStateLayout.Stack, platform: String, _ w: inout CanonicalWriter) {
+    static func write(_ stack: HomeScreenLayout.Stack, platform: String, _ w: inout CanonicalWriter) {
         w.beginObject()
         w.key("stack")
         w.string(stack.id)
@@ -122,7 +144,7 @@ public enum IconStateImporter {
         w.endObject()
     }
 
-    static func write(_ widget: IconStateLayout.Widget, _ w: inout CanonicalWriter) {
+    static func write(_ widget: HomeScreenLayout.Widget, _ w: inout CanonicalWriter) {
         w.beginObject()
         w.key("instance")
         w.string(widget.instance)

@@ -1,8 +1,9 @@
 import SmartStack
 
-/// The stacks and single widgets of a SpringBoard `IconState.plist` (forensic-sources.md
-/// §10a), read from the property list's values with the key names SpringBoard writes.
-struct IconStateLayout {
+/// The stacks and single widgets of a record of the home screen: SpringBoard's
+/// `IconState.plist` (forensic-sources.md §10a), read here with the key names SpringBoard
+/// writes, or duetexpertd's `HomeScreenPages` (§10b, `HomeScreenPagesLayout.swift`).
+struct HomeScreenLayout {
     /// A widget as an icon's element holds it.
     struct Widget: Equatable {
         var instance: String
@@ -33,6 +34,8 @@ struct IconStateLayout {
     var otherElements: [String: Int] = [:]
     /// Icons or elements that could not be read, each with the reason.
     var problems: [String] = []
+    /// What the report should say that is not a failure.
+    var notes: [String] = []
     /// Icons looked at (apps, folders, widgets and stacks).
     var icons = 0
 
@@ -43,6 +46,9 @@ struct IconStateLayout {
     static let families = [
         "small": "systemSmall", "medium": "systemMedium", "large": "systemLarge", "extraLarge": "systemExtraLarge",
     ]
+
+    /// An empty layout.
+    init() {}
 
     /// Reads the root dictionary of an IconState.plist.
     init(root: PlistValue) throws(IconStateError) {
@@ -129,7 +135,7 @@ struct IconStateLayout {
         return Widget(instance: instance, app: app, extensionBundle: ext, kind: kind, family: family)
     }
 
-    private static func bool(_ value: PlistValue?) -> Bool? {
+    static func bool(_ value: PlistValue?) -> Bool? {
         switch value {
         case .bool(let b)?: return b
         case .integer(let i)?: return i != 0
@@ -144,36 +150,39 @@ struct IconStateError: Error {
     init(_ message: String) { self.message = message }
 }
 
-extension IconStateLayout {
-    /// How `self` (DesiredIconState.plist) differs from `recorded` (IconState.plist), one
-    /// line each: stacks in one only, members, their order, or switches that differ.
-    func differences(from recorded: IconStateLayout) -> [String] {
+extension HomeScreenLayout {
+    /// How `self` differs from `recorded` (IconState.plist), one line each: stacks in one
+    /// only, members, their order, or switches that differ. `name`: what `self` was read
+    /// from (`DesiredIconState.plist`, `HomeScreenPages`).
+    func differences(from recorded: HomeScreenLayout, name: String) -> [String] {
         var out = [String]()
         let mine = Dictionary(stacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let theirs = Dictionary(recorded.stacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for id in theirs.keys.sorted() where mine[id] == nil { out.append("stack \(id) is in IconState.plist only") }
-        for id in mine.keys.sorted() where theirs[id] == nil {
-            out.append("stack \(id) is in DesiredIconState.plist only")
-        }
+        for id in mine.keys.sorted() where theirs[id] == nil { out.append("stack \(id) is in \(name) only") }
         for id in mine.keys.sorted() {
             guard let a = mine[id], let b = theirs[id] else { continue }
             let ma = a.members.map(\.instance)
             let mb = b.members.map(\.instance)
             if ma != mb {
                 out.append(
-                    "stack \(id): DesiredIconState.plist lists \(ma.joined(separator: ", ")); IconState.plist lists \(mb.joined(separator: ", "))"
+                    "stack \(id): \(name) lists \(ma.joined(separator: ", ")); IconState.plist lists \(mb.joined(separator: ", "))"
                 )
             }
             if a.smartRotate != b.smartRotate || a.widgetSuggestions != b.widgetSuggestions {
-                out.append("stack \(id): the switches differ between DesiredIconState.plist and IconState.plist")
+                out.append("stack \(id): the switches differ between \(name) and IconState.plist")
             }
         }
         return out
     }
 
-    /// The layout of a file already read, or nil when it is not an icon state.
-    static func read(_ file: ArtifactFile) -> IconStateLayout? {
+    /// The layout of a file already read (an icon state, or `HomeScreenPages` when its
+    /// name says so), or nil when it is not one.
+    static func read(_ file: ArtifactFile, name: String) -> HomeScreenLayout? {
+        if name == HomeScreenPagesImporter.fileName {
+            return try? HomeScreenLayout(homeScreenPages: file.bytes[...])
+        }
         guard let root = try? BinaryPlist.parse(file.bytes[...]) else { return nil }
-        return try? IconStateLayout(root: root)
+        return try? HomeScreenLayout(root: root)
     }
 }
