@@ -20,6 +20,8 @@ public struct PassedOver: Sendable, Equatable {
     public var path: String
     /// Why it was not read.
     public var reason: String
+    /// Where it leads, for a link.
+    public var linkTarget: String? = nil
 }
 
 /// The files of an extraction tree, by one rule for every importer: regular files are read;
@@ -84,7 +86,8 @@ struct ArtifactTree {
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: real)) ?? "?"
                 passedOver.append(
                     PassedOver(
-                        path: relative(seen), reason: "a link to \(target); links in an extraction are not followed"))
+                        path: relative(seen), reason: "a link to \(target); links in an extraction are not followed",
+                        linkTarget: target))
                 return
             }
             followLink(seen: seen, real: real)

@@ -148,6 +148,10 @@ struct ExtractionImportTests {
         try fm.createDirectory(atPath: chrono, withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: chrono + "/1.bin"))
         try fm.createSymbolicLink(atPath: root + "/var", withDestinationPath: "private/var")
+        try fm.createDirectory(atPath: root + "/private/var/db/timezone", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(
+            atPath: root + "/private/var/db/timezone/localtime",
+            withDestinationPath: "/var/db/timezone/zoneinfo/Europe/Paris")
         return root
     }
 
@@ -169,6 +173,9 @@ struct ExtractionImportTests {
         let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
         #expect(!log.contains(#""path":"var/"#))
         #expect(log.contains(#""type":"device.info""#) && log.contains(#""osVersion":"15.1""#))
+        // The time zone the device's localtime link names, and the report says where from.
+        #expect(log.contains(#""timeZone":"Europe/Paris""#))
+        #expect(first.stdout.contains("time zone Europe/Paris, from the link private/var/db/timezone/localtime"))
 
         let again = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store, "--json"])
         #expect(again.status == 0)
@@ -181,6 +188,19 @@ struct ExtractionImportTests {
             "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", "2021-11-02T10:30:00Z",
         ])
         #expect(why.status == 0 && why.stdout.contains("LAYOUT_ASSUMED"), "\(why.stdout)\(why.stderr)")
+    }
+
+    @Test("--time-zone wins over the time zone the extraction's link names")
+    func timeZoneOption() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try extraction(dir)
+        let r = try CLI.run([
+            "import", "extraction", root, "--device", "phone", "--time-zone", "Asia/Tokyo", "--store", dir.store,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        #expect(log.contains(#""timeZone":"Asia/Tokyo""#) && !log.contains("Europe/Paris"))
     }
 
     @Test("without --device the name comes from the folder; a store holding another device needs --device")

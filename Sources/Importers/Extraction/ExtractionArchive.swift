@@ -83,7 +83,8 @@ struct ArchiveImport {
             case .link(let target):
                 report.passedOver.append(
                     PassedOver(
-                        path: member.path, reason: "a link to \(target); links in an extraction are not followed"))
+                        path: member.path, reason: "a link to \(target); links in an extraction are not followed",
+                        linkTarget: target))
                 return
             case .other(let what):
                 if ExtractionPaths.role(of: member.path) != nil {
@@ -182,7 +183,7 @@ struct ArchiveImport {
         ExtractionImport.noteLayoutDifferences(layouts.map { ($0.1.path, $0.0) }, in: &report)
         if let (file, path) = versionFile {
             report.deviceInfo = try ExtractionImport(options: options).deviceInfo(
-                file, relative: path, at: earliest, into: ledger)
+                file, relative: path, at: earliest, links: report.passedOver, into: ledger)
         }
         return report
     }

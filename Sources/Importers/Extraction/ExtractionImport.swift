@@ -130,7 +130,8 @@ public struct ExtractionImport: Sendable {
         if let systemVersion {
             let relative = tree.relative(systemVersion.path)
             if let versionFile {
-                report.deviceInfo = try deviceInfo(versionFile, relative: relative, at: earliest, into: ledger)
+                report.deviceInfo = try deviceInfo(
+                    versionFile, relative: relative, at: earliest, links: report.passedOver, into: ledger)
             } else {
                 var failed = ImportFileReport(path: relative)
                 failed.error = versionError
@@ -177,13 +178,20 @@ public struct ExtractionImport: Sendable {
 
     /// Writes `device.info` from SystemVersion.plist, dated at the extraction's earliest
     /// event so that every answer knows the platform.
-    func deviceInfo(_ file: ArtifactFile, relative: String, at earliest: Timestamp?, into ledger: Ledger)
-        throws -> ImportFileReport
-    {
+    /// The time zone is `--time-zone`, else the one the extraction's `localtime` link names
+    /// (`links`: the links passed over).
+    func deviceInfo(
+        _ file: ArtifactFile, relative: String, at earliest: Timestamp?, links: [PassedOver], into ledger: Ledger
+    ) throws -> ImportFileReport {
         let time = earliest ?? Timestamp(microseconds: 0)
+        let linked = options.timeZone == nil ? ExtractionPaths.timeZone(links: links) : nil
         do {
-            let (event, fileReport) = try SystemVersionImporter.event(
-                file: file, relative: relative, device: options.device, time: time, timeZone: options.timeZone)
+            var (event, fileReport) = try SystemVersionImporter.event(
+                file: file, relative: relative, device: options.device, time: time,
+                timeZone: options.timeZone ?? linked?.name)
+            if let linked {
+                fileReport.problem("time zone \(linked.name), from the link \(linked.path)")
+            }
             let stored = try ImportRun.store(
                 ArtifactImport(events: event.map { [$0] } ?? [], report: fileReport), into: ledger)
             options.onFile?(stored)

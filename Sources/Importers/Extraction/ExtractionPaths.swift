@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a full file system extraction keeps what StackLedger reads, by the device's own
 /// paths (forensic-sources.md): each file's path under the extraction's root says what it
 /// is, and its importer checks the content.
@@ -39,6 +41,22 @@ enum ExtractionPaths {
         if name.hasPrefix("powerlog_") && name.hasSuffix(".PLSQL") { return .artifact(.powerlog) }
         if parts.contains("com.apple.chrono") || parts.contains(where: { $0.hasPrefix("group.com.apple.chronod") }) {
             return .notRead("a chronod (WidgetKit) cache: no public format (§10d)")
+        }
+        return nil
+    }
+
+    /// Where a device keeps the link that names its time zone.
+    static let timeZoneLink = "private/var/db/timezone/localtime"
+
+    /// The time zone the extraction's `localtime` link names (its target's path after
+    /// `zoneinfo/`, when that is a time zone this system knows), with the link's path.
+    static func timeZone(links: [PassedOver]) -> (name: String, path: String)? {
+        for link in links where link.path.hasSuffix(timeZoneLink) {
+            guard let target = link.linkTarget, let range = target.range(of: "zoneinfo/", options: .backwards) else {
+                continue
+            }
+            let name = String(target[range.upperBound...])
+            if TimeZone(identifier: name) != nil { return (name, link.path) }
         }
         return nil
     }
