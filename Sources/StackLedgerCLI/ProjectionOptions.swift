@@ -57,11 +57,15 @@ struct QuerySession {
     let ledger: Ledger
     let projector: Projector
     let device: String
+    /// The devices the query covers: `--device`, or with `allDevices` and no `--device`,
+    /// every device of the store.
+    let devices: [String]
     let verified: Bool
 
     /// Opens the store (for writing when it can, so checkpoints are kept), runs the quick
-    /// check, and resolves the device.
-    init(store: StoreOptions, options: ProjectionOptions) throws {
+    /// check, and resolves the device. `allDevices`: without `--device`, the query covers
+    /// every device rather than requiring one.
+    init(store: StoreOptions, options: ProjectionOptions, allDevices: Bool = false) throws {
         let policy = try options.policy()
         try requireStore(store)
         let ledger: Ledger
@@ -96,8 +100,10 @@ struct QuerySession {
                     code: ExitCodes.usage)
             }
             device = d
-        } else if devices.count == 1 {
+            self.devices = [d]
+        } else if devices.count == 1 || (allDevices && !devices.isEmpty) {
             device = devices[0]
+            self.devices = devices
         } else if devices.isEmpty {
             throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
         } else {

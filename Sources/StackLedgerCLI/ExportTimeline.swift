@@ -1,0 +1,162 @@
+import ArgumentParser
+import Forensics
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+
+struct ExportTimeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract:
+            "Write an examiner's timeline (Timesketch JSONL or CSV) of events, decisions and the device's records.",
+        discussion: """
+            One line per stored event, per decision of the model, per record of the device's own \
+            (stack.observed, stack.rotated) with how it compares with the model, and per disagreement \
+            between them. Each line has message, datetime (with the event's own offset), timestamp \
+            (microseconds), timestamp_desc and origin (device, app or model: a line of the model says \
+            so in its message), then the attributes listed in docs/queries.md, "Timelines". The \
+            export's metadata (tool, policy, chain head, arguments) goes to FILE.meta.json beside \
+            --out, never into the timeline. Written to a temporary file and renamed.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case timesketch
+        case timesketchCSV = "timesketch-csv"
+    }
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "timesketch (JSONL) or timesketch-csv.") var format: Format
+    @Option(help: "The file to write; its metadata goes to FILE.meta.json.") var out: String
+    @Option(help: "The interval's start (RFC 3339; default: the first event).", transform: TimeArgument.parse)
+    var from: TimeArgument?
+    @Option(
+        help:
+            "The interval's end (RFC 3339, inclusive; default: a day after the last event, for the decisions that follow it).",
+        transform: TimeArgument.parse)
+    var to: TimeArgument?
+    @Option(help: "What to include, comma-separated: events, decisions, observations, disagreements (default: all).")
+    var include = "events,decisions,observations,disagreements"
+    @OptionGroup var options: ProjectionOptions
+
+    static let includeNames: [String: TimelineRow.Kind] = [
+        "events": .event, "decisions": .decision, "observations": .observation, "disagreements": .disagreement,
+    ]
+
+    static let day: Int64 = 86_400_000_000
+
+    func validate() throws {
+        if let from, let to, from.timestamp.microseconds > to.timestamp.microseconds {
+            throw ValidationError("--from \(from) is after --to \(to)")
+        }
+        _ = try kinds()
+        if out.hasSuffix(".meta.json") {
+            throw ValidationError("--out \(out): that name is the sidecar's; give the timeline's own file name")
+        }
+    }
+
+    func kinds() throws -> Set<TimelineRow.Kind> {
+        var kinds = Set<TimelineRow.Kind>()
+        for name in include.split(separator: ",", omittingEmptySubsequences: false) {
+            let word = name.trimmingCharacters(in: .whitespaces)
+            guard let kind = Self.includeNames[word] else {
+                throw ValidationError(
+                    "--include \(word.isEmpty ? "(empty)" : word): use events, decisions, observations or disagreements, comma-separated"
+                )
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    func run() throws {
+        let session = try QuerySession(store: storeOptions, options: options, allDevices: true)
+        let (a, b) = try withLedgerErrors { try interval(session) }
+        var export = TimelineExport(projector: session.projector)
+        export.include = try kinds()
+        let head = try withLedgerErrors { try session.ledger.read { try $0.chainHead() } }
+        let context = TimelineContext(policy: session.projector.policy, chainHead: head?.description)
+        let file = try OutputFile(path: out)
+        var counts = [TimelineRow.Kind: Int]()
+        if format == .timesketchCSV { try file.write(TimesketchWriter.csvHeader) }
+        var w = CanonicalWriter(capacity: 1 << 12)
+        try withLedgerErrors {
+            try export.forEachRow(devices: session.devices, from: a, to: b, query: try options.query()) { row in
+                counts[row.kind, default: 0] += 1
+                switch format {
+                case .timesketch:
+                    w.bytes.removeAll(keepingCapacity: true)
+                    TimesketchWriter.jsonl(row, context: context, into: &w)
+                    try file.write(w.bytes)
+                case .timesketchCSV:
+                    try file.write(TimesketchWriter.csv(row, context: context))
+                }
+            }
+        }
+        try file.commit()
+        try writeMetadata(session: session, context: context, from: a, to: b, counts: counts)
+        let total = counts.values.reduce(0, +)
+        printError("wrote \(out) (\(total) lines) and \(out).meta.json")
+    }
+
+    /// `--from`/`--to`, or the first event time of the devices exported and a day after
+    /// their last (decisions follow the events that cause them).
+    func interval(_ session: QuerySession) throws -> (Int64, Int64) {
+        if let from, let to { return (from.timestamp.microseconds, to.timestamp.microseconds) }
+        var first = Int64.max
+        var last = Int64.min
+        try session.ledger.read { r in
+            for device in session.devices {
+                let times = try r.timedSeqs(device: device)
+                if let t = times.first?.time { first = min(first, t) }
+                if let t = times.last?.time { last = max(last, t) }
+            }
+        }
+        if first > last { (first, last) = (0, 0) }
+        last = last > Int64.max - Self.day ? last : last + Self.day
+        return (from?.timestamp.microseconds ?? first, to?.timestamp.microseconds ?? last)
+    }
+
+    /// The sidecar: what made the timeline, so that it never has to say so itself.
+    func writeMetadata(
+        session: QuerySession, context: TimelineContext, from: Int64, to: Int64, counts: [TimelineRow.Kind: Int]
+    ) throws {
+        var w = CanonicalWriter()
+        w.beginObject()
+        ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
+        w.key("chainHead")
+        if let head = context.chainHead { w.string(head) } else { w.null() }
+        w.key("exportedAt")
+        w.time(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)))
+        w.key("format")
+        w.string(format.rawValue)
+        w.key("file")
+        w.string((out as NSString).lastPathComponent)
+        w.key("devices")
+        w.beginArray()
+        for device in session.devices { w.string(device) }
+        w.endArray()
+        w.key("from")
+        w.time(Timestamp(microseconds: from))
+        w.key("to")
+        w.time(Timestamp(microseconds: to))
+        w.key("lines")
+        w.beginObject()
+        for kind in TimelineRow.Kind.allCases {
+            w.key(kind.rawValue)
+            w.integer(counts[kind] ?? 0)
+        }
+        w.endObject()
+        w.key("verified")
+        w.bool(session.verified)
+        w.key("arguments")
+        w.beginArray()
+        for argument in CommandLine.arguments.dropFirst() { w.string(argument) }
+        w.endArray()
+        w.endObject()
+        w.bytes.append(0x0A)
+        let sidecar = try OutputFile(path: out + ".meta.json")
+        try sidecar.write(w.bytes)
+        try sidecar.commit()
+    }
+}
