@@ -109,9 +109,17 @@ let package = Package(
             dependencies: ["Ledger", "SmartStack", "Projections"],
             swiftSettings: strictSettings
         ),
+        // What goes out to the examiner's tools: Timesketch timelines, SQLite databases,
+        // CASE/UCO provenance bundles.
+        .target(
+            name: "Exports",
+            dependencies: ["Ledger", "SmartStack", "Projections", "Forensics", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "StackLedgerCLI",
             dependencies: [
+                "Exports",
                 "Forensics",
                 "Ingestion",
                 "Ledger",

@@ -6,7 +6,7 @@ import SmartStack
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export the store.",
-        subcommands: [ExportEvents.self, ExportProjection.self, ExportTimeline.self])
+        subcommands: [ExportEvents.self, ExportProjection.self, ExportTimeline.self, ExportSQLite.self])
 }
 
 struct ExportEvents: ParsableCommand {

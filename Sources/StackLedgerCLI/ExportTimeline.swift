@@ -1,4 +1,5 @@
 import ArgumentParser
+import Exports
 import Forensics
 import Foundation
 import Ledger
@@ -43,8 +44,6 @@ struct ExportTimeline: ParsableCommand {
         "events": .event, "decisions": .decision, "observations": .observation, "disagreements": .disagreement,
     ]
 
-    static let day: Int64 = 86_400_000_000
-
     func validate() throws {
         if let from, let to, from.timestamp.microseconds > to.timestamp.microseconds {
             throw ValidationError("--from \(from) is after --to \(to)")
@@ -71,7 +70,7 @@ struct ExportTimeline: ParsableCommand {
 
     func run() throws {
         let session = try QuerySession(store: storeOptions, options: options, allDevices: true)
-        let (a, b) = try withLedgerErrors { try interval(session) }
+        let (a, b) = try withLedgerErrors { try exportInterval(session, from: from, to: to) }
         var export = TimelineExport(projector: session.projector)
         export.include = try kinds()
         let head = try withLedgerErrors { try session.ledger.read { try $0.chainHead() } }
@@ -97,24 +96,6 @@ struct ExportTimeline: ParsableCommand {
         try writeMetadata(session: session, context: context, from: a, to: b, counts: counts)
         let total = counts.values.reduce(0, +)
         printError("wrote \(out) (\(total) lines) and \(out).meta.json")
-    }
-
-    /// `--from`/`--to`, or the first event time of the devices exported and a day after
-    /// their last (decisions follow the events that cause them).
-    func interval(_ session: QuerySession) throws -> (Int64, Int64) {
-        if let from, let to { return (from.timestamp.microseconds, to.timestamp.microseconds) }
-        var first = Int64.max
-        var last = Int64.min
-        try session.ledger.read { r in
-            for device in session.devices {
-                let times = try r.timedSeqs(device: device)
-                if let t = times.first?.time { first = min(first, t) }
-                if let t = times.last?.time { last = max(last, t) }
-            }
-        }
-        if first > last { (first, last) = (0, 0) }
-        last = last > Int64.max - Self.day ? last : last + Self.day
-        return (from?.timestamp.microseconds ?? first, to?.timestamp.microseconds ?? last)
     }
 
     /// The sidecar: what made the timeline, so that it never has to say so itself.

@@ -1,10 +1,10 @@
-import Foundation
+import Forensics
 package import SmartStack
 
 /// Writes timeline lines as Timesketch imports them: JSONL (one object per line, the three
 /// required fields `message`, `datetime`, `timestamp_desc`, then `timestamp` and the
 /// attributes, absent ones left out) or CSV (a header row, then every column in each row,
-/// RFC 4180 quoting).
+/// RFC 4180 quoting as `export projection` quotes).
 package enum TimesketchWriter {
     /// One JSONL line, newline included.
     package static func jsonl(_ row: TimelineRow, context: TimelineContext, into w: inout CanonicalWriter) {
@@ -31,18 +31,10 @@ package enum TimesketchWriter {
     package static func csv(_ row: TimelineRow, context: TimelineContext) -> String {
         row.cells(context).map { cell in
             switch cell {
-            case .text(let s): quoted(s)
+            case .text(let s): ProjectionExport.csvField(s)
             case .integer(let n): String(n)
             case .none: ""
             }
         }.joined(separator: ",") + "\n"
-    }
-
-    /// A CSV field: quoted when it holds a comma, a quote, a line break, or leading or
-    /// trailing space; a quote doubled.
-    static func quoted(_ s: String) -> String {
-        let special = s.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        guard special || s.first == " " || s.last == " " else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

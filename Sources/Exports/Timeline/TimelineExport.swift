@@ -1,3 +1,4 @@
+package import Forensics
 package import Ledger
 package import Projections
 package import RecordFormat

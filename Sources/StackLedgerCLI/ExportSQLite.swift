@@ -1,0 +1,73 @@
+import ArgumentParser
+import Exports
+import Forensics
+import Foundation
+import Ledger
+import Projections
+import SmartStack
+
+struct ExportSQLite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sqlite",
+        abstract: "Write one SQLite database of events, decisions, reasons, states, observations and assumptions.",
+        discussion: """
+            Tables: events, decisions, reasons, reason_events, observations, disagreements, states \
+            (sampled every --every), assumptions and meta (docs/queries.md, "Tables"), with indices on \
+            time and device. Written to a temporary file and renamed, so a killed export never leaves \
+            half a database.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "The database file to write (replaced when it exists).") var out: String
+    @Option(help: "The interval's start (RFC 3339; default: the first event).", transform: TimeArgument.parse)
+    var from: TimeArgument?
+    @Option(
+        help: "The interval's end (RFC 3339, inclusive; default: a day after the last event).",
+        transform: TimeArgument.parse)
+    var to: TimeArgument?
+    @Option(help: "The interval between state samples: 30s, 15m, 1h or 1d.") var every = "15m"
+    @OptionGroup var options: ProjectionOptions
+
+    func validate() throws {
+        if let from, let to, from.timestamp.microseconds > to.timestamp.microseconds {
+            throw ValidationError("--from \(from) is after --to \(to)")
+        }
+        _ = try ExportProjection.duration(every)
+    }
+
+    func run() throws {
+        let session = try QuerySession(store: storeOptions, options: options, allDevices: true)
+        let (a, b) = try withLedgerErrors { try exportInterval(session, from: from, to: to) }
+        let head = try withLedgerErrors { try session.ledger.read { try $0.chainHead() } }
+        let file = try OutputFile(path: out)
+        let counts: SQLiteExport.Counts
+        do {
+            let db = try SQLiteWriter(path: file.temporaryPath)
+            let export = SQLiteExport(projector: session.projector, every: try ExportProjection.duration(every))
+            counts = try withLedgerErrors {
+                try export.write(
+                    into: db, devices: session.devices, from: a, to: b, query: try options.query(),
+                    meta: metadata(session: session, head: head?.description, from: a, to: b))
+            }
+        } catch let error as SQLiteWriteError {
+            throw fail("--out \(out): \(error)", code: ExitCodes.ioError)
+        }
+        try file.commit()
+        let summary = counts.rows.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        printError("wrote \(out): \(summary.isEmpty ? "no rows" : summary)")
+    }
+
+    func metadata(session: QuerySession, head: String?, from: Int64, to: Int64) -> [(String, String)] {
+        let policy = session.projector.policy
+        return [
+            ("tool", StackLedgerCommand.toolVersion), ("policy_name", Policy.name),
+            ("policy_version", String(Policy.version)), ("policy_digest", policy.digest),
+            ("chain_head", head ?? ""),
+            ("exported_at", Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)).rfc3339),
+            ("from", Timestamp(microseconds: from).rfc3339), ("to", Timestamp(microseconds: to).rfc3339),
+            ("every", every), ("devices", SQLiteExport.jsonArray(session.devices)),
+            ("verified", session.verified ? "true" : "false"),
+            ("arguments", SQLiteExport.jsonArray(Array(CommandLine.arguments.dropFirst()))),
+        ]
+    }
+}

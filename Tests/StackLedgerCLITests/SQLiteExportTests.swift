@@ -1,0 +1,98 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `export sqlite`: read back by the sqlite3 shell and by Python's sqlite3.
+@Suite("export sqlite")
+struct SQLiteExportTests {
+    @Test(
+        "the sqlite3 shell and Python read every table; the rows match the timeline and the hostile strings round-trip")
+    func tablesReadBack() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try TimelineExportTests().store(dir)
+        let db = dir.file("export.db")
+        let r = try CLI.run(["export", "sqlite", "--store", dir.store, "--out", db, "--every", "1h"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let shell = try CLI.run(
+            executable: "/usr/bin/sqlite3",
+            [
+                db, "PRAGMA integrity_check",
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+                // The nine indices on time, device and the joins, and meta's key.
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index'",
+            ])
+        #expect(shell.status == 0, "\(shell.stderr)")
+        #expect(
+            shell.stdout
+                == "ok\nassumptions\ndecisions\ndisagreements\nevents\nmeta\nobservations\nreason_events\nreasons\nstates\n10\n",
+            "\(shell.stdout)")
+        let timeline = dir.file("t.jsonl")
+        #expect(
+            try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", timeline])
+                .status
+                == 0)
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            rows = [json.loads(l) for l in open(sys.argv[2])]
+            kinds = {k: sum(1 for r in rows if r["row_type"] == k) for k in ("event", "decision", "observation", "disagreement")}
+            counts = [db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("events", "decisions", "observations", "disagreements")]
+            print(counts == [kinds["event"], kinds["decision"], kinds["observation"], kinds["disagreement"]], counts)
+            line = db.execute("SELECT line FROM events WHERE app = ?", (sys.argv[3],)).fetchone()[0]
+            print(json.loads(line)["app"] == sys.argv[3])
+            print(db.execute("SELECT d.action, r.code, r.basis, v.type, v.app FROM decisions d JOIN reasons r ON r.decision_id = d.id JOIN reason_events e ON e.reason_id = r.id JOIN events v ON v.seq = e.seq WHERE d.device = 'default' ORDER BY d.time_us LIMIT 1").fetchone())
+            print(db.execute("SELECT count(*) FROM reason_events e LEFT JOIN events v ON v.seq = e.seq WHERE v.seq IS NULL").fetchone()[0])
+            print(db.execute("SELECT count(DISTINCT time_us), sum(on_top) > 0 FROM states WHERE device = 'default'").fetchone())
+            print(db.execute("SELECT code, count(*) > 0 FROM assumptions GROUP BY code ORDER BY code").fetchall())
+            meta = dict(db.execute("SELECT key, value FROM meta"))
+            print(meta["policy_name"], meta["chain_head"].startswith("seq "), json.loads(meta["devices"]))
+            """
+        let py = try CLI.run(
+            executable: ExportProjectionTests.python, ["-c", script, db, timeline, TimelineExportTests.hostile])
+        #expect(py.status == 0, "\(py.stderr)")
+        let out = py.stdout.split(separator: "\n").map(String.init)
+        #expect(out.count == 7, "\(py.stdout)")
+        guard out.count == 7 else { return }
+        #expect(out[0].hasPrefix("True"), "\(out[0])")
+        #expect(out[1] == "True")
+        #expect(
+            out[2] == "('suggest', 'RELEVANT_SHORTCUT', 'documented', 'shortcuts.relevantSet', 'com.example.calendar')",
+            "\(out[2])")
+        #expect(out[3] == "0")
+        #expect(out[5].contains("('LAYOUT_ASSUMED', 1)"), "\(out[5])")
+        #expect(out[6] == "smartstack-1 True ['default', 'phone']", "\(out[6])")
+    }
+
+    @Test("a killed export leaves the file it would replace as it was")
+    func killedExport() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
+                == 0)
+        let db = dir.file("export.db")
+        try dir.write("export.db", "an earlier export")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = [
+            "export", "sqlite", "--store", dir.store, "--out", db, "--every", "1s", "--to", "2026-03-09T00:00:00Z",
+        ]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let partial = (db as NSString).deletingLastPathComponent + "/.export.db.partial-\(process.processIdentifier)"
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: partial) && waited < 2_000 && process.isRunning {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(process.isRunning, "the export ended before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try String(contentsOfFile: db, encoding: .utf8) == "an earlier export")
+    }
+}
