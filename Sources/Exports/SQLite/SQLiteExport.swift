@@ -1,8 +1,8 @@
 import Forensics
-package import Ledger
+import Ledger
 package import Projections
 import RecordFormat
-package import SmartStack
+import SmartStack
 
 /// `export sqlite`: the events, the model's decisions with their reasons and cited events,
 /// sampled states, the device's own records compared with the model, the disagreements

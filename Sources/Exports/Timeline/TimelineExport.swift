@@ -1,7 +1,7 @@
-package import Forensics
-package import Ledger
+import Forensics
+import Ledger
 package import Projections
-package import RecordFormat
+import RecordFormat
 package import SmartStack
 
 /// The lines of an examiner's timeline over an interval: the stored events, the model's
