@@ -113,7 +113,10 @@ let package = Package(
         // CASE/UCO provenance bundles.
         .target(
             name: "Exports",
-            dependencies: ["Ledger", "SmartStack", "Projections", "Forensics", "CSQLite"],
+            dependencies: [
+                "Ledger", "SmartStack", "Projections", "Forensics", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

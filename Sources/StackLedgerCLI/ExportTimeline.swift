@@ -24,10 +24,14 @@ struct ExportTimeline: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case timesketch
         case timesketchCSV = "timesketch-csv"
+        case `case`
     }
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "timesketch (JSONL) or timesketch-csv.") var format: Format
+    @Option(
+        help:
+            "timesketch (JSONL), timesketch-csv, or case (a CASE/UCO JSON-LD bundle of the decisions, disagreements and the cited events' provenance)."
+    ) var format: Format
     @Option(help: "The file to write; its metadata goes to FILE.meta.json.") var out: String
     @Option(help: "The interval's start (RFC 3339; default: the first event).", transform: TimeArgument.parse)
     var from: TimeArgument?
@@ -77,6 +81,20 @@ struct ExportTimeline: ParsableCommand {
         let context = TimelineContext(policy: session.projector.policy, chainHead: head?.description)
         let file = try OutputFile(path: out)
         var counts = [TimelineRow.Kind: Int]()
+        if format == .case {
+            try withLedgerErrors {
+                try CaseTimeline.write(
+                    export, devices: session.devices, from: a, to: b, query: try options.query(),
+                    question:
+                        "\(session.devices.joined(separator: ", ")) from \(Timestamp(microseconds: a).rfc3339) to \(Timestamp(microseconds: b).rfc3339)",
+                    tool: StackLedgerCommand.toolVersion, policy: session.projector.policy, ledger: session.ledger,
+                    flush: { try file.write($0) })
+            }
+            try file.commit()
+            try writeMetadata(session: session, context: context, from: a, to: b, counts: counts)
+            printError("wrote \(out) and \(out).meta.json")
+            return
+        }
         if format == .timesketchCSV { try file.write(TimesketchWriter.csvHeader) }
         var w = CanonicalWriter(capacity: 1 << 12)
         try withLedgerErrors {
@@ -89,6 +107,8 @@ struct ExportTimeline: ParsableCommand {
                     try file.write(w.bytes)
                 case .timesketchCSV:
                     try file.write(TimesketchWriter.csv(row, context: context))
+                case .case:
+                    break
                 }
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Exports
 import Forensics
 import Foundation
 import Ledger
@@ -28,10 +29,19 @@ struct Why: ParsableCommand {
         help: ArgumentHelp(
             "Replay as if the events in this NDJSON file had also been recorded (nothing is stored).", valueName: "file"
         )) var withFile: String?
+    @Option(
+        help:
+            "text, json (as --json), or case: a CASE/UCO JSON-LD bundle of the answer, its reasons and the cited events' provenance."
+    ) var format: WhyFormat?
     @OptionGroup var options: ProjectionOptions
+
+    enum WhyFormat: String, ExpressibleByArgument, CaseIterable { case text, json, `case` }
 
     func validate() throws {
         _ = try withoutSeqs()
+        if options.json && format != nil && format != .json {
+            throw ValidationError("--json and --format \(format!.rawValue) ask for two formats; give one")
+        }
     }
 
     /// The sequence numbers `--without` names.
@@ -79,7 +89,16 @@ struct Why: ParsableCommand {
                 code: ExitCodes.usage)
         }
         var out = StandardOutput()
-        if options.json {
+        if format == .case {
+            let question =
+                "--stack \(stack) --at \(at.text)" + (widget.map { " --widget \($0)" } ?? "")
+                + (without.isEmpty ? "" : " --without \(without.joined(separator: ","))")
+            try withLedgerErrors {
+                try CaseWhy.write(
+                    explanation, question: question, tool: StackLedgerCommand.toolVersion,
+                    policy: session.projector.policy, ledger: session.ledger, flush: { out.write($0) })
+            }
+        } else if options.json || format == .json {
             var w = CanonicalWriter()
             try withLedgerErrors {
                 try explanation.writeJSON(
