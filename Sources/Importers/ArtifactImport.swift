@@ -4,16 +4,19 @@ public import SmartStack
 /// The events read from one artifact file and the report on reading it, before anything
 /// is stored.
 public struct ArtifactImport: Sendable {
-    /// The events, in the order the artifact yields them.
-    public var events: [Event]
+    /// The events, in the order the artifact yields them, as their canonical lines.
+    public var lines: EventLines
     /// What was read.
     public var report: ImportFileReport
 
     /// Creates a result.
     public init(events: [Event], report: ImportFileReport) {
-        self.events = events
+        self.lines = EventLines(events)
         self.report = report
     }
+
+    /// Every event, decoded again (for a small file).
+    public var events: [Event] { lines.events }
 
     /// A file that could not be read: no events, the error in the report.
     static func failure(_ report: ImportFileReport, _ message: String) -> ArtifactImport {
@@ -24,15 +27,11 @@ public struct ArtifactImport: Sendable {
 
     /// Fills the report from the sink's events and rejections.
     mutating func take(_ sink: EventSink) {
-        events = sink.events
-        report.events = events.count
+        lines = sink.lines
+        report.events = lines.count
         report.failed += sink.rejected.count
         for (locator, reason) in sink.rejected { report.problem("\(locator.text): \(reason)") }
-        if let first = events.min(by: { $0.envelope.time < $1.envelope.time }),
-            let last = events.max(by: { $0.envelope.time < $1.envelope.time })
-        {
-            report.firstTime = first.envelope.time.rfc3339
-            report.lastTime = last.envelope.time.rfc3339
-        }
+        report.firstTime = lines.firstTime?.rfc3339
+        report.lastTime = lines.lastTime?.rfc3339
     }
 }

@@ -7,8 +7,8 @@ public import SmartStack
 public struct EventSink {
     /// The artifact being read.
     public let context: ArtifactContext
-    /// The events so far, in the order yielded.
-    public private(set) var events: [Event] = []
+    /// The events so far, in the order yielded, as their canonical lines.
+    public private(set) var lines = EventLines()
     /// Records whose content could not become an event: locator and reason.
     public private(set) var rejected: [(locator: Locator, reason: String)] = []
     /// Positions (offsets, row ids) of records that yielded an event or were rejected.
@@ -75,7 +75,8 @@ public struct EventSink {
         }
         switch result {
         case .success(let event):
-            events.append(event)
+            // Kept as the line: the event is decoded again, chunk by chunk, when stored.
+            writer.bytes.withUnsafeBytes { lines.append($0, time: event.envelope.time) }
             return true
         case .failure(let error):
             rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))
@@ -91,17 +92,17 @@ public struct EventSink {
 
     /// What a sink collected, to hand to another thread.
     public struct Contents: Sendable {
-        var events: [Event]
+        var lines: EventLines
         var rejected: [(locator: Locator, reason: String)]
         var accounted: Set<Int64>
     }
 
     /// What this sink collected.
-    public var contents: Contents { Contents(events: events, rejected: rejected, accounted: accounted) }
+    public var contents: Contents { Contents(lines: lines, rejected: rejected, accounted: accounted) }
 
     /// Appends what another sink of the same artifact collected, after this one's.
     public mutating func append(_ other: Contents) {
-        events += other.events
+        lines.append(contentsOf: other.lines)
         rejected += other.rejected
         accounted.formUnion(other.accounted)
     }

@@ -204,7 +204,7 @@ public struct ImportRun: Sendable {
             var result = results.withLock { $0.removeValue(forKey: i)! }
             slots.signal()
             let report = try Self.store(result, into: ledger)
-            result.events = []
+            result.lines = EventLines()
             options.onFile?(report)
             reports.append(report)
         }
@@ -216,8 +216,43 @@ public struct ImportRun: Sendable {
     /// - Throws: `LedgerError` when the store fails.
     static func store(_ result: ArtifactImport, into ledger: Ledger) throws -> ImportFileReport {
         var report = result.report
-        guard report.error == nil && !result.events.isEmpty else { return report }
-        switch Result(catching: { () throws(LedgerError) in try ledger.append(result.events) }) {
+        guard report.error == nil && result.lines.count > 0 else { return report }
+        if let failure = result.lines.failure {
+            report.error = "\(failure); nothing from this file was imported"
+            return report
+        }
+        // A second thread decodes the lines again while the commit stores each chunk.
+        let lines = result.lines
+        let chunks = HandOff<[Event]>(capacity: 2)
+        let decoded = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var failure: String?
+            do {
+                try lines.forEachChunk { chunk in
+                    guard chunks.send(chunk) else { throw CancellationError() }
+                }
+            } catch is CancellationError {
+            } catch {
+                failure = "cannot read the events back: \(error)"
+            }
+            chunks.finish(failure: failure)
+            decoded.signal()
+        }
+        defer {
+            chunks.cancel()
+            decoded.wait()
+        }
+        let appended = Result { () throws(LedgerError) in
+            try ledger.appendInOneCommit { (store: ([Event]) throws -> Void) in
+                while true {
+                    let (chunk, failure) = chunks.receive()
+                    if let failure { throw LedgerError(.storage, failure) }
+                    guard let chunk else { return }
+                    try store(chunk)
+                }
+            }
+        }
+        switch appended {
         case .success(let receipt):
             report.imported = receipt.stored
             report.duplicates = receipt.duplicates

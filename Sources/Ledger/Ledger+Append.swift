@@ -23,6 +23,33 @@ extension Ledger {
         return try committer.submit(request) { batch in commitGroup(batch) }.get()
     }
 
+    /// Appends the events `produce` hands over in chunks, in order, durably, all in one
+    /// commit: a large artifact file is stored whole or not at all without holding its
+    /// events at once. Events whose id is already stored with the same content are skipped.
+    ///
+    /// - Parameter produce: calls its argument with each chunk, in order.
+    /// - Throws: `LedgerError.idConflict` if an id is stored with other content, `.storage`
+    ///   if the commit fails or `produce` throws; then nothing of it is stored.
+    public func appendInOneCommit<E: LedgerPayload>(
+        _ produce: @escaping @Sendable (_ store: ([E]) throws -> Void) throws -> Void
+    ) throws(LedgerError) -> AppendReceipt {
+        let request = GroupCommitter.Request { writer in
+            // Strings are added by this transaction's own writer, as when a batch is
+            // encoded again: the provisional ids of prepared batches must be renewed.
+            writer.reencoded = true
+            var total = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
+            try produce { chunk in
+                let receipt = try Ledger.store(chunk, in: writer)
+                if total.firstSeq == nil { total.firstSeq = receipt.firstSeq }
+                if let last = receipt.lastSeq { total.lastSeq = last }
+                total.stored += receipt.stored
+                total.duplicates += receipt.duplicates
+            }
+            return total
+        }
+        return try committer.submit(request) { batch in commitGroup(batch) }.get()
+    }
+
     private struct RequestFailed: Error {
         let index: Int
         let error: LedgerError

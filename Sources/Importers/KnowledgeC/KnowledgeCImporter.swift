@@ -27,20 +27,37 @@ public enum KnowledgeCImporter {
         var context = context
         context.sha256 = evidence.sha256
         var sink = EventSink(context: context)
-        var rows = [KnowledgeCRow]()
         var counts = [String: Int]()
+        // Rows are read and turned into events a chunk at a time; relevant shortcuts form
+        // sets across rows, so their rows are kept until the end.
+        var shortcutRows = [KnowledgeCRow]()
+        var skipped = 0
         do {
             try evidence.database.query(
                 "SELECT ZSTREAMNAME, COUNT(*) FROM ZOBJECT GROUP BY ZSTREAMNAME ORDER BY ZSTREAMNAME"
             ) { row in
                 counts[row.text(0) ?? "(none)"] = Int(row.int(1) ?? 0)
             }
-            rows = try KnowledgeCRow.fetch(evidence.database, schema)
-            let customMetadata = try KnowledgeCRow.customMetadata(evidence.database, schema, for: rows)
-            for i in rows.indices { rows[i].custom = customMetadata[rows[i].pk] ?? [] }
+            let customMetadata = try KnowledgeCRow.customMetadata(evidence.database, schema)
+            try KnowledgeCRow.fetch(evidence.database, schema) { chunk in
+                var rows = [KnowledgeCRow]()
+                rows.reserveCapacity(chunk.count)
+                for var row in chunk {
+                    if row.stream == "/app/relevantShortcuts" {
+                        shortcutRows.append(row)
+                        continue
+                    }
+                    row.custom = customMetadata[row.pk] ?? []
+                    rows.append(row)
+                }
+                KnowledgeCRow.decode(rows, into: &sink)
+                skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
+            }
         } catch {
             return .failure(report, "cannot be queried: \(error); nothing from this file was imported")
         }
+        KnowledgeCRow.relevantShortcuts(shortcutRows, &sink)
+        skipped += shortcutRows.filter { !sink.accounted.contains($0.pk) }.count
         report.recordsRead = counts.values.reduce(0, +)
         let read = counts.keys.filter(streams.contains).sorted()
         report.stream = read.joined(separator: ",")
@@ -48,7 +65,6 @@ public enum KnowledgeCImporter {
             report.skipped += n
             report.problem("\(name): \(n) rows of a stream StackLedger does not read")
         }
-        KnowledgeCRow.decode(rows, into: &sink)
         do {
             try evidence.verifyUnchanged()
         } catch {
@@ -56,7 +72,7 @@ public enum KnowledgeCImporter {
         }
         var result = ArtifactImport(events: [], report: report)
         result.take(sink)
-        result.report.skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
+        result.report.skipped += skipped
         return result
     }
 }

@@ -5,8 +5,9 @@ import SmartStack
 import Synchronization
 
 extension KnowledgeCRow {
-    /// Turns the rows into events, in row order, relevant-shortcut sets last. Large tables
-    /// are converted in parallel chunks and joined in order, so the result is the same.
+    /// Turns rows of every stream but `/app/relevantShortcuts` into events, in row order.
+    /// Many rows are converted in parallel chunks and joined in order, so the result is the
+    /// same. Relevant-shortcut rows form sets across rows: `relevantShortcuts` takes them all.
     static func decode(_ rows: [KnowledgeCRow], into sink: inout EventSink) {
         let chunks = rows.count < 20_000 ? 1 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let size = (rows.count + chunks - 1) / max(chunks, 1)
@@ -19,7 +20,6 @@ extension KnowledgeCRow {
             parts.withLock { $0[c] = done }
         }
         for part in parts.withLock({ $0 }) { if let part { sink.append(part) } }
-        relevantShortcuts(rows.filter { $0.stream == "/app/relevantShortcuts" }, &sink)
     }
 
     private static func decodeRows(_ rows: ArraySlice<KnowledgeCRow>, into sink: inout EventSink) {
@@ -162,7 +162,7 @@ extension KnowledgeCRow {
 
     /// `/app/relevantShortcuts`: one row per shortcut; rows of one app created at the same
     /// moment form one set.
-    private static func relevantShortcuts(_ rows: [KnowledgeCRow], _ sink: inout EventSink) {
+    static func relevantShortcuts(_ rows: [KnowledgeCRow], _ sink: inout EventSink) {
         var groups = [(first: KnowledgeCRow, shortcuts: [RelevantShortcutValue])]()
         for row in rows {
             guard let app = row.valueString ?? row.bundleID, !app.isEmpty else {

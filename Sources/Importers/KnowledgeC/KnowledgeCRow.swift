@@ -20,7 +20,11 @@ struct KnowledgeCRow {
     var serializedShortcut: [UInt8]?
     var custom: [(String, PlistValue)] = []
 
-    static func fetch(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError) -> [KnowledgeCRow] {
+    /// The rows of the streams read, in row order, handed over `chunkSize` at a time so that
+    /// a large database is never held whole.
+    static func fetch(
+        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 50_000, _ body: ([KnowledgeCRow]) -> Void
+    ) throws(SQLiteError) {
         let k = "Z_DKINTENTMETADATAKEY__"
         let r = "Z_DKRELEVANTSHORTCUTMETADATAKEY__"
         let metadataJoin =
@@ -43,7 +47,12 @@ struct KnowledgeCRow {
             ORDER BY o.Z_PK
             """
         var rows = [KnowledgeCRow]()
+        rows.reserveCapacity(chunkSize)
         try db.query(sql) { row in
+            if rows.count >= chunkSize {
+                body(rows)
+                rows.removeAll(keepingCapacity: true)
+            }
             rows.append(
                 KnowledgeCRow(
                     pk: row.int(0) ?? 0, stream: row.text(1) ?? "", valueString: row.text(2), valueInteger: row.int(3),
@@ -52,16 +61,14 @@ struct KnowledgeCRow {
                     bundleID: row.text(8), groupID: row.text(9), intentClass: row.text(10), intentVerb: row.text(11),
                     derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14)))
         }
-        return rows
+        if !rows.isEmpty { body(rows) }
     }
 
     /// Custom metadata (`extensionBundle`, `inStack`, `refreshReason`, ...) of the widget rows.
-    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema, for rows: [KnowledgeCRow])
-        throws(SQLiteError) -> [Int64: [(String, PlistValue)]]
+    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError)
+        -> [Int64: [(String, PlistValue)]]
     {
-        guard let join = s.customMetadataJoin, rows.contains(where: { $0.stream.hasPrefix("/dasd/") }) else {
-            return [:]
-        }
+        guard let join = s.customMetadataJoin else { return [:] }
         var out = [Int64: [(String, PlistValue)]]()
         let sql = """
             SELECT j.\(join.eventColumn), c.ZNAME, c.ZSTRINGVALUE, c.ZINTEGERVALUE, c.ZDOUBLEVALUE
