@@ -21,6 +21,9 @@ public struct EventLines: Sendable {
     private var memory: [UInt8] = []
     private var spill: SpillFile?
 
+    /// Whether some lines went to the temporary file.
+    public var isSpilled: Bool { spill != nil }
+
     /// Bytes held in memory before the lines go to the temporary file.
     static let memoryLimit = 8 << 20
 

@@ -221,8 +221,12 @@ public struct ImportRun: Sendable {
             report.error = "\(failure); nothing from this file was imported"
             return report
         }
-        // A second thread decodes the lines again while the commit stores each chunk.
         let lines = result.lines
+        guard lines.isSpilled else {
+            // A file whose lines stayed in memory is stored as one prepared batch.
+            return try finish(report, Result { () throws(LedgerError) in try ledger.append(lines.events) })
+        }
+        // A second thread decodes the lines again while the commit stores each chunk.
         let chunks = HandOff<[Event]>(capacity: 2)
         let decoded = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -252,6 +256,15 @@ public struct ImportRun: Sendable {
                 }
             }
         }
+        return try finish(report, appended)
+    }
+
+    /// The report once the file's commit succeeded or failed: an id stored with other
+    /// content fails the file alone; any other failure is the store's.
+    private static func finish(_ report: ImportFileReport, _ appended: Result<AppendReceipt, LedgerError>) throws
+        -> ImportFileReport
+    {
+        var report = report
         switch appended {
         case .success(let receipt):
             report.imported = receipt.stored

@@ -37,26 +37,12 @@ struct State: ParsableCommand {
         var out = StandardOutput()
         if options.json {
             var w = CanonicalWriter()
-            w.beginObject()
-            w.key("at")
-            w.time(local)
-            w.key("device")
-            w.string(session.device)
-            w.key("verified")
-            w.bool(session.verified)
-            if !session.verified {
-                w.key("unreadable")
-                w.beginArray()
-                for s in session.projector.damagedRecords { w.integer(Int(s)) }
-                w.endArray()
+            try withLedgerErrors {
+                try StateJSON.write(
+                    &w, snapshot: snapshot, at: local, device: session.device, verified: session.verified,
+                    damaged: Array(session.projector.damagedRecords), ledger: session.ledger,
+                    policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
             }
-            try withLedgerErrors { try writeCheck(&w, ledger: session.ledger) }
-            ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
-            w.key("stacks")
-            ProjectionJSON.writeStacks(&w, snapshot.stacks)
-            w.key("assumptions")
-            ProjectionJSON.write(&w, snapshot.assumptions)
-            w.endObject()
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {

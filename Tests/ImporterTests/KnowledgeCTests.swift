@@ -213,4 +213,25 @@ struct KnowledgeCTests {
                 == Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME = '/dasd/widgetRefresh'")))
         #expect(refreshes.allSatisfy { canonical($0).contains("\"reason\":\"timeline\"") })
     }
+
+    @Test("a database whose events pass 8 MiB is stored from its spilled lines in one commit, and again adds nothing")
+    func spilled() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/knowledgeC.db"
+        try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
+        let ledger = try s.ledger()
+        let read = Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME != '/safari/history'"))!
+        let lines = KnowledgeCImporter.read(path: db, context: ArtifactContext(sha256: "", path: "knowledgeC.db")).lines
+        #expect(lines.isSpilled && lines.count == read)
+        let first = try importDB(db, into: ledger)
+        #expect(first.imported == read && first.failed == 0)
+        // One commit: the whole file is one batch of the chain.
+        #expect(try ledger.read { try $0.batches() }.count == 1)
+        let stored = try ledger.storedEvents()
+        #expect(stored.count == read)
+        #expect(zip(stored, stored.dropFirst()).allSatisfy { a, b in (a.envelope.id ?? "") != (b.envelope.id ?? "") })
+        let again = try importDB(db, into: ledger)
+        #expect(again.imported == 0 && again.duplicates == read)
+    }
 }
