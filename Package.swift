@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -119,9 +121,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `stackledger serve`: the same store and engine over HTTP, with the page that shows them.
+        .target(
+            name: "Server",
+            dependencies: [
+                "Ledger", "SmartStack", "Projections", "Forensics",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "StackLedgerCLI",
             dependencies: [
+                "Server",
                 "Exports",
                 "Forensics",
                 "Ingestion",

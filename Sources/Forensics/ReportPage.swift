@@ -24,6 +24,7 @@ package enum ReportPage {
         <body>
         <h1 id="title"></h1>
         <p class="note" id="policy"></p>
+        <div class="legend" id="legend"></div>
         <div id="stacks"></div>
         <h2>Relevance (normalised score, 0 to 1)</h2>
         <div id="relevance"></div>
@@ -82,14 +83,18 @@ package enum ReportPage {
           }
         }
         const stacksDiv = document.getElementById("stacks");
+        const kinds = new Set();
         for (const s of data.stacks) {
           const h = document.createElement("h2"); h.textContent = s.stack + " (" + s.platform + ")"; stacksDiv.appendChild(h);
           const svg = el("svg", { width: W, height: 80 }); stacksDiv.appendChild(svg);
           axis(svg, 80);
           text(svg, "on top", { x: 4, y: 24 }); text(svg, "suggestions", { x: 4, y: 54 });
           for (const l of s.lanes) {
-            const r = el("rect", { x: x(l.start), y: 10, width: Math.max(1, x(l.end) - x(l.start)), height: 20, fill: color(l.kind), opacity: l.suggested ? 0.6 : 1 }, svg);
+            kinds.add(l.kind);
+            const width = Math.max(1, x(l.end) - x(l.start));
+            const r = el("rect", { x: x(l.start), y: 10, width: width, height: 20, fill: color(l.kind), opacity: l.suggested ? 0.6 : 1 }, svg);
             tip(r, l.kind + " (" + l.instance + ", " + l.app + ")" + (l.suggested ? ", suggested" : "") + "\\n" + clock(l.start) + " to " + clock(l.end));
+            if (width > 40) text(svg, l.kind, { x: x(l.start) + 3, y: 24, "font-size": 11, class: "span-label" });
           }
           for (const l of s.suggestions) {
             const r = el("rect", { x: x(l.start), y: 42, width: Math.max(1, x(l.end) - x(l.start)), height: 16, fill: color(l.kind), opacity: 0.6 }, svg);
@@ -100,6 +105,13 @@ package enum ReportPage {
             tip(c, d.action + " " + d.widget.kind + " at " + clock(Date.parse(d.time)));
             c.addEventListener("click", () => show(d));
           }
+        }
+        for (const s of data.stacks) for (const l of s.suggestions) kinds.add(l.kind);
+        const legend = document.getElementById("legend");
+        for (const kind of [...kinds].sort()) {
+          const item = document.createElement("span"); const box = document.createElement("i");
+          box.className = "swatch"; box.style.background = color(kind);
+          item.appendChild(box); item.appendChild(document.createTextNode(kind)); legend.appendChild(item);
         }
         const rel = el("svg", { width: W, height: 40 + 18 * data.relevance.length });
         document.getElementById("relevance").appendChild(rel);

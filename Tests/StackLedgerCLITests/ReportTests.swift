@@ -53,6 +53,9 @@ struct ReportTests {
         #expect(!dom.contains("<img"))
         // The hostile kind is on the page, as text.
         #expect(dom.contains("&lt;img src=x onerror="))
+        // Each span on top is labelled with its kind, and the legend names every kind.
+        #expect(dom.contains(#"class="span-label">SafeWidget</text>"#), "no labelled span")
+        #expect(dom.contains(#"<div class="legend" id="legend"><span>"#) && dom.contains("</i>SafeWidget</span>"))
     }
 
     @Test("lanes and relevance spans start and end at the exact instants the model changes, not at samples")

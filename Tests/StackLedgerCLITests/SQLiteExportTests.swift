@@ -76,7 +76,7 @@ struct SQLiteExportTests {
             try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
                 == 0)
         let db = dir.file("export.db")
-        try dir.write("export.db", "an earlier export")
+        _ = try dir.write("export.db", "an earlier export")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = [

@@ -1,0 +1,197 @@
+/// The page `serve` shows, embedded in the binary: no file system path is ever served. Every
+/// string from the log is set as text (`textContent`), never as markup; the script loads only
+/// from this server (the Content-Security-Policy allows nothing else).
+enum PageAssets {
+    static let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>StackLedger</title>
+        <link rel="stylesheet" href="/app.css">
+        <script src="/app.js" defer></script>
+        </head>
+        <body>
+        <header>
+          <h1>StackLedger</h1>
+          <label>Device <select id="device"></select></label>
+          <label>From <input id="from" type="datetime-local" step="1"></label>
+          <label>Span <select id="span"><option value="604800">week</option><option value="86400" selected>day</option><option value="21600">6 hours</option><option value="3600">hour</option><option value="900">15 minutes</option></select></label>
+          <button id="earlier">◀</button><button id="later">▶</button>
+          <label>Known at <input id="knownAt" type="datetime-local" step="1"></label>
+          <span id="without"></span>
+        </header>
+        <p id="policy" class="note"></p>
+        <p class="note">Relevance lanes are normalised per provider: each app's scores against its own other scores.</p>
+        <div id="legend"></div>
+        <div id="lanes"></div>
+        <label class="cursor">Time <input id="cursor" type="range" min="0" max="1000" value="0"> <output id="cursorTime"></output></label>
+        <section id="state"></section>
+        <section id="why"></section>
+        <p>Reproduce: <code id="command"></code></p>
+        </body>
+        </html>
+
+        """
+
+    static let style = """
+        body { font: 13px system-ui, sans-serif; margin: 16px; color: #222; }
+        header label, header button { margin-right: 10px; }
+        .note { color: #555; }
+        #legend span { display: inline-block; margin: 2px 10px 2px 0; }
+        #legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: middle; }
+        svg { display: block; margin-bottom: 6px; }
+        .cursor input { width: 900px; }
+        section { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 6px; white-space: pre-wrap; font-family: ui-monospace, monospace; }
+        .decision { cursor: pointer; }
+        .disagree { color: #b00; }
+
+        """
+
+    static let script = #"""
+        "use strict";
+        const W = 1000, LEFT = 110;
+        const $ = id => document.getElementById(id);
+        const NS = "http://www.w3.org/2000/svg";
+        let report = null, devices = [], without = new Set();
+        function el(tag, attrs, parent) {
+          const e = document.createElementNS(NS, tag);
+          for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+          if (parent) parent.appendChild(e);
+          return e;
+        }
+        function label(parent, s, attrs) { const t = el("text", attrs, parent); t.textContent = s; return t; }
+        function color(s) { let h = 0; for (const c of s) h = (h * 31 + c.codePointAt(0)) >>> 0; return "hsl(" + (h % 360) + ",55%,60%)"; }
+        function iso(ms) { return new Date(ms).toISOString().replace(".000Z", "Z"); }
+        function local(ms) { return new Date(ms).toISOString().slice(0, 19); }
+        function params(extra) {
+          const p = new URLSearchParams({ device: $("device").value, ...extra });
+          if ($("knownAt").value) p.set("knownAt", $("knownAt").value + "Z");
+          if (without.size) p.set("without", [...without].sort((a, b) => a - b).join(","));
+          return p;
+        }
+        async function api(path, extra) {
+          const r = await fetch("/api/" + path + "?" + params(extra), { credentials: "same-origin" });
+          const text = await r.text();
+          if (!r.ok) { let m = text; try { m = JSON.parse(text).error.message; } catch (e) {} throw new Error(m); }
+          return text;
+        }
+        function interval() {
+          const from = Date.parse($("from").value + "Z");
+          return [from, from + 1000 * Number($("span").value)];
+        }
+        function x(t) { const [a, b] = interval(); return LEFT + (W - LEFT) * (t - a) / (b - a); }
+        function command(kind, at, stack) {
+          let c = "stackledger " + kind + " --device " + JSON.stringify($("device").value) + " --at " + iso(at);
+          if (stack) c += " --stack " + JSON.stringify(stack);
+          if ($("knownAt").value) c += " --known-at " + $("knownAt").value + "Z";
+          if (without.size) c += " --without " + [...without].join(",");
+          $("command").textContent = c;
+        }
+        async function load() {
+          const [a, b] = interval();
+          try { report = JSON.parse(await api("report", { from: iso(a), to: iso(b) })); } catch (e) { $("lanes").textContent = e.message; return; }
+          $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm.";
+          $("without").textContent = without.size ? "without events " + [...without].join(", ") : "";
+          draw();
+          await moveCursor();
+        }
+        function draw() {
+          const lanes = $("lanes"), legend = $("legend");
+          lanes.textContent = ""; legend.textContent = "";
+          const kinds = new Map();
+          for (const s of report.stacks) {
+            const svg = el("svg", { width: W, height: 64, "data-stack": s.stack }); lanes.appendChild(svg);
+            label(svg, s.stack, { x: 2, y: 14, "font-weight": "bold" });
+            label(svg, "on top", { x: 2, y: 30 }); label(svg, "suggested", { x: 2, y: 52 });
+            for (const l of s.lanes) {
+              kinds.set(l.kind, l.app);
+              const w = Math.max(1, x(l.end) - x(l.start));
+              el("rect", { x: x(l.start), y: 18, width: w, height: 18, fill: color(l.kind), opacity: l.suggested ? 0.6 : 1, class: "span" }, svg);
+              if (w > 40) label(svg, l.kind, { x: x(l.start) + 3, y: 31, "font-size": 11, class: "span-label" });
+            }
+            for (const l of s.suggestions) {
+              kinds.set(l.kind, l.kind);
+              el("rect", { x: x(l.start), y: 42, width: Math.max(1, x(l.end) - x(l.start)), height: 14, fill: color(l.kind), opacity: 0.6 }, svg);
+            }
+            for (const d of report.decisions.filter(d => d.stack === s.stack)) {
+              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: "#fff", stroke: "#333", class: "decision" }, svg);
+              c.addEventListener("click", () => why(Date.parse(d.time), d.stack));
+            }
+          }
+          const ev = el("svg", { width: W, height: 22 }); lanes.appendChild(ev);
+          label(ev, "events", { x: 2, y: 14 });
+          for (const e of report.events) el("line", { x1: x(e.time), x2: x(e.time), y1: 4, y2: 18, stroke: color(e.type) }, ev);
+          for (const [kind] of [...kinds].sort()) {
+            const item = document.createElement("span"); const box = document.createElement("i");
+            box.style.background = color(kind); item.appendChild(box); item.appendChild(document.createTextNode(kind)); legend.appendChild(item);
+          }
+        }
+        function cursorTime() { const [a, b] = interval(); return Math.round(a + (b - a) * $("cursor").value / 1000); }
+        async function moveCursor() {
+          const t = cursorTime();
+          $("cursorTime").textContent = iso(t);
+          let state;
+          try { state = JSON.parse(await api("state", { at: iso(t) })); } catch (e) { $("state").textContent = e.message; return; }
+          const lines = ["State at " + state.at];
+          for (const s of state.stacks) {
+            lines.push(s.stack + " (" + s.platform + "): top " + (s.top ? s.top.kind + " (" + s.top.instance + ")" : "none"));
+            for (const w of s.widgets) lines.push("  " + w.position + ". " + w.kind + " (" + w.instance + ")" + (w.suggested ? " suggested" : "") +
+              (w.relevance ? "  relevance " + w.relevance.score + " (normalised " + w.relevance.normalized + ")" : ""));
+            if (s.decision) lines.push("  put there by: " + s.decision.action + " at " + s.decision.time + ", " + s.decision.reasons.map(r => r.code).join(", "));
+          }
+          for (const a of state.assumptions) lines.push("assumes " + a.code + ": " + a.detail);
+          $("state").textContent = lines.join("\n");
+          command("state", t);
+        }
+        async function why(t, stack) {
+          let answer;
+          try { answer = JSON.parse(await api("why", { at: iso(t), stack })); } catch (e) { $("why").textContent = e.message; return; }
+          const box = $("why"); box.textContent = "";
+          const head = document.createElement("div");
+          head.textContent = "Why at " + answer.at + " on " + answer.stack + ": " + (answer.top ? answer.top.kind + " (" + answer.top.instance + ") is on top" : "nothing is on top");
+          box.appendChild(head);
+          const reasons = (answer.decision ? answer.decision.reasons : []);
+          for (const r of reasons) {
+            const line = document.createElement("div");
+            line.textContent = "  " + r.code + " [" + r.basis + ", rule " + r.rule + (r.parameters && r.parameters.length ? ", parameters " + r.parameters.join(", ") : "") + "] " + r.detail;
+            box.appendChild(line);
+          }
+          for (const a of answer.assumptions) { const line = document.createElement("div"); line.textContent = "  assumes " + a.code + ": " + a.detail; box.appendChild(line); }
+          for (const e of answer.cited) {
+            const row = document.createElement("label"); row.style.display = "block";
+            const tick = document.createElement("input"); tick.type = "checkbox"; tick.checked = !without.has(e.seq); tick.className = "cited";
+            tick.addEventListener("change", () => { if (tick.checked) without.delete(e.seq); else without.add(e.seq); load(); });
+            row.appendChild(tick);
+            row.appendChild(document.createTextNode(" event " + e.seq + " " + e.time + " " + e.type + (e.app ? " " + e.app : "") +
+              (e.source ? "  from " + (e.source.path || "?") + (e.source.stream ? " " + e.source.stream : "") : "")));
+            box.appendChild(row);
+          }
+          command("why", t, stack);
+        }
+        function step(direction) {
+          const t = cursorTime();
+          const times = report.decisions.map(d => Date.parse(d.time)).sort((a, b) => a - b);
+          const next = direction > 0 ? times.find(u => u > t) : times.reverse().find(u => u < t);
+          if (next === undefined) return;
+          const [a, b] = interval();
+          $("cursor").value = Math.ceil(1000 * (next - a) / (b - a));
+          moveCursor();
+        }
+        async function start() {
+          devices = JSON.parse(await api("devices", {})).devices;
+          for (const d of devices) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
+          const first = devices.length ? Date.parse(devices[0].first) : Date.now();
+          $("from").value = local(Math.floor(first / 86400000) * 86400000);
+          for (const id of ["device", "from", "span", "knownAt"]) $(id).addEventListener("change", () => { without.clear(); load(); });
+          $("earlier").addEventListener("click", () => { $("from").value = local(interval()[0] - 1000 * Number($("span").value)); load(); });
+          $("later").addEventListener("click", () => { $("from").value = local(interval()[0] + 1000 * Number($("span").value)); load(); });
+          $("cursor").addEventListener("input", moveCursor);
+          document.addEventListener("keydown", e => { if (e.key === "ArrowRight") step(1); if (e.key === "ArrowLeft") step(-1); });
+          await load();
+          document.body.setAttribute("data-ready", "yes");
+        }
+        start();
+
+        """#
+}

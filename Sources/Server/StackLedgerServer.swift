@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+public import Ledger
+import Logging
+import NIOSSL
+public import SmartStack
+
+/// `stackledger serve`: the store's answers and the page that shows them, over HTTP on
+/// loopback, or over TLS with a token on any other address.
+public struct StackLedgerServer: Sendable {
+    /// How to serve.
+    public struct Settings: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The token requests must carry; required off loopback.
+        public var token: String?
+        /// PEM files of the certificate chain and its key; required off loopback.
+        public var tlsCertificate: String?
+        public var tlsKey: String?
+        public var tool = "stackledger"
+
+        public init() {}
+
+        /// Whether `host` reaches only this machine.
+        public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost", "[::1]"].contains(host.lowercased()) }
+    }
+
+    let settings: Settings
+    let ledger: Ledger
+    let policy: Policy
+
+    public init(settings: Settings, ledger: Ledger, policy: Policy) {
+        self.settings = settings
+        self.ledger = ledger
+        self.policy = policy
+    }
+
+    /// The names a request's Host header may give.
+    var allowedHosts: Set<String> {
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        let host = settings.host.lowercased()
+        hosts.insert(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)
+        return hosts
+    }
+
+    /// Serves until the process is stopped; `onListening` gets the address once bound.
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        let api = StoreAPI(ledger: ledger, policy: policy, tool: settings.tool)
+        let secure = settings.tlsCertificate != nil
+        let middleware = GuardMiddleware<BasicRequestContext>(
+            allowedHosts: allowedHosts, token: settings.token, secure: secure)
+        let router = Routes.router(api: api, guard: middleware)
+        let server: HTTPServerBuilder
+        if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            server = try .tls(.http1(), tlsConfiguration: tls)
+        } else {
+            server = .http1()
+        }
+        let scheme = secure ? "https" : "http"
+        let host = settings.host
+        // Requests are not logged: the page's questions are the examiner's business.
+        var logger = Logger(label: "stackledger-serve")
+        logger.logLevel = .error
+        let app = Application(
+            router: router, server: server,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shown = host.contains(":") ? "[\(host)]" : host
+                onListening("\(scheme)://\(shown):\(port)/")
+            }, logger: logger)
+        try await app.runService()
+    }
+}

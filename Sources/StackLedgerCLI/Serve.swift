@@ -1,0 +1,97 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Ledger
+import Server
+import SmartStack
+import Synchronization
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the store's timeline in the browser, and its answers as a JSON API.",
+        discussion: """
+            Never changes the log (it may write engine checkpoints, as any query does), and keeps \
+            serving while another process ingests: each request reads the newest commit. Loopback \
+            only by default. Any other --host needs both TLS (--tls-cert, --tls-key) and a token, \
+            read from --token-file or $STACKLEDGER_TOKEN, never from the command line. The API \
+            (docs/queries.md, "serve") answers with the CLI's own JSON.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "The address to listen on (loopback unless TLS and a token are given).") var host = "127.0.0.1"
+    @Option(help: "The port (0: any free port, printed when listening).") var port = 8080
+    @Option(help: "A PEM file of the TLS certificate chain.") var tlsCert: String?
+    @Option(help: "A PEM file of the TLS private key.") var tlsKey: String?
+    @Option(help: "A file holding the token requests must carry (else $STACKLEDGER_TOKEN).") var tokenFile: String?
+    @Option(
+        name: .customLong("policy"),
+        help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together: give both, or neither")
+        }
+    }
+
+    /// The token: the file's first line, else `$STACKLEDGER_TOKEN`.
+    func token() throws -> String? {
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw fail("--token-file \(tokenFile): cannot read the file", code: ExitCodes.ioError)
+            }
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            guard line.count >= 16 else {
+                throw fail("--token-file \(tokenFile): the token must be at least 16 characters", code: ExitCodes.usage)
+            }
+            return line
+        }
+        guard let env = ProcessInfo.processInfo.environment["STACKLEDGER_TOKEN"], !env.isEmpty else { return nil }
+        guard env.count >= 16 else {
+            throw fail("STACKLEDGER_TOKEN: the token must be at least 16 characters", code: ExitCodes.usage)
+        }
+        return env
+    }
+
+    func run() throws {
+        var settings = StackLedgerServer.Settings()
+        settings.host = host
+        settings.port = port
+        settings.token = try token()
+        settings.tlsCertificate = tlsCert
+        settings.tlsKey = tlsKey
+        settings.tool = StackLedgerCommand.toolVersion
+        if !settings.isLoopback && (settings.tlsCertificate == nil || settings.token == nil) {
+            throw fail(
+                "--host \(host) is not loopback: serving evidence beyond this machine needs --tls-cert and --tls-key, and a token from --token-file or STACKLEDGER_TOKEN",
+                code: ExitCodes.usage)
+        }
+        let policy = try loadPolicy(policyFile)
+        try requireStore(storeOptions)
+        let ledger: Ledger
+        if let writable = try? Ledger(path: storeOptions.path) {
+            ledger = writable
+        } else {
+            ledger = try openLedger(storeOptions, readOnly: true)
+        }
+        let server = StackLedgerServer(settings: settings, ledger: ledger, policy: policy)
+        let hasToken = settings.token != nil
+        let failure = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await server.run { url in
+                    printError(
+                        "serving \(url)" + (hasToken ? " (open it once as \(url)?token=... with your token)" : ""))
+                }
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let message = failure.withLock({ $0 }) {
+            throw fail("cannot serve on \(host):\(port): \(message)", code: ExitCodes.ioError)
+        }
+    }
+}

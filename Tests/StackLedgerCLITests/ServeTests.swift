@@ -1,0 +1,232 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `stackledger serve`: the API answers with the CLI's JSON, refuses what it must, and the
+/// page renders in Debian's Chromium, driven by Playwright.
+@Suite("serve", .serialized)
+struct ServeTests {
+    /// A running server: its process and the address it printed.
+    final class Running {
+        let process = Process()
+        var url = ""
+
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
+            process.executableURL = URL(fileURLWithPath: CLI.executable)
+            process.arguments = ["serve", "--port", "0"] + arguments
+            var env = ProcessInfo.processInfo.environment
+            for (k, v) in environment { env[k] = v }
+            process.environment = env
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            var seen = ""
+            let handle = errors.fileHandleForReading
+            while !seen.contains("serving ") || !seen.hasSuffix("\n") {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                seen += String(decoding: data, as: UTF8.self)
+            }
+            guard let range = seen.range(of: #"https?://[^ \n]+/"#, options: .regularExpression) else {
+                throw CLIError(message: "serve did not start: \(seen)")
+            }
+            url = String(seen[range])
+        }
+
+        deinit {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    struct CLIError: Error { var message: String }
+
+    /// The extraction and scenario store of the timeline tests.
+    func store(_ dir: WorkDirectory) throws { try TimelineExportTests().store(dir) }
+
+    func python(_ script: String, _ arguments: [String]) throws -> CLI.Result {
+        try CLI.run(executable: ExportProjectionTests.python, ["-c", script] + arguments)
+    }
+
+    @Test(
+        "the API gives the CLI's JSON, pages events, and answers bad parameters, unknown paths and foreign hosts in its error shape"
+    )
+    func api() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let server = try Running(["--store", dir.store])
+        let state = try CLI.run([
+            "state", "--store", dir.store, "--device", "phone", "--at", "2021-11-02T10:25:00Z", "--json",
+        ])
+        let why = try CLI.run([
+            "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", "2021-11-02T10:25:00Z",
+            "--json",
+        ])
+        let replay = try CLI.run([
+            "replay", "--store", dir.store, "--device", "default", "--from", "2026-03-02T00:00:00Z", "--to",
+            "2026-03-03T00:00:00Z", "--json",
+        ])
+        let script = """
+            import json, sys, urllib.request, urllib.error, http.client
+            base = sys.argv[1]
+            def get(path, host=None):
+                req = urllib.request.Request(base + path)
+                if host: req.add_unredirected_header("Host", host)
+                try:
+                    with urllib.request.urlopen(req) as r: return r.status, dict(r.headers), r.read().decode()
+                except urllib.error.HTTPError as e: return e.code, dict(e.headers), e.read().decode()
+            def strip(doc):
+                d = json.loads(doc); d.pop("check", None); return d
+            s, h, body = get("api/state?device=phone&at=2021-11-02T10:25:00Z")
+            print(s, strip(body) == strip(open(sys.argv[2]).read()), "default-src 'none'" in h.get("Content-Security-Policy", ""), "Access-Control-Allow-Origin" in h)
+            s, h, body = get("api/why?device=phone&at=2021-11-02T10:25:00Z&stack=STACK-1")
+            print(s, strip(body) == strip(open(sys.argv[3]).read()))
+            s, h, body = get("api/replay?device=default&from=2026-03-02T00:00:00Z&to=2026-03-03T00:00:00Z")
+            print(s, body == open(sys.argv[4]).read())
+            s, h, body = get("api/events?device=phone&limit=5")
+            lines = body.splitlines()
+            s2, h2, body2 = get("api/events?device=phone&limit=5&after=" + h["X-Next-After"])
+            print(s, len(lines), json.loads(lines[0])["seq"], json.loads(body2.splitlines()[0])["seq"] > json.loads(lines[-1])["seq"])
+            s, h, body = get("api/state?device=phone&at=yesterday")
+            print(s, json.loads(body)["error"]["parameter"], json.loads(body)["error"]["code"])
+            s, h, body = get("api/events?device=phone&limit=10001")
+            print(s, json.loads(body)["error"]["parameter"])
+            s, h, body = get("nowhere")
+            print(s, json.loads(body)["error"]["code"])
+            s, h, body = get("api/devices", host="evil.example:80")
+            print(s, json.loads(body)["error"]["code"])
+            s, h, body = get("api/devices")
+            print(s, [d["device"] for d in json.loads(body)["devices"]])
+            """
+        let r = try python(
+            script,
+            [
+                server.url, try dir.write("state.json", state.stdout), try dir.write("why.json", why.stdout),
+                try dir.write("replay.ndjson", replay.stdout),
+            ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            out == [
+                "200 True True False", "200 True", "200 True", "200 5 1 True", "400 at bad-parameter", "400 limit",
+                "404 not-found", "421 bad-host", "200 ['phone', 'default']",
+            ], "\(r.stdout)")
+    }
+
+    @Test("off loopback, serving needs TLS and a token; with a token, requests need it, and ?token= becomes a cookie")
+    func tokens() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let refused = try CLI.run(["serve", "--store", dir.store, "--host", "0.0.0.0", "--port", "0"])
+        #expect(refused.status == 64 && refused.stderr.contains("--tls-cert"), "\(refused.stderr)")
+        let token = "a-token-of-enough-length"
+        let server = try Running(["--store", dir.store], environment: ["STACKLEDGER_TOKEN": token])
+        let script = """
+            import sys, urllib.request, urllib.error, http.cookiejar
+            base, token = sys.argv[1], sys.argv[2]
+            def status(opener, path, headers={}):
+                try:
+                    with opener.open(urllib.request.Request(base + path, headers=headers)) as r: return r.status
+                except urllib.error.HTTPError as e: return e.code
+            plain = urllib.request.build_opener()
+            print(status(plain, "api/devices"), status(plain, "api/devices", {"Authorization": "Bearer " + token}), status(plain, "api/devices", {"Authorization": "Bearer wrong-token-wrong-token"}))
+            jar = http.cookiejar.CookieJar()
+            browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+            print(status(browser, "?token=" + token), status(browser, "api/devices"), [c.name for c in jar], [c.has_nonstandard_attr("HttpOnly") for c in jar])
+            """
+        let r = try python(script, [server.url, token])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "401 200 401\n200 200 ['stackledger_session'] [True]\n", "\(r.stdout)")
+    }
+
+    @Test(
+        "with TLS and a token it listens beyond loopback, and answers over HTTPS to a client that checks the certificate"
+    )
+    func tls() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let (cert, key) = (dir.file("cert.pem"), dir.file("key.pem"))
+        let made = try CLI.run(
+            executable: "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let tokenFile = try dir.write("token", "a-token-of-enough-length\n")
+        let server = try Running([
+            "--store", dir.store, "--host", "0.0.0.0", "--tls-cert", cert, "--tls-key", key, "--token-file", tokenFile,
+        ])
+        #expect(server.url.hasPrefix("https://0.0.0.0:"), "\(server.url)")
+        let port = server.url.split(separator: ":").last.map { String($0.dropLast()) } ?? ""
+        let script = """
+            import ssl, sys, urllib.request, urllib.error
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            def status(headers):
+                try:
+                    with urllib.request.urlopen(urllib.request.Request(sys.argv[1], headers=headers), context=context) as r: return r.status
+                except urllib.error.HTTPError as e: return e.code
+            print(status({}), status({"Authorization": "Bearer a-token-of-enough-length"}))
+            """
+        let r = try python(script, ["https://127.0.0.1:\(port)/api/devices", cert])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "401 200\n", "\(r.stdout)")
+    }
+
+    @Test(
+        "the page renders in Chromium: labelled lanes and a legend, the state at the cursor, why on a decision, and a reproducing command"
+    )
+    func page() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let server = try Running(["--store", dir.store])
+        let script = """
+            import sys
+            from playwright.sync_api import sync_playwright
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                page = browser.new_page()
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(sys.argv[1])
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                page.select_option("#device", "default")
+                page.fill("#from", "2026-03-02T00:00:00")
+                page.dispatch_event("#from", "change")
+                page.wait_for_selector("svg[data-stack=home-1] .decision", timeout=30000)
+                print(sorted(t.strip() for t in page.locator("#legend span").all_inner_texts()))
+                print("WeatherWidget" in page.locator("svg[data-stack=home-1] .span-label").all_text_contents())
+                page.locator("svg[data-stack=home-1] .decision").first.click()
+                page.locator("#why", has_text="RELEVANT_SHORTCUT").wait_for(timeout=30000)
+                print("Why at" in page.inner_text("#why"), page.locator("#why input.cited").count() > 0)
+                page.focus("body")
+                page.keyboard.press("ArrowRight")
+                # The cursor steps to the first decision, where home-1 exists.
+                page.locator("#state", has_text="home-1 (iOS): top").wait_for(timeout=30000)
+                print("home-1 (iOS): top" in page.inner_text("#state"), page.inner_text("#command").startswith("stackledger "))
+                print(errors)
+                browser.close()
+            """
+        let r = try python(script, [server.url])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        #expect(out.count == 5, "\(r.stdout)\(r.stderr)")
+        guard out.count == 5 else { return }
+        #expect(out[0].contains("CalendarWidget") && out[0].contains("WeatherWidget"), "\(out[0])")
+        #expect(out[1] == "True")
+        #expect(out[2] == "True True", "\(out[2])")
+        #expect(out[3] == "True True", "\(out[3])")
+        #expect(out[4] == "[]", "\(out[4])")
+    }
+}
