@@ -24,6 +24,8 @@ package enum ReportData {
         var platforms = [String: String]()
         var order = [String]()
         var decisions = [Decision]()
+        // Every assumption an answer in the interval rests on, once, in the order met.
+        var assumed = [Assumption]()
         try projector.walkChanges(
             device: device, from: from.microseconds, to: to.microseconds, query: query,
             visit: { t, engine in
@@ -31,6 +33,9 @@ package enum ReportData {
                 var suggested = [String: WidgetIdentity]()
                 var scores = [String: Relevance]()
                 for stack in engine.snapshot(at: Timestamp(microseconds: t)).stacks {
+                    for assumption in stack.assumptions where !assumed.contains(assumption) {
+                        assumed.append(assumption)
+                    }
                     if platforms[stack.stack] == nil {
                         platforms[stack.stack] = stack.platform
                         order.append(stack.stack)
@@ -71,6 +76,8 @@ package enum ReportData {
         w.key("verified")
         w.bool(verified)
         ProjectionJSON.writeHeader(&w, policy: projector.policy, tool: tool)
+        w.key("assumptions")
+        ProjectionJSON.write(&w, assumed)
         w.key("stacks")
         w.beginArray()
         for id in order {

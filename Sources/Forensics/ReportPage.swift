@@ -24,6 +24,7 @@ package enum ReportPage {
         <body>
         <h1 id="title"></h1>
         <p class="note" id="policy"></p>
+        <div class="note" id="assumptions"></div>
         <div class="legend" id="legend"></div>
         <div id="stacks"></div>
         <h2>Relevance (normalised score, 0 to 1)</h2>
@@ -62,6 +63,11 @@ package enum ReportPage {
         policy.textContent = "Policy " + data.policy.name + " v" + data.policy.version + " (" + data.policy.digest + "), " + data.tool +
           ": StackLedger's model of the Smart Stack, not Apple's algorithm.";
         if (!data.verified) { const u = document.createElement("div"); u.className = "unverified"; u.textContent = "UNVERIFIED: the store failed its quick check."; policy.appendChild(u); }
+        for (const a of data.assumptions) {
+          const line = document.createElement("div");
+          line.textContent = "Assumes " + a.code + " (" + a.stack + "): " + a.detail;
+          document.getElementById("assumptions").appendChild(line);
+        }
         const events = new Map(data.events.map(e => [e.seq, e]));
         function show(d) {
           const box = document.getElementById("details");

@@ -23,6 +23,7 @@ enum PageAssets {
         </header>
         <p id="policy" class="note"></p>
         <p class="note">Relevance lanes are normalised per provider: each app's scores against its own other scores.</p>
+        <div id="assumptions" class="note"></div>
         <div id="legend"></div>
         <div id="lanes"></div>
         <label class="cursor">Time <input id="cursor" type="range" min="0" max="1000" value="0"> <output id="cursorTime"></output></label>
@@ -53,7 +54,7 @@ enum PageAssets {
         const W = 1000, LEFT = 110;
         const $ = id => document.getElementById(id);
         const NS = "http://www.w3.org/2000/svg";
-        let report = null, devices = [], without = new Set();
+        let report = null, devices = [], without = new Set(), disagreements = [];
         function el(tag, attrs, parent) {
           const e = document.createElementNS(NS, tag);
           for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -90,9 +91,13 @@ enum PageAssets {
         }
         async function load() {
           const [a, b] = interval();
-          try { report = JSON.parse(await api("report", { from: iso(a), to: iso(b) })); } catch (e) { $("lanes").textContent = e.message; return; }
+          try {
+            report = JSON.parse(await api("report", { from: iso(a), to: iso(b) }));
+            disagreements = (await api("replay", { from: iso(a), to: iso(b), disagreements: "true" })).split("\n").filter(l => l).map(l => JSON.parse(l));
+          } catch (e) { $("lanes").textContent = e.message; return; }
           $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm.";
           $("without").textContent = without.size ? "without events " + [...without].join(", ") : "";
+          $("assumptions").textContent = report.assumptions.map(a => "Assumes " + a.code + " (" + a.stack + "): " + a.detail).join("\n");
           draw();
           await moveCursor();
         }
@@ -107,7 +112,8 @@ enum PageAssets {
             for (const l of s.lanes) {
               kinds.set(l.kind, l.app);
               const w = Math.max(1, x(l.end) - x(l.start));
-              el("rect", { x: x(l.start), y: 18, width: w, height: 18, fill: color(l.kind), opacity: l.suggested ? 0.6 : 1, class: "span" }, svg);
+              const span = el("rect", { x: x(l.start), y: 18, width: w, height: 18, fill: color(l.kind), opacity: l.suggested ? 0.6 : 1, class: "span" }, svg);
+              span.addEventListener("click", () => why(Math.round((l.start + l.end) / 2), s.stack, l.instance));
               if (w > 40) label(svg, l.kind, { x: x(l.start) + 3, y: 31, "font-size": 11, class: "span-label" });
             }
             for (const l of s.suggestions) {
@@ -119,9 +125,33 @@ enum PageAssets {
               c.addEventListener("click", () => why(Date.parse(d.time), d.stack));
             }
           }
-          const ev = el("svg", { width: W, height: 22 }); lanes.appendChild(ev);
-          label(ev, "events", { x: 2, y: 14 });
-          for (const e of report.events) el("line", { x1: x(e.time), x2: x(e.time), y1: 4, y2: 18, stroke: color(e.type) }, ev);
+          const ev = el("svg", { width: W, height: 44 }); lanes.appendChild(ev);
+          label(ev, "events", { x: 2, y: 14 }); label(ev, "device records", { x: 2, y: 36 });
+          for (const e of report.events) {
+            const record = e.type === "stack.observed" || e.type === "stack.rotated";
+            const line = el("line", { x1: x(e.time), x2: x(e.time), y1: record ? 26 : 4, y2: record ? 40 : 18, stroke: record ? "#333" : color(e.type), class: record ? "record" : "event" }, ev);
+            const t = el("title", {}, line); t.textContent = "event " + e.seq + ": " + e.type + " " + (e.app || "") + " " + e.summary;
+          }
+          for (const d of disagreements) {
+            const m = el("circle", { cx: x(Date.parse(d.time)), cy: 33, r: 5, fill: "none", stroke: "#c00", class: "disagreement" }, ev);
+            const t = el("title", {}, m); t.textContent = "disagrees (event " + d.event + "): " + d.detail;
+          }
+          const rel = el("svg", { width: W, height: 20 + 18 * report.relevance.length }); lanes.appendChild(rel);
+          report.relevance.forEach((w, i) => {
+            const y0 = 4 + 18 * i;
+            label(rel, w.kind, { x: 2, y: y0 + 12, "font-size": 10 });
+            for (const [start, end, score, normalized] of w.spans) {
+              const bar = el("rect", { x: x(start), y: y0 + 14 * (1 - normalized), width: Math.max(1, x(end) - x(start)), height: Math.max(1, 14 * normalized), fill: color(w.kind), class: "relevance" }, rel);
+              const t = el("title", {}, bar); t.textContent = w.kind + ": score " + score + ", normalised " + normalized;
+            }
+          });
+          const names = [...new Set(report.contexts.map(c => c.context))];
+          const ctx = el("svg", { width: W, height: 6 + 16 * names.length }); lanes.appendChild(ctx);
+          names.forEach((n, i) => label(ctx, n.slice(0, 18), { x: 2, y: 16 + 16 * i, "font-size": 10 }));
+          for (const c of report.contexts) {
+            const i = names.indexOf(c.context);
+            el("rect", { x: x(c.start), y: 6 + 16 * i, width: Math.max(1, x(c.end) - x(c.start)), height: 12, fill: color(c.context), opacity: 0.5, class: "context" }, ctx);
+          }
           for (const [kind] of [...kinds].sort()) {
             const item = document.createElement("span"); const box = document.createElement("i");
             box.style.background = color(kind); item.appendChild(box); item.appendChild(document.createTextNode(kind)); legend.appendChild(item);
@@ -144,14 +174,16 @@ enum PageAssets {
           $("state").textContent = lines.join("\n");
           command("state", t);
         }
-        async function why(t, stack) {
+        async function why(t, stack, widget) {
           let answer;
-          try { answer = JSON.parse(await api("why", { at: iso(t), stack })); } catch (e) { $("why").textContent = e.message; return; }
+          const ask = widget ? { at: iso(t), stack, widget } : { at: iso(t), stack };
+          try { answer = JSON.parse(await api("why", ask)); } catch (e) { $("why").textContent = e.message; return; }
           const box = $("why"); box.textContent = "";
           const head = document.createElement("div");
           head.textContent = "Why at " + answer.at + " on " + answer.stack + ": " + (answer.top ? answer.top.kind + " (" + answer.top.instance + ") is on top" : "nothing is on top");
           box.appendChild(head);
-          const reasons = (answer.decision ? answer.decision.reasons : []);
+          const reasons = (answer.decision ? answer.decision.reasons : []).concat(answer.widget ? answer.widget.reasons : []);
+          if (answer.widget) { const w = document.createElement("div"); w.textContent = answer.widget.query + ": " + (answer.widget.onTop ? "on top" : "not on top") + (answer.widget.suggested ? ", suggested" : ""); box.appendChild(w); }
           for (const r of reasons) {
             const line = document.createElement("div");
             line.textContent = "  " + r.code + " [" + r.basis + ", rule " + r.rule + (r.parameters && r.parameters.length ? ", parameters " + r.parameters.join(", ") : "") + "] " + r.detail;
@@ -168,6 +200,7 @@ enum PageAssets {
             box.appendChild(row);
           }
           command("why", t, stack);
+          if (widget) $("command").textContent += " --widget " + JSON.stringify(widget);
         }
         function step(direction) {
           const t = cursorTime();

@@ -145,12 +145,28 @@ actor StoreAPI {
         }
     }
 
-    /// `/api/replay`: `replay --json`, NDJSON, in the CLI's order.
+    /// `/api/replay`: `replay --json`, NDJSON, in the CLI's order; with `disagreements=true`,
+    /// `replay --disagreements --json`.
     func replay(_ q: QueryParameters) throws -> Answer {
         try checked {
             let device = try device(q)
             let (from, to) = (try q.requiredTime("from"), try q.requiredTime("to"))
             guard from.microseconds <= to.microseconds else { throw APIError.badParameter("from", "is after to") }
+            switch q["disagreements"] {
+            case nil, "false": break
+            case "true":
+                let found = try Explainer(projector: projector, device: device).observations(
+                    stack: q["stack"], from: from.microseconds, to: to.microseconds, query: try query(q))
+                var out = [UInt8]()
+                for o in found where o.unjudged == nil && !o.agrees {
+                    var w = CanonicalWriter()
+                    ReplayText.writeJSON(&w, o, device: device)
+                    out += w.bytes
+                    out.append(0x0A)
+                }
+                return Answer(contentType: "application/x-ndjson", body: out)
+            default: throw APIError.badParameter("disagreements", "use true or false")
+            }
             var decisions = try projector.decisions(
                 device: device, from: from.microseconds, to: to.microseconds, query: try query(q))
             if let stack = q["stack"] { decisions = decisions.filter { $0.stack == stack } }

@@ -74,6 +74,11 @@ struct ServeTests {
             "replay", "--store", dir.store, "--device", "default", "--from", "2026-03-02T00:00:00Z", "--to",
             "2026-03-03T00:00:00Z", "--json",
         ])
+        let disagreements = try CLI.run([
+            "replay", "--store", dir.store, "--device", "phone", "--from", "2021-11-02T00:00:00Z", "--to",
+            "2021-11-03T00:00:00Z", "--disagreements", "--json",
+        ])
+        #expect(disagreements.status == 0 && !disagreements.stdout.isEmpty)
         let script = """
             import json, sys, urllib.request, urllib.error, http.client
             base = sys.argv[1]
@@ -91,6 +96,8 @@ struct ServeTests {
             print(s, strip(body) == strip(open(sys.argv[3]).read()))
             s, h, body = get("api/replay?device=default&from=2026-03-02T00:00:00Z&to=2026-03-03T00:00:00Z")
             print(s, body == open(sys.argv[4]).read())
+            s, h, body = get("api/replay?device=phone&from=2021-11-02T00:00:00Z&to=2021-11-03T00:00:00Z&disagreements=true")
+            print(s, body == open(sys.argv[5]).read())
             s, h, body = get("api/events?device=phone&limit=5")
             lines = body.splitlines()
             s2, h2, body2 = get("api/events?device=phone&limit=5&after=" + h["X-Next-After"])
@@ -111,14 +118,26 @@ struct ServeTests {
             [
                 server.url, try dir.write("state.json", state.stdout), try dir.write("why.json", why.stdout),
                 try dir.write("replay.ndjson", replay.stdout),
+                try dir.write("disagreements.ndjson", disagreements.stdout),
             ])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
         #expect(
             out == [
-                "200 True True False", "200 True", "200 True", "200 5 1 True", "400 at bad-parameter", "400 limit",
+                "200 True True False", "200 True", "200 True", "200 True", "200 5 1 True", "400 at bad-parameter",
+                "400 limit",
                 "404 not-found", "421 bad-host", "200 ['phone', 'default']",
             ], "\(r.stdout)")
+        // Another process ingests while it serves: the next request sees the new device.
+        let late =
+            #"{"type":"device.info","time":"2026-03-03T00:00:00Z","device":"late","platform":"iOS","osVersion":"26.1"}"#
+        #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: late + "\n").status == 0)
+        let after = try python(
+            """
+            import json, sys, urllib.request
+            with urllib.request.urlopen(sys.argv[1] + "api/devices") as r: print([d["device"] for d in json.load(r)["devices"]])
+            """, [server.url])
+        #expect(after.stdout == "['phone', 'default', 'late']\n", "\(after.stdout)\(after.stderr)")
     }
 
     @Test("off loopback, serving needs TLS and a token; with a token, requests need it, and ?token= becomes a cookie")
@@ -215,18 +234,30 @@ struct ServeTests {
                 # The cursor steps to the first decision, where home-1 exists.
                 page.locator("#state", has_text="home-1 (iOS): top").wait_for(timeout=30000)
                 print("home-1 (iOS): top" in page.inner_text("#state"), page.inner_text("#command").startswith("stackledger "))
+                page.select_option("#device", "phone")
+                page.fill("#from", "2021-11-02T00:00:00")
+                page.dispatch_event("#from", "change")
+                page.wait_for_selector("svg .disagreement", timeout=30000)
+                print(page.locator("svg .record").count() > 0, page.locator("svg .disagreement").count() > 0, "LAYOUT_ASSUMED" in page.inner_text("#assumptions"))
+                page.locator("svg[data-stack=STACK-1] .span").first.click()
+                page.locator("#why", has_text="not on top").or_(page.locator("#why", has_text=": on top")).wait_for(timeout=30000)
+                print("--widget" in page.inner_text("#command"))
                 print(errors)
                 browser.close()
             """
         let r = try python(script, [server.url])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        #expect(out.count == 5, "\(r.stdout)\(r.stderr)")
-        guard out.count == 5 else { return }
+        #expect(out.count == 7, "\(r.stdout)\(r.stderr)")
+        guard out.count == 7 else { return }
         #expect(out[0].contains("CalendarWidget") && out[0].contains("WeatherWidget"), "\(out[0])")
         #expect(out[1] == "True")
         #expect(out[2] == "True True", "\(out[2])")
         #expect(out[3] == "True True", "\(out[3])")
-        #expect(out[4] == "[]", "\(out[4])")
+        // The device's own records, with its disagreement marked, and the layout's
+        // assumption; a widget answers why.
+        #expect(out[4] == "True True True", "\(out[4])")
+        #expect(out[5] == "True", "\(out[5])")
+        #expect(out[6] == "[]", "\(out[6])")
     }
 }
