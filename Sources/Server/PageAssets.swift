@@ -54,7 +54,8 @@ enum PageAssets {
         const W = 1000, LEFT = 110;
         const $ = id => document.getElementById(id);
         const NS = "http://www.w3.org/2000/svg";
-        let report = null, devices = [], without = new Set(), disagreements = [];
+        let report = null, devices = [], without = new Set(), disagreements = [], gone = [], added = new Set();
+        const key = d => d.time + "|" + d.stack + "|" + d.action + "|" + d.widget.instance;
         function el(tag, attrs, parent) {
           const e = document.createElementNS(NS, tag);
           for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -65,14 +66,14 @@ enum PageAssets {
         function color(s) { let h = 0; for (const c of s) h = (h * 31 + c.codePointAt(0)) >>> 0; return "hsl(" + (h % 360) + ",55%,60%)"; }
         function iso(ms) { return new Date(ms).toISOString().replace(".000Z", "Z"); }
         function local(ms) { return new Date(ms).toISOString().slice(0, 19); }
-        function params(extra) {
+        function params(extra, asRecorded) {
           const p = new URLSearchParams({ device: $("device").value, ...extra });
           if ($("knownAt").value) p.set("knownAt", $("knownAt").value + "Z");
-          if (without.size) p.set("without", [...without].sort((a, b) => a - b).join(","));
+          if (without.size && !asRecorded) p.set("without", [...without].sort((a, b) => a - b).join(","));
           return p;
         }
-        async function api(path, extra) {
-          const r = await fetch("/api/" + path + "?" + params(extra), { credentials: "same-origin" });
+        async function api(path, extra, asRecorded) {
+          const r = await fetch("/api/" + path + "?" + params(extra, asRecorded), { credentials: "same-origin" });
           const text = await r.text();
           if (!r.ok) { let m = text; try { m = JSON.parse(text).error.message; } catch (e) {} throw new Error(m); }
           return text;
@@ -96,7 +97,16 @@ enum PageAssets {
             disagreements = (await api("replay", { from: iso(a), to: iso(b), disagreements: "true" })).split("\n").filter(l => l).map(l => JSON.parse(l));
           } catch (e) { $("lanes").textContent = e.message; return; }
           $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm.";
-          $("without").textContent = without.size ? "without events " + [...without].join(", ") : "";
+          gone = []; added = new Set();
+          if (without.size) {
+            // What-if: the decisions that change against the log as recorded.
+            const recorded = JSON.parse(await api("report", { from: iso(a), to: iso(b) }, true));
+            const now = new Set(report.decisions.map(key)), before = new Set(recorded.decisions.map(key));
+            gone = recorded.decisions.filter(d => !now.has(key(d)));
+            added = new Set(report.decisions.filter(d => !before.has(key(d))).map(key));
+          }
+          $("without").textContent = without.size ? "without events " + [...without].join(", ") + ": " +
+            (added.size + gone.length) + " decisions change (" + added.size + " new, " + gone.length + " gone)" : "";
           $("assumptions").textContent = report.assumptions.map(a => "Assumes " + a.code + " (" + a.stack + "): " + a.detail).join("\n");
           draw();
           await moveCursor();
@@ -121,8 +131,13 @@ enum PageAssets {
               el("rect", { x: x(l.start), y: 42, width: Math.max(1, x(l.end) - x(l.start)), height: 14, fill: color(l.kind), opacity: 0.6 }, svg);
             }
             for (const d of report.decisions.filter(d => d.stack === s.stack)) {
-              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: "#fff", stroke: "#333", class: "decision" }, svg);
+              const changed = added.has(key(d));
+              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: changed ? "#f90" : "#fff", stroke: "#333", class: changed ? "decision changed" : "decision" }, svg);
               c.addEventListener("click", () => why(Date.parse(d.time), d.stack));
+            }
+            for (const d of gone.filter(d => d.stack === s.stack)) {
+              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: "none", stroke: "#999", "stroke-dasharray": "2,2", class: "gone" }, svg);
+              const t = el("title", {}, c); t.textContent = "without the unticked events, no " + d.action + " of " + d.widget.kind + " here";
             }
           }
           const ev = el("svg", { width: W, height: 44 }); lanes.appendChild(ev);

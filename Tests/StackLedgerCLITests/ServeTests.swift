@@ -212,7 +212,7 @@ struct ServeTests {
         let server = try Running(["--store", dir.store])
         let script = """
             import sys
-            from playwright.sync_api import sync_playwright
+            from playwright.sync_api import sync_playwright, expect
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
                 page = browser.new_page()
@@ -229,6 +229,12 @@ struct ServeTests {
                 page.locator("svg[data-stack=home-1] .decision").first.click()
                 page.locator("#why", has_text="RELEVANT_SHORTCUT").wait_for(timeout=30000)
                 print("Why at" in page.inner_text("#why"), page.locator("#why input.cited").count() > 0)
+                # What-if: untick the cited shortcut set; its suggestion's decisions are gone.
+                page.locator("#why input.cited").first.uncheck()
+                page.locator("#without", has_text="decisions change").wait_for(timeout=30000)
+                print(page.locator("svg[data-stack=home-1] .gone").count() > 0)
+                page.locator("#why input.cited").first.check()
+                expect(page.locator("#without")).to_have_text("", timeout=30000)
                 page.focus("body")
                 page.keyboard.press("ArrowRight")
                 # The cursor steps to the first decision, where home-1 exists.
@@ -248,16 +254,18 @@ struct ServeTests {
         let r = try python(script, [server.url])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        #expect(out.count == 7, "\(r.stdout)\(r.stderr)")
-        guard out.count == 7 else { return }
+        #expect(out.count == 8, "\(r.stdout)\(r.stderr)")
+        guard out.count == 8 else { return }
         #expect(out[0].contains("CalendarWidget") && out[0].contains("WeatherWidget"), "\(out[0])")
         #expect(out[1] == "True")
         #expect(out[2] == "True True", "\(out[2])")
-        #expect(out[3] == "True True", "\(out[3])")
+        // Without the cited event, the decisions it caused are drawn as gone.
+        #expect(out[3] == "True", "\(out[3])")
+        #expect(out[4] == "True True", "\(out[4])")
         // The device's own records, with its disagreement marked, and the layout's
         // assumption; a widget answers why.
-        #expect(out[4] == "True True True", "\(out[4])")
-        #expect(out[5] == "True", "\(out[5])")
-        #expect(out[6] == "[]", "\(out[6])")
+        #expect(out[5] == "True True True", "\(out[5])")
+        #expect(out[6] == "True", "\(out[6])")
+        #expect(out[7] == "[]", "\(out[7])")
     }
 }
