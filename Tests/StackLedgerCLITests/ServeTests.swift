@@ -1,4 +1,5 @@
 import Foundation
+import LMDBKit
 import StackLedgerTesting
 import Testing
 
@@ -138,6 +139,30 @@ struct ServeTests {
             with urllib.request.urlopen(sys.argv[1] + "api/devices") as r: print([d["device"] for d in json.load(r)["devices"]])
             """, [server.url])
         #expect(after.stdout == "['phone', 'default', 'late']\n", "\(after.stdout)\(after.stderr)")
+    }
+
+    @Test("a store that fails its quick check while served answers 503 in the API's error shape")
+    func damagedStore() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        let server = try Running(["--store", dir.store])
+        // Flip one byte of the newest record through LMDB, as a forger would.
+        let env = try Environment(path: dir.store, options: .init(initialMapSize: 64 << 20))
+        let key = withUnsafeBytes(of: UInt64(6).bigEndian) { Array($0) }
+        try env.write { txn in
+            let db = try txn.openDatabase("log")
+            var bytes = Array(try #require(try txn.get(db, key: key)))
+            bytes[bytes.count / 2] ^= 0x01
+            _ = try txn.put(db, key: key, value: bytes)
+        }
+        let r = try python(
+            """
+            import json, sys, urllib.request, urllib.error
+            try: urllib.request.urlopen(sys.argv[1] + "api/state?at=2026-03-02T09:45:00Z")
+            except urllib.error.HTTPError as e: print(e.code, json.load(e)["error"]["code"])
+            """, [server.url])
+        #expect(r.stdout == "503 store-unavailable\n", "\(r.stdout)\(r.stderr)")
     }
 
     @Test("off loopback, serving needs TLS and a token; with a token, requests need it, and ?token= becomes a cookie")
