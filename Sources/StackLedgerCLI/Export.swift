@@ -24,13 +24,7 @@ struct ExportEvents: ParsableCommand {
             try ledger.read { reader in
                 var w = CanonicalWriter(capacity: 1 << 12)
                 try reader.scan { view in
-                    let event: Event
-                    do {
-                        event = try Event(record: view)
-                    } catch {
-                        throw LedgerError(
-                            .damaged, "record \(view.seq) cannot be decoded: \(error); run `stackledger verify`")
-                    }
+                    let event = try Event.stored(view)
                     w.bytes.removeAll(keepingCapacity: true)
                     event.writeCanonical(&w)
                     w.bytes.append(0x0A)

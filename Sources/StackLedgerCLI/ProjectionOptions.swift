@@ -52,6 +52,14 @@ func loadPolicy(_ file: String?) throws -> Policy {
     }
 }
 
+/// The store opened for queries: for writing when it can, so that checkpoints are kept,
+/// else read-only.
+func openForQueries(_ store: StoreOptions) throws -> Ledger {
+    try requireStore(store)
+    if let writable = try? Ledger(path: store.path) { return writable }
+    return try openLedger(store, readOnly: true)
+}
+
 /// An opened store ready for queries: quick-checked, its device chosen.
 struct QuerySession {
     let ledger: Ledger
@@ -67,13 +75,7 @@ struct QuerySession {
     /// every device rather than requiring one.
     init(store: StoreOptions, options: ProjectionOptions, allDevices: Bool = false) throws {
         let policy = try options.policy()
-        try requireStore(store)
-        let ledger: Ledger
-        if let writable = try? Ledger(path: store.path) {
-            ledger = writable
-        } else {
-            ledger = try openLedger(store, readOnly: true)
-        }
+        let ledger = try openForQueries(store)
         self.ledger = ledger
         if let expected = options.expectHead, let wrong = try expectedHeadProblem(expected, ledger: ledger) {
             throw fail("--expect-head: \(wrong)", code: ExitCodes.ioError)

@@ -67,13 +67,7 @@ struct Serve: ParsableCommand {
                 code: ExitCodes.usage)
         }
         let policy = try loadPolicy(policyFile)
-        try requireStore(storeOptions)
-        let ledger: Ledger
-        if let writable = try? Ledger(path: storeOptions.path) {
-            ledger = writable
-        } else {
-            ledger = try openLedger(storeOptions, readOnly: true)
-        }
+        let ledger = try openForQueries(storeOptions)
         let server = StackLedgerServer(settings: settings, ledger: ledger, policy: policy)
         let hasToken = settings.token != nil
         let failure = Mutex<String?>(nil)

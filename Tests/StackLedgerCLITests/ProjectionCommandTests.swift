@@ -123,15 +123,8 @@ struct ProjectionCommandTests {
     func quickCheck() throws {
         let dir = try ingested("cards-day")
         defer { dir.cleanup() }
-        // Flip one byte of the newest record through LMDB, as a forger would.
-        let env = try Environment(path: dir.store, options: .init(initialMapSize: 64 << 20))
-        let key = withUnsafeBytes(of: UInt64(6).bigEndian) { Array($0) }
-        try env.write { txn in
-            let db = try txn.openDatabase("log")
-            var bytes = Array(try #require(try txn.get(db, key: key)))
-            bytes[bytes.count / 2] ^= 0x01
-            _ = try txn.put(db, key: key, value: bytes)
-        }
+        // Flip one bit of the newest record through LMDB, as a forger would.
+        try StoreForgery.flipBit(inRecord: 6, store: dir.store)
         let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
         #expect(r.status == 74 && r.stderr.contains("--force"))
         let forced = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json", "--force"])

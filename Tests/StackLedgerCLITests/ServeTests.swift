@@ -1,5 +1,4 @@
 import Foundation
-import LMDBKit
 import StackLedgerTesting
 import Testing
 
@@ -147,15 +146,8 @@ struct ServeTests {
         defer { dir.cleanup() }
         #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let server = try Running(["--store", dir.store])
-        // Flip one byte of the newest record through LMDB, as a forger would.
-        let env = try Environment(path: dir.store, options: .init(initialMapSize: 64 << 20))
-        let key = withUnsafeBytes(of: UInt64(6).bigEndian) { Array($0) }
-        try env.write { txn in
-            let db = try txn.openDatabase("log")
-            var bytes = Array(try #require(try txn.get(db, key: key)))
-            bytes[bytes.count / 2] ^= 0x01
-            _ = try txn.put(db, key: key, value: bytes)
-        }
+        // Flip one bit of the newest record through LMDB, as a forger would.
+        try StoreForgery.flipBit(inRecord: 6, store: dir.store)
         let r = try python(
             """
             import json, sys, urllib.request, urllib.error

@@ -79,7 +79,7 @@ package struct SQLiteExport {
                 guard env.time.microseconds >= from, env.time.microseconds <= to, devices.contains(env.device) else {
                     return true
                 }
-                let event = try Event(record: view)
+                let event = try Event.stored(view)
                 let names = EventNames(event)
                 w.bytes.removeAll(keepingCapacity: true)
                 event.writeCanonical(&w)

@@ -30,13 +30,7 @@ package struct TimelineExport {
                     let env = view.envelope
                     let t = env.time.microseconds
                     guard t >= from, t <= to, wanted.contains(env.device) else { return true }
-                    let event: Event
-                    do {
-                        event = try Event(record: view)
-                    } catch {
-                        throw LedgerError(
-                            .damaged, "record \(view.seq) cannot be decoded: \(error); run `stackledger verify`")
-                    }
+                    let event = try Event.stored(view)
                     try emit(Self.row(event: event, seq: view.seq))
                     return true
                 }
