@@ -29,7 +29,7 @@ enum PageAssets {
         <label class="cursor">Time <input id="cursor" type="range" min="0" max="1000" value="0"> <output id="cursorTime"></output></label>
         <section id="state"></section>
         <section id="why"></section>
-        <p>Reproduce: <code id="command"></code></p>
+        <p>Reproduce: <code id="command"></code> · <a id="permalink" href="/">link to this view</a></p>
         </body>
         </html>
 
@@ -89,6 +89,15 @@ enum PageAssets {
           if ($("knownAt").value) c += " --known-at " + $("knownAt").value + "Z";
           if (without.size) c += " --without " + [...without].join(",");
           $("command").textContent = c;
+          permalink(at);
+        }
+        // The view as a URL: device, interval, cursor, known-at and what-if, read back on load.
+        function permalink(at) {
+          const p = new URLSearchParams({ device: $("device").value, from: $("from").value, span: $("span").value, at: iso(at) });
+          if ($("knownAt").value) p.set("knownAt", $("knownAt").value);
+          if (without.size) p.set("without", [...without].sort((a, b) => a - b).join(","));
+          $("permalink").href = "/?" + p;
+          history.replaceState(null, "", "/?" + p);
         }
         async function load() {
           const [a, b] = interval();
@@ -229,8 +238,17 @@ enum PageAssets {
         async function start() {
           devices = JSON.parse(await api("devices", {})).devices;
           for (const d of devices) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
-          const first = devices.length ? Date.parse(devices[0].first) : Date.now();
+          const asked = new URLSearchParams(location.search);
+          if (devices.some(d => d.device === asked.get("device"))) $("device").value = asked.get("device");
+          const device = devices.find(d => d.device === $("device").value);
+          const first = device ? Date.parse(device.first) : Date.now();
           $("from").value = local(Math.floor(first / 86400000) * 86400000);
+          if (asked.get("from") && !isNaN(Date.parse(asked.get("from") + "Z"))) $("from").value = asked.get("from");
+          if ([...$("span").options].some(o => o.value === asked.get("span"))) $("span").value = asked.get("span");
+          if (asked.get("knownAt") && !isNaN(Date.parse(asked.get("knownAt") + "Z"))) $("knownAt").value = asked.get("knownAt");
+          for (const seq of (asked.get("without") || "").split(",")) if (/^[0-9]+$/.test(seq)) without.add(Number(seq));
+          const at = Date.parse(asked.get("at") || "");
+          if (!isNaN(at)) { const [a, b] = interval(); $("cursor").value = Math.max(0, Math.min(1000, Math.round(1000 * (at - a) / (b - a)))); }
           for (const id of ["device", "from", "span", "knownAt"]) $(id).addEventListener("change", () => { without.clear(); load(); });
           $("earlier").addEventListener("click", () => { $("from").value = local(interval()[0] - 1000 * Number($("span").value)); load(); });
           $("later").addEventListener("click", () => { $("from").value = local(interval()[0] + 1000 * Number($("span").value)); load(); });

@@ -250,6 +250,12 @@ struct ServeTests {
                 page.locator("#why input.cited").first.uncheck()
                 page.locator("#without", has_text="decisions change").wait_for(timeout=30000)
                 print(page.locator("svg[data-stack=home-1] .gone").count() > 0)
+                # The view's link opens the same view: the same what-if, in a new page.
+                shared = browser.new_page()
+                shared.goto(sys.argv[1].rstrip("/") + page.locator("#permalink").get_attribute("href"))
+                shared.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                print(shared.inner_text("#without") == page.inner_text("#without") != "", shared.input_value("#device"))
+                shared.close()
                 page.locator("#why input.cited").first.check()
                 expect(page.locator("#without")).to_have_text("", timeout=30000)
                 page.focus("body")
@@ -271,18 +277,19 @@ struct ServeTests {
         let r = try python(script, [server.url])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        #expect(out.count == 8, "\(r.stdout)\(r.stderr)")
-        guard out.count == 8 else { return }
+        #expect(out.count == 9, "\(r.stdout)\(r.stderr)")
+        guard out.count == 9 else { return }
         #expect(out[0].contains("CalendarWidget") && out[0].contains("WeatherWidget"), "\(out[0])")
         #expect(out[1] == "True")
         #expect(out[2] == "True True", "\(out[2])")
         // Without the cited event, the decisions it caused are drawn as gone.
         #expect(out[3] == "True", "\(out[3])")
-        #expect(out[4] == "True True", "\(out[4])")
+        #expect(out[4] == "True default", "\(out[4])")
+        #expect(out[5] == "True True", "\(out[5])")
         // The device's own records, with its disagreement marked, and the layout's
         // assumption; a widget answers why.
-        #expect(out[5] == "True True True", "\(out[5])")
-        #expect(out[6] == "True", "\(out[6])")
-        #expect(out[7] == "[]", "\(out[7])")
+        #expect(out[6] == "True True True", "\(out[6])")
+        #expect(out[7] == "True", "\(out[7])")
+        #expect(out[8] == "[]", "\(out[8])")
     }
 }
