@@ -25,6 +25,20 @@ public struct ArtifactImport: Sendable {
         return ArtifactImport(events: [], report: r)
     }
 
+    /// Reads the file at `path` whole and hands it to `read`; a file that cannot be read
+    /// fails with the reason, under `stream`.
+    static func reading(
+        path: String, context: ArtifactContext, stream: String, _ read: (ArtifactFile) -> ArtifactImport
+    ) -> ArtifactImport {
+        do {
+            return read(try ArtifactFile(path: path))
+        } catch {
+            var report = ImportFileReport(path: context.path)
+            report.stream = stream
+            return .failure(report, error.message)
+        }
+    }
+
     /// Fills the report from the sink's events and rejections.
     mutating func take(_ sink: EventSink) {
         lines = sink.lines

@@ -56,8 +56,7 @@ struct SQLiteExportTests {
             executable: ExportProjectionTests.python, ["-c", script, db, timeline, TimelineExportTests.hostile])
         #expect(py.status == 0, "\(py.stderr)")
         let out = py.stdout.split(separator: "\n").map(String.init)
-        #expect(out.count == 7, "\(py.stdout)")
-        guard out.count == 7 else { return }
+        try #require(out.count == 7, "\(py.stdout)")
         #expect(out[0].hasPrefix("True"), "\(out[0])")
         #expect(out[1] == "True")
         #expect(

@@ -277,8 +277,7 @@ struct ServeTests {
         let r = try python(script, [server.url])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        #expect(out.count == 9, "\(r.stdout)\(r.stderr)")
-        guard out.count == 9 else { return }
+        try #require(out.count == 9, "\(r.stdout)\(r.stderr)")
         #expect(out[0].contains("CalendarWidget") && out[0].contains("WeatherWidget"), "\(out[0])")
         #expect(out[1] == "True")
         #expect(out[2] == "True True", "\(out[2])")

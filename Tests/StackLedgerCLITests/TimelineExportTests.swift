@@ -62,8 +62,7 @@ struct TimelineExportTests {
         let r = try CLI.run(executable: ExportProjectionTests.python, ["-c", script, jsonl, csv, Self.hostile])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        #expect(out.count == 8, "\(r.stdout)")
-        guard out.count == 8 else { return }
+        try #require(out.count == 8, "\(r.stdout)")
         #expect(out[0] == "\(lineCount) \(lineCount)")
         #expect(out[1] == "['decision', 'disagreement', 'event', 'observation']")
         #expect(out[2] == "True")

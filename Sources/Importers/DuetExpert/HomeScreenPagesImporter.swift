@@ -23,13 +23,8 @@ public enum HomeScreenPagesImporter {
     public static func read(path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS")
         -> ArtifactImport
     {
-        do {
-            let file = try ArtifactFile(path: path)
-            return read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
-        } catch {
-            var report = ImportFileReport(path: context.path)
-            report.stream = stream
-            return .failure(report, error.message)
+        .reading(path: path, context: context, stream: stream) { file in
+            read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
         }
     }
 

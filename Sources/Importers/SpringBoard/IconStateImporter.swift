@@ -24,15 +24,9 @@ public enum IconStateImporter {
     public static func read(path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS")
         -> ArtifactImport
     {
-        let file: ArtifactFile
-        do {
-            file = try ArtifactFile(path: path)
-        } catch {
-            var report = ImportFileReport(path: context.path)
-            report.stream = stream
-            return .failure(report, error.message)
+        .reading(path: path, context: context, stream: stream) { file in
+            read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
         }
-        return read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
     }
 
     /// Reads a layout file already in memory (an archive member). `timeUncertain`: the
