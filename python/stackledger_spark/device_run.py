@@ -1,0 +1,321 @@
+"""One device's replay on an executor.
+
+Its events arrive in order, a slice of an Arrow batch at a time, and go straight into the
+`stackledger ingest -` of a temporary store: Python holds one batch of lines and the device's
+`seq` column (8 bytes an event), never the device's log. Then `stackledger export sqlite` writes
+the tables, they are read back as Arrow batches with every cited event named by the input's
+`seq`, and the store is deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+from array import array
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import tables
+
+#: Rows read from SQLite per output batch.
+_BATCH_ROWS = 8192
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """What every device's replay is asked, as `export sqlite` options."""
+
+    every: str = "15m"
+    start: Optional[str] = None
+    end: Optional[str] = None
+    #: The file name of a policy override, found beside the binary (shipped with addFile).
+    policy: Optional[str] = None
+
+    def export_arguments(self, policy_path: Optional[str]) -> list[str]:
+        arguments = ["--every", self.every]
+        if self.start:
+            arguments += ["--from", self.start]
+        if self.end:
+            arguments += ["--to", self.end]
+        if policy_path:
+            arguments += ["--policy", policy_path]
+        return arguments
+
+
+class DeviceFailed(Exception):
+    """The device's log cannot be replayed; the message names the input's seq and what to do."""
+
+
+class DeviceRun:
+    """Streams one device's events into a temporary store, then reads its tables."""
+
+    def __init__(self, binary: str, device: Optional[str], options: ReplayOptions, policy_path: Optional[str]):
+        self.binary = binary
+        self.device = device
+        self.options = options
+        self.policy_path = policy_path
+        self.seqs = array("q")
+        self.failure: Optional[str] = None
+        self.directory = tempfile.mkdtemp(prefix="stackledger-device-")
+        self.store = os.path.join(self.directory, "store")
+        # The lines as sent, kept on local disk (not in memory) for the rare device whose log
+        # repeats an event id: ingest skips the repeat, and the lines say which one it was.
+        self.spool = open(os.path.join(self.directory, "events.ndjson"), "wb")
+        self.ingest_out = open(os.path.join(self.directory, "ingest.out"), "w+b")
+        self.ingest_err = open(os.path.join(self.directory, "ingest.err"), "w+b")
+        self.process: Optional[subprocess.Popen] = None
+        if device is None:
+            self.failure = "rows without a device: give every row its device"
+            return
+        self.process = subprocess.Popen(
+            [binary, "ingest", "--store", self.store, "--json", "-"],
+            stdin=subprocess.PIPE, stdout=self.ingest_out, stderr=self.ingest_err,
+            env=_child_environment(self.directory),
+        )
+
+    def feed(self, seqs: pa.Array, lines: pa.Array) -> None:
+        """Sends the next events of the device, in order."""
+        if self.failure is not None:
+            return
+        if seqs.null_count:
+            self.failure = "a row without a seq: give every row its position in its source"
+            return
+        first = self.seqs[-1] if self.seqs else None
+        self.seqs.frombytes(_int64_bytes(seqs))
+        if first is not None and seqs[0].as_py() == first or _has_repeats(seqs):
+            self.failure = f"seq {_first_repeat(seqs, first)} is given to two rows: each row needs its own seq"
+            return
+        if lines.null_count:
+            index = pc.index(pc.is_null(lines), True).as_py()
+            self.failure = f"seq {seqs[index].as_py()}: the row has no line"
+            return
+        breaks = pc.match_substring(lines, "\n")
+        if pc.any(breaks).as_py():
+            index = pc.index(breaks, True).as_py()
+            self.failure = f"seq {seqs[index].as_py()}: the line holds a line break; one event per line"
+            return
+        data = _newline_terminated(lines)
+        self.spool.write(data)
+        try:
+            self.process.stdin.write(data)
+        except BrokenPipeError:
+            # ingest stopped early; finish() reports why.
+            pass
+
+    def finish(self) -> Iterator[pa.RecordBatch]:
+        """The device's output batches (its tables, or one `errors` row); then removes the store."""
+        try:
+            yield from self._finish()
+        finally:
+            self.close()
+
+    def _finish(self) -> Iterator[pa.RecordBatch]:
+        if self.process is not None and self.failure is None:
+            try:
+                self.process.stdin.close()
+            except BrokenPipeError:
+                pass
+            code = self.process.wait()
+            if code != 0:
+                self.failure = self._ingest_failure(code)
+        if self.failure is not None:
+            yield self._error(self.failure)
+            return
+        self.spool.flush()
+        try:
+            summary = json.loads(_read(self.ingest_out).strip().splitlines()[-1])
+            database = self._export()
+            yield from self._read_tables(database, summary)
+        except DeviceFailed as failure:
+            yield self._error(str(failure))
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for handle in (self.spool, self.ingest_out, self.ingest_err):
+            handle.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    # MARK: - The binary's runs
+
+    def _ingest_failure(self, code: int) -> str:
+        text = _read(self.ingest_err)
+        problems = [
+            line for line in text.splitlines()
+            if not line.startswith("stackledger: committed") and "nothing was stored" not in line
+        ]
+        # ingest names standard input "-" and the line within it: the device's n-th line.
+        message = "; ".join(_name_by_seq(p, self.seqs) for p in problems[:3]) or f"ingest exited {code}"
+        return f"ingest exited {code}: {message}"
+
+    def _export(self) -> str:
+        database = os.path.join(self.directory, "tables.db")
+        command = [self.binary, "export", "sqlite", "--store", self.store, "--out", database]
+        command += self.options.export_arguments(self.policy_path)
+        result = subprocess.run(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=_child_environment(self.directory),
+        )
+        if result.returncode != 0:
+            message = result.stderr.decode("utf-8", "replace").strip().replace("stackledger: ", "")
+            raise DeviceFailed(f"export sqlite exited {result.returncode}: {message}")
+        return database
+
+    def _store_log(self) -> Iterator[tuple[int, Optional[str]]]:
+        """(seq, id) of every stored event, in order, from `log --json`."""
+        process = subprocess.Popen(
+            [self.binary, "log", "--store", self.store, "--json"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=_child_environment(self.directory),
+        )
+        try:
+            for line in process.stdout:
+                event = json.loads(line)
+                yield event["seq"], event.get("id")
+        finally:
+            process.stdout.close()
+            if process.wait() != 0:
+                raise DeviceFailed("log --json failed on the temporary store")
+
+    # MARK: - Reading the tables
+
+    def _seq_map(self, summary: dict) -> "SeqMap":
+        first = summary.get("firstSeq") or 1
+        if summary.get("duplicates", 0) == 0:
+            return SeqMap(self.seqs, first)
+        # Some lines repeated an event id already sent, and ingest skipped them: walk the sent
+        # lines beside the stored events to learn which input seq each stored event is.
+        stored = array("q")
+        log = self._store_log()
+        pending = next(log, None)
+        with open(self.spool.name, "rb") as lines:
+            for index, line in enumerate(lines):
+                event_id = json.loads(line).get("id")
+                if pending is not None and (event_id is None or event_id == pending[1]):
+                    stored.append(self.seqs[index])
+                    pending = next(log, None)
+        return SeqMap(stored, first)
+
+    def _read_tables(self, database: str, summary: dict) -> Iterator[pa.RecordBatch]:
+        seq_map = self._seq_map(summary)
+        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        try:
+            devices = json.loads(connection.execute("SELECT value FROM meta WHERE key = 'devices'").fetchone()[0])
+            if devices not in ([self.device], ["default"]):
+                named = ", ".join(devices)
+                raise DeviceFailed(
+                    f"the lines name the device(s) {named}, not {self.device}: a line's `device` must be its row's"
+                )
+            for table in tables.EXPORTED:
+                yield from self._read_table(connection, table, seq_map)
+        finally:
+            connection.close()
+
+    def _read_table(self, connection: sqlite3.Connection, table: str, seq_map: "SeqMap") -> Iterator[pa.RecordBatch]:
+        columns = tables.TABLES[table]
+        selected = ", ".join("?" if name == "device" else f'"{name}"' for name, _ in columns)
+        cursor = connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (self.device,))
+        seq_column = tables.SEQ_COLUMNS.get(table)
+        array_column = tables.SEQ_ARRAY_COLUMNS.get(table)
+        while True:
+            rows = cursor.fetchmany(_BATCH_ROWS)
+            if not rows:
+                return
+            values = list(zip(*rows))
+            arrays = []
+            for position, (name, kind) in enumerate(columns):
+                column = values[position]
+                if name == seq_column:
+                    column = [seq_map.input_seq(s) for s in column]
+                elif name == array_column:
+                    column = [seq_map.input_seq_array(text) for text in column]
+                arrays.append(pa.array(column, kind))
+            yield tables.batch(table, arrays)
+
+    def _error(self, message: str) -> pa.RecordBatch:
+        return tables.batch("errors", [pa.array([self.device], pa.string()), pa.array([message], pa.string())])
+
+
+class SeqMap:
+    """A temporary store's sequence numbers to the input's `seq`."""
+
+    def __init__(self, input_seqs: array, first: int):
+        self.input_seqs = input_seqs
+        self.first = first
+
+    def input_seq(self, store_seq: Optional[int]) -> Optional[int]:
+        if store_seq is None:
+            return None
+        index = store_seq - self.first
+        if not 0 <= index < len(self.input_seqs):
+            raise DeviceFailed(f"the export cites stored event {store_seq}, which no input row matches")
+        return self.input_seqs[index]
+
+    def input_seq_array(self, text: Optional[str]) -> Optional[str]:
+        if text is None:
+            return None
+        return json.dumps([self.input_seq(s) for s in json.loads(text)], separators=(",", ":"))
+
+
+# MARK: - Helpers
+
+
+def _child_environment(directory: str) -> dict[str, str]:
+    """The binary needs no environment but a place for its temporary files."""
+    return {"TMPDIR": directory, "PATH": "/usr/bin:/bin"}
+
+
+def _read(handle) -> str:
+    handle.flush()
+    handle.seek(0)
+    return handle.read().decode("utf-8", "replace")
+
+
+_LINE_REFERENCE = re.compile(r"(?:stackledger: )?-:(\d+)(?::\d+)?:")
+
+
+def _name_by_seq(problem: str, seqs: array) -> str:
+    """`-:12:40: field time: ...` becomes `seq 1017: field time: ...`."""
+
+    def replace(match: re.Match) -> str:
+        line = int(match.group(1))
+        return f"seq {seqs[line - 1]}:" if 0 < line <= len(seqs) else match.group(0)
+
+    return _LINE_REFERENCE.sub(replace, problem.replace("stackledger: rejected ", ""), count=1).strip()
+
+
+def _int64_bytes(values: pa.Array) -> bytes:
+    values = values.cast(pa.int64())
+    buffer = values.buffers()[1]
+    start = values.offset * 8
+    return memoryview(buffer)[start : start + len(values) * 8].tobytes()
+
+
+def _has_repeats(seqs: pa.Array) -> bool:
+    return len(seqs) > 1 and pc.any(pc.equal(seqs[1:], seqs[:-1])).as_py()
+
+
+def _first_repeat(seqs: pa.Array, previous: Optional[int]) -> int:
+    if previous is not None and seqs[0].as_py() == previous:
+        return previous
+    return seqs[pc.index(pc.equal(seqs[1:], seqs[:-1]), True).as_py()].as_py()
+
+
+def _newline_terminated(lines: pa.Array) -> bytes:
+    """The lines, each followed by a line feed, as one buffer (no per-line Python work)."""
+    joined = pc.binary_join_element_wise(lines, pa.scalar("", pa.string()), "\n")
+    if isinstance(joined, pa.ChunkedArray):
+        joined = joined.combine_chunks()
+    offsets, data = joined.buffers()[1], joined.buffers()[2]
+    bounds = memoryview(offsets).cast("q" if pa.types.is_large_string(joined.type) else "i")
+    start, end = bounds[joined.offset], bounds[joined.offset + len(joined)]
+    return memoryview(data)[start:end].tobytes()

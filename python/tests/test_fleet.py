@@ -1,0 +1,150 @@
+"""The fleet on Spark in local mode against the plain CLI loop, the shipped binary, and the
+command-line wrapper."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cli_loop import replay_each_device
+from stackledger_spark import TABLES, read_events, replay_fleet
+from stackledger_spark.tables import EXPORTED
+
+
+@pytest.fixture(scope="module")
+def events(spark, fleet):
+    return spark.createDataFrame(fleet.rows, "device STRING, seq BIGINT, line STRING")
+
+
+@pytest.fixture(scope="module")
+def plain_loop(cli_binary, fleet):
+    return replay_each_device(cli_binary, fleet.rows)
+
+
+def collected(result, table):
+    return sorted(tuple(row) for row in result[table].collect())
+
+
+def test_the_fleet_covers_what_it_should(fleet):
+    assert len(fleet.devices) == 52
+    assert fleet.late_devices, "the generated fleet must hold late events"
+    repeated = [line for device, _, line in fleet.rows if device == fleet.repeat_device]
+    assert len(repeated) == len(set(repeated)) + 1, "one event of the repeat device comes twice"
+
+
+@pytest.mark.parametrize("partitions", [1, 2, 8])
+def test_every_partitioning_gives_the_rows_of_the_plain_loop(events, fleet_binary, plain_loop, partitions):
+    expected, failed = plain_loop
+    result = replay_fleet(events, binary=fleet_binary, partitions=partitions)
+    try:
+        for table in EXPORTED:
+            rows = collected(result, table)
+            assert rows == sorted(expected[table]), f"{table} differs with {partitions} partitions"
+        assert expected["decisions"], "the fleet must make decisions"
+        assert expected["states"] and expected["reason_events"] and expected["observations"]
+        errors = result["errors"].collect()
+        assert {row.device for row in errors} == failed
+    finally:
+        result.unpersist()
+
+
+def test_an_invalid_line_fails_its_device_only(events, fleet, fleet_binary):
+    result = replay_fleet(events, binary=fleet_binary)
+    try:
+        errors = result["errors"].collect()
+        assert [row.device for row in errors] == [fleet.invalid_device]
+        message = errors[0].message
+        assert f"seq {fleet.invalid_seq}:" in message and "time" in message, message
+        devices = {row.device for row in result["states"].select("device").distinct().collect()}
+        assert devices == set(fleet.devices) - {fleet.invalid_device}
+    finally:
+        result.unpersist()
+
+
+def test_cited_events_are_named_by_the_input_seq_and_id(events, fleet, fleet_binary):
+    by_seq = {(device, seq): json.loads(line).get("id") for device, seq, line in fleet.rows}
+    result = replay_fleet(events, binary=fleet_binary)
+    try:
+        cited = result["reason_events"].collect()
+        assert any(row.device == fleet.repeat_device for row in cited)
+        for row in cited:
+            assert by_seq[(row.device, row.seq)] == row.event_id
+        for row in result["observations"].collect():
+            assert json.loads(next(l for d, s, l in fleet.rows if s == row.seq))["type"] == row.type
+    finally:
+        result.unpersist()
+
+
+def test_a_missing_column_is_named(spark, fleet_binary):
+    frame = spark.createDataFrame([("d", 1)], "device STRING, seq BIGINT")
+    with pytest.raises(ValueError, match="lacks line"):
+        replay_fleet(frame, binary=fleet_binary)
+
+
+def test_the_shipped_binary_needs_only_the_c_library(spark, fleet_binary):
+    def inspect(_):
+        from pyspark import SparkFiles
+
+        path = SparkFiles.get("stackledger")
+        ldd = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+        version = subprocess.run([path, "--version"], env={}, capture_output=True, text=True)
+        yield path, ldd, version.returncode, version.stdout.strip()
+
+    replay_fleet(spark.createDataFrame([], "device STRING, seq BIGINT, line STRING"), binary=fleet_binary)
+    [(path, ldd, code, version)] = spark.sparkContext.parallelize([0], 1).mapPartitions(inspect).collect()
+    assert os.path.realpath(path) != os.path.realpath(fleet_binary), "the test must run Spark's copy"
+    assert code == 0 and version.startswith("stackledger "), version
+    c_library = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1"}
+    for line in ldd.strip().splitlines():
+        name = line.split()[0]
+        if name.startswith("/") and "ld-linux" in name:
+            continue
+        if name == "libmimalloc.so.2":
+            assert line.split("=>")[1].split()[0] == os.path.join(os.path.dirname(path), name), line
+            continue
+        assert name in c_library, f"the shipped binary needs {line.strip()}"
+
+
+def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
+    import duckdb
+
+    source = tmp_path / "ndjson"
+    source.mkdir()
+    half = len(fleet.rows) // 2
+    for name, part in (("a.ndjson", fleet.rows[:half]), ("b.ndjson", fleet.rows[half:])):
+        (source / name).write_text("".join(line + "\n" for _, _, line in part))
+    output = tmp_path / "tables"
+    command = [sys.executable, "-m", "stackledger_spark", "--input", str(source), "--output", str(output),
+               "--binary", fleet_binary, "--master", "local[2]"]
+    environment = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    first = subprocess.run(command, env=environment, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert sorted(os.listdir(output)) == sorted(TABLES)
+    connection = duckdb.connect()
+    decisions = connection.execute(f"SELECT count(*) FROM '{output}/decisions/*.parquet'").fetchone()[0]
+    sampled = connection.execute(f"SELECT count(DISTINCT device) FROM '{output}/states/*.parquet'").fetchone()[0]
+    assert decisions > 0 and sampled == len(fleet.devices) - 1
+    errors = connection.execute(f"SELECT device, message FROM '{output}/errors/*.parquet'").fetchall()
+    assert [device for device, _ in errors] == [fleet.invalid_device]
+    # seq is the event's position in the files, in the order of their names.
+    assert f"seq {fleet.invalid_seq}:" in errors[0][1]
+    quarterly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
+    again = subprocess.run(command, env=environment, capture_output=True, text=True)
+    assert again.returncode == 64 and "--overwrite" in again.stderr
+    replaced = subprocess.run(command + ["--overwrite", "--every", "1h"], env=environment, capture_output=True, text=True)
+    assert replaced.returncode == 0, replaced.stderr[-3000:]
+    hourly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
+    assert 0 < hourly < quarterly
+
+
+def test_read_events_numbers_ndjson_lines_in_file_order(spark, tmp_path):
+    (tmp_path / "b.ndjson").write_text('{"type":"x","time":"t","device":"p"}\n{"type":"y"}\n')
+    (tmp_path / "a.ndjson").write_text('not json\n{"type":"z","time":"t","device":"q"}\n')
+    rows = sorted((r.seq, r.device) for r in read_events(spark, str(tmp_path)).collect())
+    assert rows == [
+        (1, None), (2, "q"), (3, "p"), (4, "default"),
+    ]
