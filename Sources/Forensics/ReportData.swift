@@ -190,6 +190,8 @@ package enum ReportData {
             if let app = e.envelope.app { w.string(app) } else { w.null() }
             w.key("summary")
             w.string(String(summary.text.prefix(400)))
+            w.key("stack")
+            if let stack = Self.recordStack(e) { w.string(stack) } else { w.null() }
             w.endObject()
         }
         w.endArray()
@@ -219,6 +221,16 @@ package enum ReportData {
         }
         for key in open.keys.sorted() { band(key, open[key]!.0, to.microseconds, open[key]!.1) }
         w.endArray()
+    }
+
+    /// The stack a device record (`stack.observed`, `stack.rotated`) names, drawn in that
+    /// stack's lane; nil for other events and for records that name none.
+    static func recordStack(_ event: Event) -> String? {
+        switch event.body {
+        case .stackObserved(let o): o.stack
+        case .stackRotated(let r): r.stack
+        default: nil
+        }
     }
 
     /// JSON that cannot end or open a tag inside `<script>`: `<`, `>`, `&` and the line

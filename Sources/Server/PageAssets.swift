@@ -125,9 +125,19 @@ enum PageAssets {
           lanes.textContent = ""; legend.textContent = "";
           const kinds = new Map();
           for (const s of report.stacks) {
-            const svg = el("svg", { width: W, height: 64, "data-stack": s.stack }); lanes.appendChild(svg);
+            const svg = el("svg", { width: W, height: 82, "data-stack": s.stack }); lanes.appendChild(svg);
             label(svg, s.stack, { x: 2, y: 14, "font-weight": "bold" });
             label(svg, "on top", { x: 2, y: 30 }); label(svg, "suggested", { x: 2, y: 52 });
+            // The device's own records of this stack, against the model's lane above them.
+            label(svg, "device records", { x: 2, y: 74 });
+            for (const e of report.events.filter(e => e.stack === s.stack)) {
+              const tick = el("line", { x1: x(e.time), x2: x(e.time), y1: 62, y2: 78, stroke: "#333", class: "record" }, svg);
+              const t = el("title", {}, tick); t.textContent = "event " + e.seq + ": " + e.type + " " + e.summary;
+            }
+            for (const d of disagreements.filter(d => d.stack === s.stack)) {
+              const m = el("circle", { cx: x(Date.parse(d.time)), cy: 70, r: 5, fill: "none", stroke: "#c00", class: "disagreement" }, svg);
+              const t = el("title", {}, m); t.textContent = "disagrees (event " + d.event + "): " + d.detail;
+            }
             for (const l of s.lanes) {
               kinds.set(l.kind, l.app);
               const w = Math.max(1, x(l.end) - x(l.start));
@@ -150,13 +160,14 @@ enum PageAssets {
             }
           }
           const ev = el("svg", { width: W, height: 44 }); lanes.appendChild(ev);
-          label(ev, "events", { x: 2, y: 14 }); label(ev, "device records", { x: 2, y: 36 });
-          for (const e of report.events) {
+          label(ev, "events", { x: 2, y: 14 }); label(ev, "records, no stack", { x: 2, y: 36 });
+          const stacks = new Set(report.stacks.map(s => s.stack));
+          for (const e of report.events.filter(e => !stacks.has(e.stack))) {
             const record = e.type === "stack.observed" || e.type === "stack.rotated";
             const line = el("line", { x1: x(e.time), x2: x(e.time), y1: record ? 26 : 4, y2: record ? 40 : 18, stroke: record ? "#333" : color(e.type), class: record ? "record" : "event" }, ev);
             const t = el("title", {}, line); t.textContent = "event " + e.seq + ": " + e.type + " " + (e.app || "") + " " + e.summary;
           }
-          for (const d of disagreements) {
+          for (const d of disagreements.filter(d => !stacks.has(d.stack))) {
             const m = el("circle", { cx: x(Date.parse(d.time)), cy: 33, r: 5, fill: "none", stroke: "#c00", class: "disagreement" }, ev);
             const t = el("title", {}, m); t.textContent = "disagrees (event " + d.event + "): " + d.detail;
           }

@@ -267,7 +267,8 @@ struct ServeTests {
                 page.fill("#from", "2021-11-02T00:00:00")
                 page.dispatch_event("#from", "change")
                 page.wait_for_selector("svg .disagreement", timeout=30000)
-                print(page.locator("svg .record").count() > 0, page.locator("svg .disagreement").count() > 0, "LAYOUT_ASSUMED" in page.inner_text("#assumptions"))
+                lane = page.locator("svg[data-stack=STACK-1]")
+                print(lane.locator(".record").count() > 0, lane.locator(".disagreement").count() > 0, "LAYOUT_ASSUMED" in page.inner_text("#assumptions"))
                 page.locator("svg[data-stack=STACK-1] .span").first.click()
                 page.locator("#why", has_text="not on top").or_(page.locator("#why", has_text=": on top")).wait_for(timeout=30000)
                 print("--widget" in page.inner_text("#command"))
@@ -285,8 +286,8 @@ struct ServeTests {
         #expect(out[3] == "True", "\(out[3])")
         #expect(out[4] == "True default", "\(out[4])")
         #expect(out[5] == "True True", "\(out[5])")
-        // The device's own records, with its disagreement marked, and the layout's
-        // assumption; a widget answers why.
+        // The device's own records in their stack's lane, with its disagreement marked, and
+        // the layout's assumption; a widget answers why.
         #expect(out[6] == "True True True", "\(out[6])")
         #expect(out[7] == "True", "\(out[7])")
         #expect(out[8] == "[]", "\(out[8])")

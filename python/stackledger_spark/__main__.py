@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 
-from . import tables
+from stackledger_spark import tables
 
 USAGE, DATA_ERROR, IO_ERROR = 64, 65, 74
 
@@ -40,8 +40,8 @@ def main(arguments: list[str] | None = None) -> int:
     options = parse(sys.argv[1:] if arguments is None else arguments)
     from pyspark.sql import SparkSession
 
-    from .fleet import replay_fleet
-    from .inputs import read_events
+    from stackledger_spark.fleet import replay_fleet
+    from stackledger_spark.inputs import read_events
 
     builder = SparkSession.builder.appName("stackledger-fleet")
     if options.master:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from typing import Optional
 
@@ -79,6 +81,7 @@ def replay_fleet(
     context = spark.sparkContext
     path = locate_binary(binary)
     distribute(context, path)
+    ship_package(context)
     policy_name = None
     if policy is not None:
         if not os.path.isfile(policy):
@@ -106,6 +109,20 @@ def locate_binary(binary: Optional[str]) -> str:
             f"binary= (or --binary, or set {BINARY_VARIABLE})"
         )
     return os.path.abspath(path)
+
+
+def ship_package(context) -> None:
+    """Ships this package to the executors (addPyFile), so that they need only pyspark and pyarrow."""
+    name = "stackledger_spark.zip"
+    if any(entry.endswith("/" + name) for entry in context.listFiles):
+        return
+    folder = os.path.dirname(os.path.abspath(__file__))
+    archive = os.path.join(tempfile.mkdtemp(prefix="stackledger-spark-"), name)
+    with zipfile.ZipFile(archive, "w") as bundle:
+        for entry in sorted(os.listdir(folder)):
+            if entry.endswith(".py"):
+                bundle.write(os.path.join(folder, entry), f"stackledger_spark/{entry}")
+    context.addPyFile(archive)
 
 
 def distribute(context, binary: str) -> None:
