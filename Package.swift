@@ -140,6 +140,7 @@ let package = Package(
                 "Forensics",
                 "Ingestion",
                 "Ledger",
+                "LMDBKit",
                 "SmartStack",
                 "Projections",
                 "Importers",

@@ -120,6 +120,13 @@ enum PageAssets {
           draw();
           await moveCursor();
         }
+        // The stack a device record belongs to: the one it names, else the one the model
+        // judged it against (a record that names no stack, such as PowerLog's).
+        function recordStack(e) {
+          if (e.stack) return e.stack;
+          const judged = disagreements.find(d => d.event === e.seq);
+          return judged ? judged.stack : null;
+        }
         function draw() {
           const lanes = $("lanes"), legend = $("legend");
           lanes.textContent = ""; legend.textContent = "";
@@ -130,7 +137,7 @@ enum PageAssets {
             label(svg, "on top", { x: 2, y: 30 }); label(svg, "suggested", { x: 2, y: 52 });
             // The device's own records of this stack, against the model's lane above them.
             label(svg, "device records", { x: 2, y: 74 });
-            for (const e of report.events.filter(e => e.stack === s.stack)) {
+            for (const e of report.events.filter(e => recordStack(e) === s.stack)) {
               const tick = el("line", { x1: x(e.time), x2: x(e.time), y1: 62, y2: 78, stroke: "#333", class: "record" }, svg);
               const t = el("title", {}, tick); t.textContent = "event " + e.seq + ": " + e.type + " " + e.summary;
             }
@@ -162,7 +169,7 @@ enum PageAssets {
           const ev = el("svg", { width: W, height: 44 }); lanes.appendChild(ev);
           label(ev, "events", { x: 2, y: 14 }); label(ev, "records, no stack", { x: 2, y: 36 });
           const stacks = new Set(report.stacks.map(s => s.stack));
-          for (const e of report.events.filter(e => !stacks.has(e.stack))) {
+          for (const e of report.events.filter(e => !stacks.has(recordStack(e)))) {
             const record = e.type === "stack.observed" || e.type === "stack.rotated";
             const line = el("line", { x1: x(e.time), x2: x(e.time), y1: record ? 26 : 4, y2: record ? 40 : 18, stroke: record ? "#333" : color(e.type), class: record ? "record" : "event" }, ev);
             const t = el("title", {}, line); t.textContent = "event " + e.seq + ": " + e.type + " " + (e.app || "") + " " + e.summary;

@@ -26,6 +26,8 @@ struct ExportSQLite: ParsableCommand {
         transform: TimeArgument.parse)
     var to: TimeArgument?
     @Option(help: "The interval between state samples: 30s, 15m, 1h or 1d.") var every = "15m"
+    @Flag(help: "Leave the events table empty (for a caller that holds the events already, as the fleet).")
+    var noEvents = false
     @OptionGroup var options: ProjectionOptions
 
     func validate() throws {
@@ -43,7 +45,8 @@ struct ExportSQLite: ParsableCommand {
         let counts: SQLiteExport.Counts
         do {
             let db = try SQLiteWriter(path: file.temporaryPath)
-            let export = SQLiteExport(projector: session.projector, every: try ExportProjection.duration(every))
+            var export = SQLiteExport(projector: session.projector, every: try ExportProjection.duration(every))
+            export.includeEvents = !noEvents
             counts = try withLedgerErrors {
                 try export.write(
                     into: db, devices: session.devices, from: a, to: b, query: try options.query(),

@@ -56,7 +56,7 @@ func loadPolicy(_ file: String?) throws -> Policy {
 /// else read-only.
 func openForQueries(_ store: StoreOptions) throws -> Ledger {
     try requireStore(store)
-    if let writable = try? Ledger(path: store.path) { return writable }
+    if let writable = try? Ledger(path: store.path, options: store.ledgerOptions(readOnly: false)) { return writable }
     return try openLedger(store, readOnly: true)
 }
 

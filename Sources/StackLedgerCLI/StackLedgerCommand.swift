@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Forensics
+import LMDBKit
 import Ledger
 
 #if canImport(Glibc)
@@ -64,6 +65,21 @@ struct StoreOptions: ParsableArguments {
             valueName: "dir"))
     var store: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Do not flush commits to disk.",
+            discussion:
+                "For a temporary store that is deleted after use, as the fleet's on Spark: a crash of the machine can lose or damage the store."
+        ))
+    var noSync = false
+
+    /// How the store is opened: read-only or not, flushed on commit unless --no-sync.
+    func ledgerOptions(readOnly: Bool) -> Ledger.Options {
+        var options = Ledger.Options(readOnly: readOnly)
+        if noSync { options.environment.flags.insert(.noSync) }
+        return options
+    }
+
     var path: String {
         if let store { return store }
         if let env = getenv("STACKLEDGER_STORE"), let s = String(validatingCString: env), !s.isEmpty { return s }
@@ -116,7 +132,7 @@ func requireStore(_ options: StoreOptions) throws {
 /// Opens the store, turning failures into the documented exit codes.
 func openLedger(_ options: StoreOptions, readOnly: Bool) throws -> Ledger {
     do {
-        return try Ledger(path: options.path, options: Ledger.Options(readOnly: readOnly))
+        return try Ledger(path: options.path, options: options.ledgerOptions(readOnly: readOnly))
     } catch {
         throw fail(error.message, code: ledgerExitCode(for: error))
     }

@@ -67,6 +67,28 @@ struct SQLiteExportTests {
         #expect(out[6] == "smartstack-1 True ['default', 'phone']", "\(out[6])")
     }
 
+    @Test("a temporary store: --no-sync ingests and exports the same rows, --no-events leaves the events table empty")
+    func temporaryStore() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let scenario = Fixtures.path("scenarios/calendar-suggestion.ndjson")
+        let quick = dir.file("quick")
+        #expect(try CLI.run(["ingest", "--store", dir.store, scenario]).status == 0)
+        #expect(try CLI.run(["ingest", "--store", quick, "--no-sync", scenario]).status == 0)
+        #expect(try CLI.run(["verify", "--store", quick]).status == 0)
+        let (full, lean) = (dir.file("full.db"), dir.file("lean.db"))
+        #expect(try CLI.run(["export", "sqlite", "--store", dir.store, "--out", full]).status == 0)
+        let r = try CLI.run(["export", "sqlite", "--store", quick, "--no-sync", "--no-events", "--out", lean])
+        #expect(r.status == 0, "\(r.stderr)")
+        let count =
+            "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM decisions), (SELECT count(*) FROM states)"
+        let counts = try [full, lean].map { try CLI.run(executable: "/usr/bin/sqlite3", [$0, count]).stdout }
+        let (events, rest) = (counts[0].split(separator: "|"), counts[1].split(separator: "|"))
+        try #require(events.count == 3 && rest.count == 3, "\(counts)")
+        #expect(Int(events[0])! > 0 && rest[0] == "0")
+        #expect(events[1] == rest[1] && events[2] == rest[2] && Int(rest[1])! > 0, "\(counts)")
+    }
+
     @Test("a killed export leaves the file it would replace as it was")
     func killedExport() throws {
         let dir = WorkDirectory()

@@ -5,7 +5,8 @@ the sequential CLI loop over the same devices, in the same run.
                     [--events-per-device 5000] [--runs 3]
 
 The loop runs, for each device, `stackledger ingest` of the device's NDJSON file into a new
-store and `stackledger export sqlite` of it: what a user with one machine would script. Spark
+store and `stackledger export sqlite` of it, with the options the fleet gives them (`--no-sync`
+for a temporary store, `--no-events`): what a user with one machine would script. Spark
 runs `replay_fleet` over the same events read from Parquet and counts every table (so every
 device is replayed and its tables read into Arrow). Both use the same binary. Spark's start-up
 (the JVM and the session) is timed apart from the replay. Medians of --runs runs.
@@ -40,7 +41,7 @@ def main() -> None:
         devices, events = generate(options, folder)
         print(f"fleet: {len(devices)} devices, {events} events", file=sys.stderr)
         loop = [timed(lambda: cli_loop(options.binary, devices, folder)) for _ in range(options.runs)]
-        report("cli loop (1 core)", statistics.median(loop), None, len(devices), events, loop)
+        report("cli loop (sequential)", statistics.median(loop), None, len(devices), events, loop)
         for cores in (1, 2):
             startups, replays = [], []
             for _ in range(options.runs):
@@ -79,10 +80,10 @@ def cli_loop(binary: str, devices: list[str], folder: str) -> None:
     for device in devices:
         work = tempfile.mkdtemp(dir=folder)
         store = os.path.join(work, "store")
-        subprocess.run([binary, "ingest", "--store", store, os.path.join(folder, "devices", device + ".ndjson")],
+        subprocess.run([binary, "ingest", "--store", store, "--no-sync", os.path.join(folder, "devices", device + ".ndjson")],
                        check=True, capture_output=True)
-        subprocess.run([binary, "export", "sqlite", "--store", store, "--out", os.path.join(work, "tables.db")],
-                       check=True, capture_output=True)
+        subprocess.run([binary, "export", "sqlite", "--store", store, "--no-sync", "--no-events",
+                        "--out", os.path.join(work, "tables.db")], check=True, capture_output=True)
         shutil.rmtree(work)
 
 

@@ -76,7 +76,8 @@ class DeviceRun:
             self.failure = "rows without a device: give every row its device"
             return
         self.process = subprocess.Popen(
-            [binary, "ingest", "--store", self.store, "--json", "-"],
+            # The store lives only as long as this run: no flush to disk on each commit.
+            [binary, "ingest", "--store", self.store, "--no-sync", "--json", "-"],
             stdin=subprocess.PIPE, stdout=self.ingest_out, stderr=self.ingest_err,
             env=_child_environment(self.directory),
         )
@@ -159,7 +160,8 @@ class DeviceRun:
 
     def _export(self) -> str:
         database = os.path.join(self.directory, "tables.db")
-        command = [self.binary, "export", "sqlite", "--store", self.store, "--out", database]
+        # The input holds the events: the export leaves its events table empty.
+        command = [self.binary, "export", "sqlite", "--store", self.store, "--no-sync", "--no-events", "--out", database]
         command += self.options.export_arguments(self.policy_path)
         result = subprocess.run(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -173,7 +175,7 @@ class DeviceRun:
     def _store_log(self) -> Iterator[tuple[int, Optional[str]]]:
         """(seq, id) of every stored event, in order, from `log --json`."""
         process = subprocess.Popen(
-            [self.binary, "log", "--store", self.store, "--json"],
+            [self.binary, "log", "--store", self.store, "--no-sync", "--json"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=_child_environment(self.directory),
         )

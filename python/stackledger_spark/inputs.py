@@ -16,7 +16,8 @@ def read_events(spark: SparkSession, path: str) -> DataFrame:
 
     Parquet (a file, or a folder of them, such as `export sqlite`'s events table or Spark's own
     output) must have `device`, `seq` and `line`. NDJSON files (one file, or a folder of them)
-    are read in the order of their names: `seq` is an event's position in that order, and
+    are read in the order of their names (on a remote file system, name them by a file or a glob
+    ending in .ndjson): `seq` is an event's position in that order, and
     `device` its line's `device` field (`default` when it has none, as ingest reads it; none
     when the line is not a JSON object, and such a line lands in `errors`).
     """
@@ -33,9 +34,16 @@ def read_events(spark: SparkSession, path: str) -> DataFrame:
     return frame.select(device.alias("device"), "seq", "line")
 
 
+def _is_remote(path: str) -> bool:
+    return "://" in path and not path.startswith("file:")
+
+
 def _is_parquet(path: str) -> bool:
     if path.endswith(".parquet"):
         return True
+    if _is_remote(path):
+        # hdfs://, s3a://...: Parquet, unless the path names NDJSON files (a file or a glob).
+        return not path.endswith(NDJSON_SUFFIXES)
     if os.path.isdir(path):
         names = os.listdir(path)
         return any(n.endswith(".parquet") for n in names) and not any(n.endswith(NDJSON_SUFFIXES) for n in names)
@@ -43,6 +51,8 @@ def _is_parquet(path: str) -> bool:
 
 
 def _ndjson_files(path: str) -> list[str]:
+    if _is_remote(path):
+        return [path]
     if os.path.isfile(path):
         return [os.path.abspath(path)]
     if not os.path.isdir(path):

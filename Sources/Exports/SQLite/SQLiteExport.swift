@@ -42,6 +42,8 @@ package struct SQLiteExport {
     package let projector: Projector
     /// The interval between state samples, in microseconds.
     package var every: Int64
+    /// Whether the events table is filled (else it is left empty).
+    package var includeEvents = true
 
     package init(projector: Projector, every: Int64) {
         self.projector = projector
@@ -59,7 +61,7 @@ package struct SQLiteExport {
         for (key, value) in meta {
             try db.run("INSERT INTO meta VALUES (?, ?)", [.text(key), .text(value)])
         }
-        try writeEvents(db, devices: Set(devices), from: from, to: to, counts: &counts)
+        if includeEvents { try writeEvents(db, devices: Set(devices), from: from, to: to, counts: &counts) }
         for device in devices {
             try writeModel(db, device: device, from: from, to: to, query: query, counts: &counts)
             try writeObservations(db, device: device, from: from, to: to, query: query, counts: &counts)
