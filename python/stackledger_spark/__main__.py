@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 
 from stackledger_spark import tables
 
@@ -38,6 +39,8 @@ def parse(arguments: list[str]) -> argparse.Namespace:
 
 def main(arguments: list[str] | None = None) -> int:
     options = parse(sys.argv[1:] if arguments is None else arguments)
+    # pyspark asks for pandas < 3 whenever a pandas is installed; this command does not use it.
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
     from stackledger_spark.fleet import replay_fleet
