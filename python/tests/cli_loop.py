@@ -17,8 +17,11 @@ import tempfile
 from stackledger_spark.tables import EXPORTED, SEQ_ARRAY_COLUMNS, SEQ_COLUMNS, TABLES
 
 
-def replay_each_device(cli: str, rows: list[tuple[str, int, str]]) -> tuple[dict[str, list[tuple]], set[str]]:
-    """Every table's rows over all devices, and the devices whose ingest failed."""
+def replay_each_device(
+    cli: str, rows: list[tuple[str, int, str]], export_arguments: tuple[str, ...] = ()
+) -> tuple[dict[str, list[tuple]], set[str]]:
+    """Every table's rows over all devices, and the devices whose ingest failed; `export_arguments`
+    go to each `export sqlite`."""
     by_device: dict[str, list[tuple[int, str]]] = {}
     for device, seq, line in rows:
         by_device.setdefault(device, []).append((seq, line))
@@ -34,7 +37,10 @@ def replay_each_device(cli: str, rows: list[tuple[str, int, str]]) -> tuple[dict
             if subprocess.run([cli, "ingest", "--store", store, source], capture_output=True).returncode != 0:
                 failed.add(device)
                 continue
-            subprocess.run([cli, "export", "sqlite", "--store", store, "--out", database], check=True, capture_output=True)
+            subprocess.run(
+                [cli, "export", "sqlite", "--store", store, "--out", database, *export_arguments],
+                check=True, capture_output=True,
+            )
             stored, seen = [], set()
             for seq, line in events:
                 event_id = json.loads(line).get("id")

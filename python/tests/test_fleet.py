@@ -52,6 +52,28 @@ def test_every_partitioning_gives_the_rows_of_the_plain_loop(events, fleet_binar
         result.unpersist()
 
 
+def test_policy_interval_and_sampling_pass_through(spark, tmp_path, fleet, fleet_binary, cli_binary):
+    policy = tmp_path / "policy.json"
+    policy.write_text('{"rotationCapPerWidgetPerDay": 1}')
+    chosen = set(fleet.devices[:6])
+    rows = [row for row in fleet.rows if row[0] in chosen]
+    start, end = "2026-03-03T00:00:00Z", "2026-03-05T00:00:00Z"
+    arguments = ("--policy", str(policy), "--from", start, "--to", end, "--every", "1h")
+    expected, _ = replay_each_device(cli_binary, rows, arguments)
+    default, _ = replay_each_device(cli_binary, rows, arguments[2:])
+    events = spark.createDataFrame(rows, "device STRING, seq BIGINT, line STRING")
+    result = replay_fleet(events, binary=fleet_binary, policy=str(policy), start=start, end=end, every="1h")
+    try:
+        for table in EXPORTED:
+            assert collected(result, table) == sorted(expected[table]), table
+        # The policy changed the decisions, and the samples are hourly within the interval.
+        assert sorted(expected["decisions"]) != sorted(default["decisions"])
+        times = {row.time_us for row in result["states"].select("time_us").distinct().collect()}
+        assert len(times) == 49 and min(times) == 1772496000000000
+    finally:
+        result.unpersist()
+
+
 def test_an_invalid_line_fails_its_device_only(events, fleet, fleet_binary):
     result = replay_fleet(events, binary=fleet_binary)
     try:
