@@ -57,14 +57,17 @@ class DeviceFailed(Exception):
 class DeviceRun:
     """Streams one device's events into a temporary store, then reads its tables."""
 
-    def __init__(self, binary: str, device: Optional[str], options: ReplayOptions, policy_path: Optional[str]):
+    def __init__(
+        self, binary: str, device: Optional[str], options: ReplayOptions, policy_path: Optional[str],
+        scratch: Optional[str] = None,
+    ):
         self.binary = binary
         self.device = device
         self.options = options
         self.policy_path = policy_path
         self.seqs = array("q")
         self.failure: Optional[str] = None
-        self.directory = tempfile.mkdtemp(prefix="stackledger-device-")
+        self.directory = tempfile.mkdtemp(prefix="stackledger-device-", dir=scratch)
         self.store = os.path.join(self.directory, "store")
         # The lines as sent, kept on local disk (not in memory) for the rare device whose log
         # repeats an event id: ingest skips the repeat, and the lines say which one it was.

@@ -25,6 +25,7 @@ def replay_partition(options: ReplayOptions, batches: Iterator[pa.RecordBatch]) 
     """The `mapInArrow` function: every device of the partition, replayed in order."""
     binary = executor_binary()
     policy = executor_file(options.policy) if options.policy else None
+    scratch = executor_scratch()
     current: Optional[DeviceRun] = None
     for batch in batches:
         devices, seqs, lines = batch.column("device"), batch.column("seq"), batch.column("line")
@@ -33,7 +34,7 @@ def replay_partition(options: ReplayOptions, batches: Iterator[pa.RecordBatch]) 
             if current is None or current.device != device:
                 if current is not None:
                     yield from current.finish()
-                current = DeviceRun(binary, device, options, policy)
+                current = DeviceRun(binary, device, options, policy, scratch)
             current.feed(seqs.slice(start, end - start), lines.slice(start, end - start))
     if current is not None:
         yield from current.finish()
@@ -58,6 +59,14 @@ def executor_file(name: str) -> str:
     return SparkFiles.get(name)
 
 
+def executor_scratch() -> str:
+    """Where the temporary stores go: Spark's own folder for shipped files, on the executor's
+    local disk (spark.local.dir), which Spark removes when the application ends."""
+    from pyspark import SparkFiles
+
+    return SparkFiles.getRootDirectory()
+
+
 def executor_binary() -> str:
     """The shipped binary, runnable: copied to a private folder when it lost its execute bit."""
     path = executor_file(BINARY_NAME)
@@ -65,7 +74,7 @@ def executor_binary() -> str:
         return path
     # SparkFiles keeps what was shipped together in one folder: the binary finds its
     # libmimalloc.so.2 beside it through $ORIGIN, so both are copied.
-    folder = tempfile.mkdtemp(prefix="stackledger-binary-")
+    folder = tempfile.mkdtemp(prefix="stackledger-binary-", dir=executor_scratch())
     for name in os.listdir(os.path.dirname(path)):
         if name == BINARY_NAME or name.startswith("libmimalloc"):
             target = os.path.join(folder, name)
