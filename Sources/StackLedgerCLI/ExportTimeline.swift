@@ -82,7 +82,7 @@ struct ExportTimeline: ParsableCommand {
         let file = try OutputFile(path: out)
         var counts = [TimelineRow.Kind: Int]()
         if format == .case {
-            try withLedgerErrors {
+            counts = try withLedgerErrors {
                 try CaseTimeline.write(
                     export, devices: session.devices, from: a, to: b, query: try options.query(),
                     question:

@@ -99,5 +99,18 @@ struct CaseBundleTests {
         let row = try check(bundle, dir)
         #expect(row.contains("_ATXInfoSuggestionStore.db") || row.contains("CurrentPowerlog.PLSQL"), "\(row)")
         #expect(row.contains("smartstack-1 model"), "\(row)")
+        // The sidecar counts what the bundle holds: the decisions and disagreements the
+        // Timesketch timeline of the same store has, and no events or observations.
+        let sketch = dir.file("timeline.jsonl")
+        #expect(
+            try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", sketch]).status
+                == 0)
+        let lines = try [bundle, sketch].map { path in
+            let data = try Data(contentsOf: URL(fileURLWithPath: path + ".meta.json"))
+            let meta = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return try #require(meta["lines"] as? [String: Int])
+        }
+        #expect((lines[0]["decision"] ?? 0) > 0 && lines[0]["decision"] == lines[1]["decision"], "\(lines)")
+        #expect(lines[0]["disagreement"] == lines[1]["disagreement"] && lines[0]["event"] == 0, "\(lines)")
     }
 }

@@ -6,11 +6,14 @@ package import SmartStack
 /// reasons and assumptions, and the disagreements with the device's own records, as a
 /// CASE/UCO bundle; every event they cite is a provenance record of its artifact.
 package enum CaseTimeline {
-    /// Writes the bundle through `flush`, as the lines are found.
+    /// Writes the bundle through `flush`, as the lines are found; returns how many decisions
+    /// and disagreements it holds.
+    @discardableResult
     package static func write(
         _ export: TimelineExport, devices: [String], from: Int64, to: Int64, query: ProjectionQuery, question: String,
         tool: String, policy: Policy, ledger: Ledger, flush: @escaping ([UInt8]) throws -> Void
-    ) throws {
+    ) throws -> [TimelineRow.Kind: Int] {
+        var counts = [TimelineRow.Kind: Int]()
         var bundle = CaseProvenance(graph: CaseGraphWriter(flush: flush))
         let version = tool.split(separator: " ").last.map(String.init) ?? tool
         let instrument = try bundle.writeTool(version: version, policy: policy)
@@ -20,6 +23,7 @@ package enum CaseTimeline {
         var export = export
         export.include.formIntersection([.decision, .disagreement])
         try export.forEachRow(devices: devices, from: from, to: to, query: query) { row in
+            counts[row.kind, default: 0] += 1
             let cites = row.citedEvents + (row.kind == .disagreement ? row.seq.map { [$0] } ?? [] : [])
             try bundle.writeEvents(cites, ledger: ledger)
             let identity = "\(action) \(row.kind.rawValue) \(row.time.microseconds) \(row.message)"
@@ -54,5 +58,6 @@ package enum CaseTimeline {
                 "The decisions of StackLedger's \(Policy.name) model and their disagreements with the device's own records, replayed from the stored events",
             instrument: instrument, results: results + [chain] + bundle.provenanceIRIs)
         try bundle.graph.finish()
+        return counts
     }
 }
