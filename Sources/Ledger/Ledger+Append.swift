@@ -30,7 +30,7 @@ extension Ledger {
     /// - Parameter produce: calls its argument with each chunk, in order.
     /// - Throws: `LedgerError.idConflict` if an id is stored with other content, `.storage`
     ///   if the commit fails or `produce` throws; then nothing of it is stored.
-    public func appendInOneCommit<E: LedgerPayload>(
+    public func appendInOneCommit<E: LedgerPayload & SendableMetatype>(
         _ produce: @escaping @Sendable (_ store: ([E]) throws -> Void) throws -> Void
     ) throws(LedgerError) -> AppendReceipt {
         let request = GroupCommitter.Request { writer in
