@@ -51,9 +51,9 @@ def main(arguments: list[str] | None = None) -> int:
         builder = builder.master(options.master)
     spark = builder.getOrCreate()
     try:
-        hadoop = spark._jvm.org.apache.hadoop.fs.Path(options.output)
-        filesystem = hadoop.getFileSystem(spark._jsc.hadoopConfiguration())
-        if filesystem.exists(hadoop) and not options.overwrite:
+        output_path = spark._jvm.org.apache.hadoop.fs.Path(options.output)
+        filesystem = output_path.getFileSystem(spark._jsc.hadoopConfiguration())
+        if filesystem.exists(output_path) and not options.overwrite:
             print(
                 f"stackledger_spark: {options.output} exists; choose another --output or add --overwrite",
                 file=sys.stderr,
@@ -82,9 +82,9 @@ def main(arguments: list[str] | None = None) -> int:
             frame.write.mode("overwrite").parquet(f"{staging}/{table}")
             counts[table] = spark.read.parquet(f"{staging}/{table}").count()
         # The tables appear under --output together, or not at all.
-        if filesystem.exists(hadoop):
-            filesystem.delete(hadoop, True)
-        if not filesystem.rename(staging_path, hadoop):
+        if filesystem.exists(output_path):
+            filesystem.delete(output_path, True)
+        if not filesystem.rename(staging_path, output_path):
             print(f"stackledger_spark: cannot move {staging} to {options.output}", file=sys.stderr)
             return IO_ERROR
         result.unpersist()

@@ -8,6 +8,7 @@ batches; each run of one device's rows goes to that device's `DeviceRun`, which 
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import tempfile
 from typing import Iterator, Optional
@@ -78,7 +79,6 @@ def executor_binary() -> str:
     for name in os.listdir(os.path.dirname(path)):
         if name == BINARY_NAME or name.startswith("libmimalloc"):
             target = os.path.join(folder, name)
-            with open(os.path.join(os.path.dirname(path), name), "rb") as source, open(target, "wb") as copy:
-                copy.write(source.read())
+            shutil.copyfile(os.path.join(os.path.dirname(path), name), target)
             os.chmod(target, stat.S_IRWXU)
     return os.path.join(folder, BINARY_NAME)
