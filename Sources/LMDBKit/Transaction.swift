@@ -27,6 +27,10 @@ public final class Transaction {
         abortIfOpen()
     }
 
+    /// LMDB's id of this transaction: for a read-only one, the id of the newest committed
+    /// write transaction it sees, which every commit advances.
+    public var id: Int { Int(mdb_txn_id(handle)) }
+
     func commit() throws(LMDBError) {
         guard isOpen else { return }
         isOpen = false

@@ -21,6 +21,13 @@ extension Ledger {
         try read { reader in try Verifier(reader: reader).quick(records: records) }
     }
 
+    /// An identity of the newest commit: LMDB's id of the last committed write transaction,
+    /// which every write through LMDB advances (the log's, a checkpoint's, anyone's). Equal
+    /// identities mean the same committed store, so a quick check's result can be kept for it.
+    public func commitIdentity() throws -> Int {
+        try read { reader in reader.txn.id }
+    }
+
     /// The chain head as it stood when sequence number `seq` was the newest: the hash of the
     /// batch that ends at `seq`; nil when no batch ends there.
     public func chainHead(endingAt seq: UInt64) throws -> ChainHead? {

@@ -21,6 +21,7 @@ enum PageAssets {
           <label>Known at <input id="knownAt" type="datetime-local" step="1"></label>
           <span id="without"></span>
         </header>
+        <p id="live" class="note"></p>
         <p id="policy" class="note"></p>
         <p class="note">Relevance lanes are normalised per provider: each app's scores against its own other scores.</p>
         <div id="assumptions" class="note"></div>
@@ -118,7 +119,25 @@ enum PageAssets {
             (added.size + gone.length) + " decisions change (" + added.size + " new, " + gone.length + " gone)" : "";
           $("assumptions").textContent = report.assumptions.map(a => "Assumes " + a.code + " (" + a.stack + "): " + a.detail).join("\n");
           draw();
+          // Milliseconds from navigation start to the drawn lanes.
+          document.body.setAttribute("data-rendered", String(Math.round(performance.now())));
           await moveCursor();
+        }
+        // Live: the server tells each commit; a new one redraws the view and lists new devices.
+        let shownSeq = null;
+        function follow() {
+          const source = new EventSource("/api/commits");
+          source.addEventListener("commit", async e => {
+            const last = JSON.parse(e.data).lastSeq;
+            if (shownSeq === null || last === shownSeq) { shownSeq = last; return; }
+            shownSeq = last;
+            devices = JSON.parse(await api("devices", {})).devices;
+            const listed = new Set([...$("device").options].map(o => o.value));
+            for (const d of devices) if (!listed.has(d.device)) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
+            await load();
+            $("live").textContent = "Redrawn with the events committed through sequence number " + last + ".";
+            $("live").setAttribute("data-seq", String(last));
+          });
         }
         // The stack a device record belongs to: the one it names, else the one the model
         // judged it against (a record that names no stack, such as PowerLog's).
@@ -273,6 +292,7 @@ enum PageAssets {
           $("cursor").addEventListener("input", moveCursor);
           document.addEventListener("keydown", e => { if (e.key === "ArrowRight") step(1); if (e.key === "ArrowLeft") step(-1); });
           await load();
+          follow();
           document.body.setAttribute("data-ready", "yes");
         }
         start();

@@ -1,22 +1,41 @@
 import HTTPTypes
 import Hummingbird
+import Ledger
 
 /// The routes: the page and its assets, and the JSON API (docs/queries.md, "serve").
 enum Routes {
-    static func router(api: StoreAPI, guard middleware: GuardMiddleware<BasicRequestContext>) -> Router<
-        BasicRequestContext
-    > {
+    static func router(api: AnsweringThreads, ledger: Ledger, guard middleware: GuardMiddleware<BasicRequestContext>)
+        -> Router<
+            BasicRequestContext
+        >
+    {
         let router = Router()
         router.add(middleware: middleware)
         router.get("/") { _, _ in asset(PageAssets.html, "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in asset(PageAssets.script, "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in asset(PageAssets.style, "text/css; charset=utf-8") }
-        router.get("/api/devices") { _, _ in response(try await api.devices()) }
-        router.get("/api/state") { request, _ in response(try await api.state(parameters(request))) }
-        router.get("/api/why") { request, _ in response(try await api.why(parameters(request))) }
-        router.get("/api/replay") { request, _ in response(try await api.replay(parameters(request))) }
-        router.get("/api/events") { request, _ in response(try await api.events(parameters(request))) }
-        router.get("/api/report") { request, _ in response(try await api.report(parameters(request))) }
+        router.get("/api/devices") { _, _ in response(try await api.answer { try $0.devices() }) }
+        router.get("/api/state") { request, _ in
+            let q = parameters(request)
+            return response(try await api.answer { try $0.state(q) })
+        }
+        router.get("/api/why") { request, _ in
+            let q = parameters(request)
+            return response(try await api.answer { try $0.why(q) })
+        }
+        router.get("/api/replay") { request, _ in
+            let q = parameters(request)
+            return response(try await api.answer { try $0.replay(q) })
+        }
+        router.get("/api/events") { request, _ in
+            let q = parameters(request)
+            return response(try await api.answer { try $0.events(q) })
+        }
+        router.get("/api/report") { request, _ in
+            let q = parameters(request)
+            return response(try await api.answer { try $0.report(q) })
+        }
+        router.get("/api/commits") { _, _ in CommitStream.response(ledger: ledger) }
         return router
     }
 

@@ -20,6 +20,8 @@ public struct StackLedgerServer: Sendable {
         public var tlsCertificate: String?
         public var tlsKey: String?
         public var tool = "stackledger"
+        /// How many questions are answered at once (each by its own engine): the machine's cores.
+        public var answeringThreads = ProcessInfo.processInfo.activeProcessorCount
 
         public init() {}
 
@@ -47,11 +49,14 @@ public struct StackLedgerServer: Sendable {
 
     /// Serves until the process is stopped; `onListening` gets the address once bound.
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
-        let api = StoreAPI(ledger: ledger, policy: policy, tool: settings.tool)
+        let (ledger, policy, tool) = (ledger, policy, settings.tool)
+        let api = AnsweringThreads(count: settings.answeringThreads) {
+            StoreAPI(ledger: ledger, policy: policy, tool: tool)
+        }
         let secure = settings.tlsCertificate != nil
         let middleware = GuardMiddleware<BasicRequestContext>(
             allowedHosts: allowedHosts, token: settings.token, secure: secure)
-        let router = Routes.router(api: api, guard: middleware)
+        let router = Routes.router(api: api, ledger: ledger, guard: middleware)
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }

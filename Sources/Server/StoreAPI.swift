@@ -4,9 +4,10 @@ import Projections
 import RecordFormat
 import SmartStack
 
-/// The API's answers, from one store and one engine, one request at a time: each is the
-/// CLI's JSON for the same question, written by the same writers.
-actor StoreAPI {
+/// The API's answers, from one store and one engine, one request at a time (each belongs
+/// to one of the `AnsweringThreads`): each is the CLI's JSON for the same question, written
+/// by the same writers.
+final class StoreAPI {
     let ledger: Ledger
     let projector: Projector
     let tool: String
@@ -30,11 +31,25 @@ actor StoreAPI {
         }
     }
 
+    /// The commit the quick check last ran on, and what it found.
+    private var lastCheck: (commit: Int, problem: VerifyReport.Problem?)?
+
+    /// The quick check's finding on the newest commit: run again whenever the store has a
+    /// new commit, else the finding of the same commit.
+    private func quickCheck() throws -> VerifyReport.Problem? {
+        let commit = try ledger.commitIdentity()
+        if let lastCheck, lastCheck.commit == commit { return lastCheck.problem }
+        // A commit landing in between leaves an older identity here: the next question checks again.
+        let problem = try ledger.quickCheck()
+        lastCheck = (commit, problem)
+        return problem
+    }
+
     /// Runs `body` against a store that passes its quick check; a store that fails it, or
     /// cannot be read, answers 503.
     private func checked<T>(_ body: () throws -> T) throws -> T {
         do {
-            if let problem = try ledger.quickCheck() {
+            if let problem = try quickCheck() {
                 throw APIError.storeUnavailable(
                     "the store fails its quick check (\(problem)); run `stackledger verify`")
             }

@@ -21,11 +21,21 @@ struct Rebuild: ParsableCommand {
         name: .customLong("policy"),
         help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
     @Option(help: "Threads that fold devices at once (default: the machine's cores).") var threads: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Events of a device between two checkpoints.",
+            discussion: """
+                Fewer events make every later answer's fold shorter (a served store's answers \
+                faster) at the cost of more checkpoint bytes.
+                """, valueName: "events")) var checkpointEvery = Projector.defaultCheckpointInterval
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func validate() throws {
         if let threads, !(1...256).contains(threads) {
             throw ValidationError("--threads must be from 1 to 256 (it is \(threads))")
+        }
+        guard (16...1_048_576).contains(checkpointEvery) else {
+            throw ValidationError("--checkpoint-every must be from 16 to 1048576 events (it is \(checkpointEvery))")
         }
     }
 
@@ -55,7 +65,7 @@ struct Rebuild: ParsableCommand {
         let folded = try withLedgerErrors {
             try Projector.rebuild(
                 ledger: ledger, policy: policy, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                progress: tell)
+                checkpointInterval: checkpointEvery, progress: tell)
         }
         progress?.finish()
         let seconds = Date().timeIntervalSince(start)

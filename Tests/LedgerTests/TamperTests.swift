@@ -112,6 +112,21 @@ struct TamperTests {
         #expect(try Ledger(path: store.path).quickCheck() != nil)
     }
 
+    @Test("the commit identity stays through reads and advances with every write through LMDB, a forger's too")
+    func commitIdentity() throws {
+        let store = try makeStore()
+        defer { store.cleanup() }
+        let ledger = try Ledger(path: store.path)
+        let before = try ledger.commitIdentity()
+        #expect(try ledger.quickCheck() == nil)
+        #expect(try ledger.commitIdentity() == before)
+        let tamper = try Tamper(store.path)
+        var rec = try tamper.record(90)
+        rec[10] ^= 0x01
+        try tamper.setRecord(90, Tamper.resealed(rec, seq: 90))
+        #expect(try ledger.commitIdentity() > before)
+    }
+
     @Test("a rewritten old record is named by its batch alone: no later batch, no claim about the end")
     func forgedRecordNamesItsBatch() throws {
         let store = try makeStore()

@@ -220,6 +220,61 @@ struct ServeTests {
     }
 
     @Test(
+        "another process's commit is pushed: /api/commits tells the new sequence number, and the open page redraws and lists the new device"
+    )
+    func liveRefresh() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let server = try Running(["--store", dir.store])
+        let late =
+            #"{"type":"device.info","time":"2026-03-03T00:00:00Z","device":"late","platform":"iOS","osVersion":"26.1"}"#
+        let script = """
+            import subprocess, sys, urllib.request
+            from playwright.sync_api import sync_playwright
+            url, cli, store, line = sys.argv[1:5]
+            def ingest(text):
+                subprocess.run([cli, "ingest", "--store", store, "-"], input=text, text=True, check=True, capture_output=True)
+            def commits(stream):
+                # The data of each `commit` event, as the stream sends them.
+                for raw in stream:
+                    text = raw.decode().strip()
+                    if text.startswith("data: "): yield text[len("data: "):]
+            with urllib.request.urlopen(url + "api/commits", timeout=30) as stream:
+                print(stream.headers["Content-Type"])
+                told = commits(stream)
+                first = next(told)
+                ingest(line + "\\n")
+                print(first, next(told))
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                page = browser.new_page()
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(url)
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                print(page.get_attribute("body", "data-rendered").isdigit(), page.inner_text("#live") == "")
+                ingest(line.replace('"late"', '"later"') + "\\n")
+                page.wait_for_selector("#live[data-seq]", timeout=30000)
+                print(page.get_attribute("#live", "data-seq"), "later" in page.locator("#device option").all_inner_texts())
+                print(errors)
+                browser.close()
+            """
+        let before = try CLI.run(["stats", "--store", dir.store, "--json"])
+        let events = try #require(
+            (try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])?["events"] as? Int)
+        let r = try python(script, [server.url, CLI.executable, dir.store, late])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        try #require(out.count == 5, "\(r.stdout)\(r.stderr)")
+        #expect(out[0] == "text/event-stream")
+        #expect(out[1] == #"{"lastSeq":\#(events)} {"lastSeq":\#(events + 1)}"#, "\(out[1])")
+        #expect(out[2] == "True True", "\(out[2])")
+        #expect(out[3] == "\(events + 2) True", "\(out[3])")
+        #expect(out[4] == "[]", "\(out[4])")
+    }
+
+    @Test(
         "the page renders in Chromium: labelled lanes and a legend, the state at the cursor, why on a decision, and a reproducing command"
     )
     func page() throws {
