@@ -103,8 +103,12 @@ enum PageAssets {
         async function load() {
           const [a, b] = interval();
           try {
-            report = JSON.parse(await api("report", { from: iso(a), to: iso(b) }));
-            disagreements = (await api("replay", { from: iso(a), to: iso(b), disagreements: "true" })).split("\n").filter(l => l).map(l => JSON.parse(l));
+            // Both at once: the server answers them on separate cores.
+            const [reportText, replayText] = await Promise.all([
+              api("report", { from: iso(a), to: iso(b) }),
+              api("replay", { from: iso(a), to: iso(b), disagreements: "true" })]);
+            report = JSON.parse(reportText);
+            disagreements = replayText.split("\n").filter(l => l).map(l => JSON.parse(l));
           } catch (e) { $("lanes").textContent = e.message; return; }
           $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm.";
           gone = []; added = new Set();
