@@ -181,11 +181,11 @@ enum PageAssets {
             }
             for (const d of report.decisions.filter(d => d.stack === s.stack)) {
               const changed = added.has(key(d));
-              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: changed ? "#f90" : "#fff", stroke: "#333", class: changed ? "decision changed" : "decision" }, svg);
+              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: changed ? "#f90" : "#fff", stroke: "#333", class: changed ? "decision changed" : "decision", "data-decision": key(d) }, svg);
               c.addEventListener("click", () => why(Date.parse(d.time), d.stack));
             }
             for (const d of gone.filter(d => d.stack === s.stack)) {
-              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: "none", stroke: "#999", "stroke-dasharray": "2,2", class: "gone" }, svg);
+              const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: "none", stroke: "#999", "stroke-dasharray": "2,2", class: "gone", "data-decision": key(d) }, svg);
               const t = el("title", {}, c); t.textContent = "without the unticked events, no " + d.action + " of " + d.widget.kind + " here";
             }
           }

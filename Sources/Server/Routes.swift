@@ -14,6 +14,8 @@ enum Routes {
         router.get("/") { _, _ in asset(PageAssets.html, "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in asset(PageAssets.script, "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in asset(PageAssets.style, "text/css; charset=utf-8") }
+        // The page has no icon; browsers ask for one anyway.
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/api/devices") { _, _ in response(try await api.answer { try $0.devices() }) }
         router.get("/api/state") { request, _ in
             let q = parameters(request)

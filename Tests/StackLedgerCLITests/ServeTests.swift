@@ -275,6 +275,106 @@ struct ServeTests {
     }
 
     @Test(
+        "the page agrees with the CLI: the state at a dragged cursor, a decision's reasons, the decisions an unticked event changes; hostile strings stay text; a screenshot is kept"
+    )
+    func pageAgreesWithCLI() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        // A widget whose kind and app are markup and script, on a device of its own.
+        let hostile = #"<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>"#
+        let lines = [
+            #"{"type":"device.info","time":"2026-03-02T06:00:00Z","device":"hostile","platform":"iOS","osVersion":"26.1"}"#,
+            #"{"type":"stack.created","time":"2026-03-02T06:00:00Z","device":"hostile","stack":"s-1","platform":"iOS","family":"systemSmall","smartRotate":true,"widgetSuggestions":true}"#,
+            #"{"type":"stack.widgetAdded","time":"2026-03-02T06:00:01Z","device":"hostile","stack":"s-1","position":0,"widget":{"instance":"w-1","app":"HOSTILE","kind":"HOSTILE","family":"systemSmall","configuration":null}}"#,
+        ].map { $0.replacingOccurrences(of: "HOSTILE", with: hostile) }
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, "-"], stdin: lines.joined(separator: "\n") + "\n").status == 0)
+        let screenshot = Fixtures.repositoryRoot + "/.build/test-artifacts/serve-page.png"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let server = try Running(["--store", dir.store])
+        let script = #"""
+            import json, re, subprocess, sys
+            from playwright.sync_api import sync_playwright
+            url, cli, store, screenshot = sys.argv[1:5]
+            def ask(*arguments):
+                done = subprocess.run([cli, *arguments, "--store", store], capture_output=True, text=True)
+                if done.returncode != 0: raise SystemExit(" ".join(arguments) + ": " + done.stderr)
+                return done.stdout
+            from datetime import datetime
+            def instant(text):
+                return datetime.fromisoformat(text.replace("Z", "+00:00"))
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                page = browser.new_page(viewport={"width": 1280, "height": 1200})
+                errors, dialogs = [], []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+                page.goto(url + "?device=default&from=2026-03-02T00:00:00&span=86400")
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                # Drag the cursor to the middle of the day: the state shown is state --json's.
+                page.locator("#cursor").fill("500")
+                at = "2026-03-02T12:00:00Z"
+                page.locator("#cursorTime", has_text=at).wait_for(timeout=30000)
+                state = json.loads(ask("state", "--device", "default", "--at", at, "--json"))
+                page.locator("#state", has_text="State at " + state["at"]).wait_for(timeout=30000)
+                shown = page.inner_text("#state").split("\n")
+                expected = []
+                for s in state["stacks"]:
+                    top = s["top"]["kind"] + " (" + s["top"]["instance"] + ")" if s["top"] else "none"
+                    expected.append(s["stack"] + " (" + s["platform"] + "): top " + top)
+                    expected += ["  %d. %s (%s)" % (w["position"], w["kind"], w["instance"]) for w in s["widgets"]]
+                page_lines = [l.split("  relevance")[0] for l in shown if re.match(r"^(\S+ \(\w+\): top |  \d+\. )", l)]
+                print(page_lines == expected and len(expected) > 0)
+                page.screenshot(path=screenshot, full_page=True)
+                # Click a decision: the reasons shown are why --json's.
+                page.locator("svg[data-stack=home-1] .decision").first.click()
+                page.locator("#why", has_text="Why at").wait_for(timeout=30000)
+                head = page.inner_text("#why").split("\n")[0]
+                when, stack = re.match(r"Why at (\S+) on (\S+):", head).groups()
+                answer = json.loads(ask("why", "--device", "default", "--at", when, "--stack", stack, "--json"))
+                codes = [r["code"] for r in (answer["decision"]["reasons"] if answer["decision"] else [])]
+                shown_codes = re.findall(r"^  ([A-Z_]+) \[", page.inner_text("#why"), re.M)
+                print(shown_codes == codes and len(codes) > 0)
+                # Untick the first cited event: the decisions that change are replay --without's.
+                seq = re.search(r"event (\d+)", page.locator("#why label").first.inner_text()).group(1)
+                page.locator("#why input.cited").first.uncheck()
+                page.locator("#without", has_text="decisions change").wait_for(timeout=30000)
+                new, gone = map(int, re.search(r"\((\d+) new, (\d+) gone\)", page.inner_text("#without")).groups())
+                def decided(key):
+                    # Whether why --without, asked at the decision's instant, names that decision.
+                    time, stack, action, instance = key.split("|")
+                    d = json.loads(ask("why", "--device", "default", "--at", time, "--stack", stack, "--without", seq, "--json"))["decision"]
+                    return d is not None and (instant(d["time"]), d["action"], d["widget"]["instance"]) == (instant(time), action, instance)
+                shown_new = page.locator("svg .decision.changed").evaluate_all("l => l.map(e => e.getAttribute('data-decision'))")
+                shown_gone = page.locator("svg .gone").evaluate_all("l => l.map(e => e.getAttribute('data-decision'))")
+                print(len(shown_new) == new, len(shown_gone) == gone, new + gone > 0,
+                      all(decided(k) for k in shown_new[:4]) and not any(decided(k) for k in shown_gone[:4]))
+                # The hostile device: its strings are drawn as text and run nothing.
+                page.goto(url + "?device=hostile&from=2026-03-02T00:00:00&span=86400")
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                page.locator("#cursor").fill("500")
+                page.locator("#state", has_text="s-1 (iOS)").wait_for(timeout=30000)
+                print(page.title() == "StackLedger", dialogs == [], page.locator("#lanes img, #state img, #legend img").count() == 0,
+                      "<script>" in page.inner_text("#legend") and "<script>" in page.inner_text("#state"))
+                print(errors)
+                browser.close()
+            """#
+        let r = try python(script, [server.url, CLI.executable, dir.store, screenshot])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        try #require(out.count == 5, "\(r.stdout)\(r.stderr)")
+        #expect(out[0] == "True", "the state at the cursor: \(out[0])")
+        #expect(out[1] == "True", "the decision's reasons: \(out[1])")
+        #expect(out[2] == "True True True True", "the decisions without the event: \(out[2])")
+        #expect(out[3] == "True True True True", "the hostile strings: \(out[3])")
+        #expect(out[4] == "[]", "\(out[4])")
+        let attributes = try FileManager.default.attributesOfItem(atPath: screenshot)
+        #expect((attributes[.size] as? Int ?? 0) > 10_000, "the screenshot at \(screenshot)")
+    }
+
+    @Test(
         "the page renders in Chromium: labelled lanes and a legend, the state at the cursor, why on a decision, and a reproducing command"
     )
     func page() throws {
