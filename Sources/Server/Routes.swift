@@ -16,27 +16,21 @@ enum Routes {
         router.get("/app.css") { _, _ in asset(PageAssets.style, "text/css; charset=utf-8") }
         // The page has no icon; browsers ask for one anyway.
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
-        router.get("/api/devices") { _, _ in response(try await api.answer { try $0.devices() }) }
-        router.get("/api/state") { request, _ in
-            let q = parameters(request)
-            return response(try await api.answer { try $0.state(q) })
+        /// A question of the API: its parameters, answered by one of the answering threads.
+        func ask(
+            _ path: RouterPath, _ question: @escaping @Sendable (StoreAPI, QueryParameters) throws -> StoreAPI.Answer
+        ) {
+            router.get(path) { request, _ in
+                let q = parameters(request)
+                return response(try await api.answer { try question($0, q) })
+            }
         }
-        router.get("/api/why") { request, _ in
-            let q = parameters(request)
-            return response(try await api.answer { try $0.why(q) })
-        }
-        router.get("/api/replay") { request, _ in
-            let q = parameters(request)
-            return response(try await api.answer { try $0.replay(q) })
-        }
-        router.get("/api/events") { request, _ in
-            let q = parameters(request)
-            return response(try await api.answer { try $0.events(q) })
-        }
-        router.get("/api/report") { request, _ in
-            let q = parameters(request)
-            return response(try await api.answer { try $0.report(q) })
-        }
+        ask("/api/devices") { store, _ in try store.devices() }
+        ask("/api/state") { try $0.state($1) }
+        ask("/api/why") { try $0.why($1) }
+        ask("/api/replay") { try $0.replay($1) }
+        ask("/api/events") { try $0.events($1) }
+        ask("/api/report") { try $0.report($1) }
         router.get("/api/commits") { _, _ in CommitStream.response(ledger: ledger) }
         return router
     }
