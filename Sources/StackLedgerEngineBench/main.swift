@@ -39,6 +39,10 @@ struct EngineBench: ParsableCommand {
         help:
             "Only append the two late events and time the first answer after each (on a store whose checkpoints are built)."
     ) var lateOnly = false
+    @Flag(
+        help:
+            "Only answer --queries state and why questions at random instants from the store's checkpoints (for perf and callgrind)."
+    ) var queriesOnly = false
 
     func run() throws {
         let ledger = try Ledger(path: store)
@@ -70,6 +74,10 @@ struct EngineBench: ParsableCommand {
                 ledger, policy, devices: devices, first: stats.firstTime?.microseconds ?? 0,
                 last: stats.lastTime?.microseconds ?? 0)
             print(lines.joined(separator: "\n"))
+            return
+        }
+        if queriesOnly {
+            print(try questionsOnly(ledger, policy))
             return
         }
         if decodeOnly {
@@ -324,6 +332,27 @@ struct EngineBench: ParsableCommand {
         var w = CanonicalWriter()
         ProjectionJSON.writeStacks(&w, engine.snapshot(at: Timestamp(microseconds: t)).stacks)
         return w.bytes.count
+    }
+
+    /// Answers `--queries` state and why questions at random instants of random devices,
+    /// as `serve` does, and reports their median time.
+    func questionsOnly(_ ledger: Ledger, _ policy: Policy) throws -> String {
+        let stats = try ledger.statistics()
+        let devices = try projector(ledger, policy).devices()
+        let (first, last) = (stats.firstTime?.microseconds ?? 0, stats.lastTime?.microseconds ?? 0)
+        var rng = SplitMix64(seed: seed)
+        var times = [Double]()
+        for _ in 0..<queries {
+            let device = devices[Int(rng.next() % UInt64(devices.count))]
+            let t = first + Int64(rng.next() % UInt64(max(1, last - first)))
+            times.append(
+                try time {
+                    _ = try answer(projector(ledger, policy), device, t, ProjectionQuery())
+                    let engine = try projector(ledger, policy).engine(device: device, at: t, query: ProjectionQuery())
+                    _ = engine.verdict(stack: "stack-0", widget: "Widget1")
+                })
+        }
+        return "\(queries) state and why questions at random instants: median \(ms(median(times))) ms"
     }
 
     /// A projector that makes checkpoints at `--checkpoint-interval`, as the rebuild does.

@@ -241,8 +241,20 @@ struct StateReader {
     let bytes: [UInt8]
     var offset = 0
     private var strings: [String] = []
-    /// Strings longer than fifteen bytes read so far, by `StringHash` of their bytes.
-    private var pool: [UInt64: String] = [:]
+    /// The identity (`stringWithIdentity()`) of each string of `strings`.
+    private var identities: [Int] = []
+    /// Strings longer than fifteen bytes read so far, by `StringHash` of their bytes, with
+    /// their identities.
+    private var pool: [UInt64: (string: String, identity: Int)] = [:]
+    /// The identities of strings of up to fifteen bytes read so far, by their bytes.
+    private var small: [SmallKey: Int] = [:]
+    private var identityCount = 0
+
+    /// Up to fifteen bytes and their count, packed.
+    private struct SmallKey: Hashable {
+        var low: UInt64
+        var high: UInt64
+    }
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -288,30 +300,96 @@ struct StateReader {
             guard tag <= strings.count else { throw Malformed(offset: offset) }
             return strings[Int(tag - 1)]
         }
+        return try literal(identified: false).string
+    }
+    /// A string, and a number that is the same for two strings of this reader only when
+    /// their bytes are the same (so that what is made from a string can be kept by it
+    /// and found again by comparing integers).
+    mutating func stringWithIdentity() throws -> (string: String, identity: Int) {
+        let tag = try varint()
+        if tag > 0 {
+            guard tag <= strings.count else { throw Malformed(offset: offset) }
+            let i = Int(tag - 1)
+            if identities[i] < 0 {
+                var s = strings[i]
+                identities[i] = s.withUTF8 { identity(small: $0) }
+            }
+            return (strings[i], identities[i])
+        }
+        return try literal(identified: true)
+    }
+    /// A string written out in full, added to the strings that tags name. A string of up
+    /// to fifteen bytes gets its identity only when `identified` (else -1, until asked).
+    private mutating func literal(identified: Bool) throws -> (string: String, identity: Int) {
         let n = Int(try varint())
         guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
-        let s = n > 15 ? pooled(offset..<offset + n) : String(decoding: bytes[offset..<offset + n], as: UTF8.self)
+        let read: (string: String, identity: Int)
+        if n > 15 {
+            read = pooled(offset..<offset + n)
+        } else {
+            let s = String(decoding: bytes[offset..<offset + n], as: UTF8.self)
+            let known =
+                identified
+                ? bytes.withUnsafeBufferPointer {
+                    identity(small: UnsafeBufferPointer(rebasing: $0[offset..<offset + n]))
+                } : -1
+            read = (s, known)
+        }
         offset += n
-        strings.append(s)
-        return s
+        strings.append(read.string)
+        identities.append(read.identity)
+        return read
+    }
+    /// The identity of up to fifteen bytes.
+    private mutating func identity(small utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var key = SmallKey(low: 0, high: UInt64(utf8.count) << 56)
+        for (k, b) in utf8.enumerated() {
+            if k < 8 {
+                key.low |= UInt64(b) << (8 * UInt64(k))
+            } else {
+                key.high |= UInt64(b) << (8 * UInt64(k - 8))
+            }
+        }
+        if let known = small[key] { return known }
+        small[key] = identityCount
+        identityCount += 1
+        return identityCount - 1
     }
     /// The string of `range`'s bytes, the same storage as an earlier one of the same
     /// bytes: each day's usage section writes its names again, and a string longer than
     /// fifteen bytes is stored on the heap.
-    private mutating func pooled(_ range: Range<Int>) -> String {
+    private mutating func pooled(_ range: Range<Int>) -> (string: String, identity: Int) {
         bytes.withUnsafeBytes { all in
             let utf8 = UnsafeRawBufferPointer(rebasing: all[range])
             let hash = StringHash.of(utf8)
             if let known = pool[hash],
-                known.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).elementsEqual(utf8) }) == true
+                known.string.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).elementsEqual(utf8) })
+                    == true
             {
                 return known
             }
             if pool.isEmpty { pool.reserveCapacity(64) }
-            let s = String(decoding: utf8, as: UTF8.self)
-            pool[hash] = s
-            return s
+            let made = (string: String(decoding: utf8, as: UTF8.self), identity: identityCount)
+            identityCount += 1
+            pool[hash] = made
+            return made
         }
+    }
+    /// The string of `range`'s bytes (at most fifteen), with the identity of earlier ones.
+    private mutating func smallString(_ range: Range<Int>) -> (string: String, identity: Int) {
+        var key = SmallKey(low: 0, high: UInt64(range.count) << 56)
+        for (k, i) in range.enumerated() {
+            if k < 8 {
+                key.low |= UInt64(bytes[i]) << (8 * UInt64(k))
+            } else {
+                key.high |= UInt64(bytes[i]) << (8 * UInt64(k - 8))
+            }
+        }
+        let string = String(decoding: bytes[range], as: UTF8.self)
+        if let known = small[key] { return (string, known) }
+        small[key] = identityCount
+        identityCount += 1
+        return (string, identityCount - 1)
     }
     mutating func optional<T>(_ read: (inout StateReader) throws -> T) throws -> T? {
         try byte() == 0 ? nil : try read(&self)
@@ -343,9 +421,10 @@ struct StateReader {
         let n = Int(try varint())
         guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
         let end = offset + n
-        let outer = strings
+        let outer = (strings, identities)
         strings = []
-        defer { strings = outer }
+        identities = []
+        defer { (strings, identities) = outer }
         let value = try read(&self)
         guard offset == end else { throw Malformed(offset: offset) }
         return value
