@@ -356,19 +356,13 @@ extension UsageRecord {
         }
     }
     init(
-        _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64), keys: inout UsageKeys
+        _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64),
+        signatures: inout UsageSignatures
     ) throws {
         time = previous.time &+ (try r.int())
         self.hour = hour
         seq = previous.seq &+ UInt64(bitPattern: try r.int())
-        app = try r.string()
-        let intent = try r.optional { try $0.stringWithIdentity() }
-        self.intent = intent?.string
-        let derived = try keys.read(&r, intent: intent?.string, intentIdentity: intent?.identity ?? -1)
-        parameters = derived.parameters
-        patternKey = derived.patternKey
-        patternHash = derived.patternHash
-        intentHash = derived.intentHash
+        signature = try signatures.read(&r)
         donationId = try r.optional { try $0.string() }
         groupIdentifier = try r.optional { try $0.string() }
         deletedBy = try r.optional { try $0.uint() }
@@ -509,12 +503,12 @@ extension DeviceModel {
     }
 
     /// Appends a run of `hour`'s records (its count, then the records).
-    mutating func readUsage(_ r: inout StateReader, hour: Int, keys: inout UsageKeys) throws {
+    mutating func readUsage(_ r: inout StateReader, hour: Int, signatures: inout UsageSignatures) throws {
         let n = Int(try r.varint())
         guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
         var previous: (time: Int64, seq: UInt64) = (0, 0)
         for _ in 0..<n {
-            usage[hour].append(try UsageRecord(&r, hour: hour, after: previous, keys: &keys))
+            usage[hour].append(try UsageRecord(&r, hour: hour, after: previous, signatures: &signatures))
             previous = (usage[hour][usage[hour].count - 1].time, usage[hour][usage[hour].count - 1].seq)
         }
     }
@@ -558,11 +552,11 @@ extension DeviceModel {
         permissions = try SortedTable(&r) { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
         let days = Int(try r.varint())
         guard days <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
-        var keys = UsageKeys()
+        var signatures = UsageSignatures()
         for _ in 0..<days {
             try r.section { r in
                 _ = try r.int()
-                for hour in 0..<24 { try readUsage(&r, hour: hour, keys: &keys) }
+                for hour in 0..<24 { try readUsage(&r, hour: hour, signatures: &signatures) }
             }
         }
         intentHomes = try SortedTable(&r) { r in IntentHome(app: try r.string(), kind: try r.string()) }

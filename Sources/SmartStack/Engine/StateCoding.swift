@@ -248,7 +248,9 @@ struct StateReader {
     private var pool: [UInt64: (string: String, identity: Int)] = [:]
     /// The identities of strings of up to fifteen bytes read so far, by their bytes.
     private var small: [SmallKey: Int] = [:]
-    private var identityCount = 0
+    /// The string of each identity, by identity.
+    private var identified: [String] = []
+    private var identityCount: Int { identified.count }
 
     /// Up to fifteen bytes and their count, packed.
     private struct SmallKey: Hashable {
@@ -312,7 +314,7 @@ struct StateReader {
             let i = Int(tag - 1)
             if identities[i] < 0 {
                 var s = strings[i]
-                identities[i] = s.withUTF8 { identity(small: $0) }
+                identities[i] = s.withUTF8 { identity(small: $0, of: strings[i]) }
             }
             return (strings[i], identities[i])
         }
@@ -331,7 +333,7 @@ struct StateReader {
             let known =
                 identified
                 ? bytes.withUnsafeBufferPointer {
-                    identity(small: UnsafeBufferPointer(rebasing: $0[offset..<offset + n]))
+                    identity(small: UnsafeBufferPointer(rebasing: $0[offset..<offset + n]), of: s)
                 } : -1
             read = (s, known)
         }
@@ -341,7 +343,7 @@ struct StateReader {
         return read
     }
     /// The identity of up to fifteen bytes.
-    private mutating func identity(small utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    private mutating func identity(small utf8: UnsafeBufferPointer<UInt8>, of string: String) -> Int {
         var key = SmallKey(low: 0, high: UInt64(utf8.count) << 56)
         for (k, b) in utf8.enumerated() {
             if k < 8 {
@@ -352,9 +354,11 @@ struct StateReader {
         }
         if let known = small[key] { return known }
         small[key] = identityCount
-        identityCount += 1
+        identified.append(string)
         return identityCount - 1
     }
+    /// The string of an identity that `stringWithIdentity()` gave.
+    func string(identity: Int) -> String { identified[identity] }
     /// The string of `range`'s bytes, the same storage as an earlier one of the same
     /// bytes: each day's usage section writes its names again, and a string longer than
     /// fifteen bytes is stored on the heap.
@@ -363,33 +367,19 @@ struct StateReader {
             let utf8 = UnsafeRawBufferPointer(rebasing: all[range])
             let hash = StringHash.of(utf8)
             if let known = pool[hash],
-                known.string.utf8.withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).elementsEqual(utf8) })
+                known.string.utf8.withContiguousStorageIfAvailable({
+                    ObjectFields.equalBytes(UnsafeRawBufferPointer($0), utf8)
+                })
                     == true
             {
                 return known
             }
             if pool.isEmpty { pool.reserveCapacity(64) }
             let made = (string: String(decoding: utf8, as: UTF8.self), identity: identityCount)
-            identityCount += 1
+            identified.append(made.string)
             pool[hash] = made
             return made
         }
-    }
-    /// The string of `range`'s bytes (at most fifteen), with the identity of earlier ones.
-    private mutating func smallString(_ range: Range<Int>) -> (string: String, identity: Int) {
-        var key = SmallKey(low: 0, high: UInt64(range.count) << 56)
-        for (k, i) in range.enumerated() {
-            if k < 8 {
-                key.low |= UInt64(bytes[i]) << (8 * UInt64(k))
-            } else {
-                key.high |= UInt64(bytes[i]) << (8 * UInt64(k - 8))
-            }
-        }
-        let string = String(decoding: bytes[range], as: UTF8.self)
-        if let known = small[key] { return (string, known) }
-        small[key] = identityCount
-        identityCount += 1
-        return (string, identityCount - 1)
     }
     mutating func optional<T>(_ read: (inout StateReader) throws -> T) throws -> T? {
         try byte() == 0 ? nil : try read(&self)

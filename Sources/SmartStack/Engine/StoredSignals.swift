@@ -55,38 +55,46 @@ package struct UsageRecord: Codable, Hashable {
     package var time: Int64
     package var hour: Int
     package var seq: UInt64
-    var app: String
-    /// nil for an app use (`app.foreground`).
-    package var intent: String?
-    /// The predicted parameters: name to canonical JSON value.
-    package var parameters: [String: String]
+    /// The app, intent and predicted parameters, shared with the other records that have
+    /// the same.
+    var signature: UsageSignature
     var donationId: String?
     var groupIdentifier: String?
     /// The `intent.donationsDeleted` event that deleted it (D4).
     package var deletedBy: UInt64?
+
+    var app: String { signature.app }
+    /// nil for an app use (`app.foreground`).
+    package var intent: String? { signature.intent }
+    /// The predicted parameters: name to canonical JSON value.
+    package var parameters: [String: String] { signature.parameters }
     /// The intent and its predicted parameters as one key (what a pattern groups by).
-    var patternKey: String?
+    var patternKey: String? { signature.patternKey }
     /// `StringHash.of(patternKey)` (0 without one).
-    var patternHash: UInt64
+    var patternHash: UInt64 { signature.patternHash }
     /// `StringHash.of(intent)` (0 for an app use): records of other intents are passed over without
     /// comparing strings.
-    var intentHash: UInt64
+    var intentHash: UInt64 { signature.intentHash }
 
     init(
         time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
         donationId: String? = nil, groupIdentifier: String? = nil
     ) {
+        self.init(
+            time: time, hour: hour, seq: seq,
+            signature: UsageSignature(app: app, intent: intent, parameters: parameters), donationId: donationId,
+            groupIdentifier: groupIdentifier)
+    }
+
+    init(
+        time: Int64, hour: Int, seq: UInt64, signature: UsageSignature, donationId: String?, groupIdentifier: String?
+    ) {
         self.time = time
         self.hour = hour
         self.seq = seq
-        self.app = app
-        self.intent = intent
-        self.parameters = parameters
+        self.signature = signature
         self.donationId = donationId
         self.groupIdentifier = groupIdentifier
-        self.patternKey = intent.map { UsageRecord.patternKey(intent: $0, parameters: parameters) }
-        self.patternHash = patternKey.map(StringHash.of) ?? 0
-        self.intentHash = intent.map(StringHash.of) ?? 0
     }
 
     /// `intent␟name=value&name=value`, the names sorted, written into one string.
@@ -106,6 +114,54 @@ package struct UsageRecord: Codable, Hashable {
             key.append(parameters[name]!)
         }
         return key
+    }
+}
+
+/// A usage record's app, intent and predicted parameters, with what is made from them
+/// (the pattern key and the hashes), made once and shared by the records that have the
+/// same: a state holds thousands of records and few of these.
+package final class UsageSignature: Codable, Hashable, Sendable {
+    let app: String
+    let intent: String?
+    let parameters: [String: String]
+    let patternKey: String?
+    let patternHash: UInt64
+    let intentHash: UInt64
+
+    init(app: String, intent: String?, parameters: [String: String]) {
+        self.app = app
+        self.intent = intent
+        self.parameters = parameters
+        let key = intent.map { UsageRecord.patternKey(intent: $0, parameters: parameters) }
+        self.patternKey = key
+        self.patternHash = key.map(StringHash.of) ?? 0
+        self.intentHash = intent.map(StringHash.of) ?? 0
+    }
+
+    private enum CodingKeys: String, CodingKey { case app, intent, parameters }
+
+    package convenience init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            app: try c.decode(String.self, forKey: .app), intent: try c.decodeIfPresent(String.self, forKey: .intent),
+            parameters: try c.decode([String: String].self, forKey: .parameters))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(app, forKey: .app)
+        try c.encodeIfPresent(intent, forKey: .intent)
+        try c.encode(parameters, forKey: .parameters)
+    }
+
+    package static func == (a: UsageSignature, b: UsageSignature) -> Bool {
+        a === b || (a.app == b.app && a.intent == b.intent && a.parameters == b.parameters)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(app)
+        hasher.combine(intent)
+        hasher.combine(parameters)
     }
 }
 
