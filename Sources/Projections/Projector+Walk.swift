@@ -56,14 +56,20 @@ extension Projector {
         return engine
     }
 
-    /// Applies the events up to `t`, moves the clock to `t` and reports the decisions made.
+    /// Applies the events up to `t`, moves the clock to `t` and reports the decisions made,
+    /// each as it is made (a step may span the whole log: its decisions are not held).
     private func step(
         _ engine: inout DeviceEngine, to t: Int64, query: ProjectionQuery, decision: (Decision) throws -> Void
     ) throws {
-        var made = [Decision]()
-        engine = try fold(device: engine.device, through: t, query: query, start: engine) { made.append($0) }
+        var failure: (any Error)?
+        try withoutActuallyEscaping(decision) { decision in
+            engine = try fold(device: engine.device, through: t, query: query, start: engine) { made in
+                guard failure == nil else { return }
+                do { try decision(made) } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
         engine.advance(to: t)
-        made += engine.takeDecisions()
-        for d in made { try decision(d) }
+        for d in engine.takeDecisions() { try decision(d) }
     }
 }

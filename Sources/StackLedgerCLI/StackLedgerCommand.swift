@@ -29,6 +29,11 @@ public struct StackLedgerCommand: ParsableCommand {
 
     public init() {}
 
+    /// Whether `arguments` (a process's, its program first) ask for an export.
+    public static func isExport(_ arguments: [String]) -> Bool {
+        arguments.dropFirst().first == "export"
+    }
+
     /// Parses the process's arguments and runs the command, exiting with its code.
     public static func runFromCommandLine() {
         main(joiningListedNumbers(Array(CommandLine.arguments.dropFirst())))

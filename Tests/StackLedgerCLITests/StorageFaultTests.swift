@@ -55,7 +55,9 @@ struct StorageFaultTests {
             #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
             let kept = try CLI.run(["export", "events", "--store", store]).stdout.split(separator: "\n")
             #expect(kept.count % 500 == 0)
-            #expect(kept.map(String.init) == Array(text.split(separator: "\n").map(String.init).prefix(kept.count)))
+            let keptLines: [String] = kept.map { String($0) }
+            let written: [String] = text.split(separator: "\n").map { String($0) }
+            #expect(keptLines == Array(written.prefix(kept.count)))
         }
         let again = try CLI.run(["ingest", "--store", store, input])
         #expect(again.status == 0, "\(again.stderr)")
