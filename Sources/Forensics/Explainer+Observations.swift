@@ -66,7 +66,10 @@ extension Explainer {
         throws -> Observation
     {
         let instant = e.envelope.time.microseconds
-        let engine = try projector.engine(device: device, at: instant, query: query)
+        let window = Self.rotationAgreementMicros
+        // The engine at the record and the model's decisions around it, from one fold.
+        let (decisions, engine) = try projector.decisions(
+            device: device, from: instant - window, to: instant + window, engineAt: instant, query: query)
         let stacks = engine.snapshot(at: e.envelope.time).stacks.filter {
             rotated.stack == nil || $0.stack == rotated.stack
         }
@@ -89,11 +92,9 @@ extension Explainer {
                 detail: "the device recorded a rotation to \(named): \(cause.text)", unjudged: cause)
         }
         let (stackID, widget) = (shown[index].0, shown[index].1.widget)
-        let window = Self.rotationAgreementMicros
-        let rotations = try projector.decisions(
-            device: device, from: instant - window, to: instant + window, query: query
-        )
-        .filter { $0.stack == stackID && $0.action == .rotate && $0.widget.instance == widget.instance }
+        let rotations = decisions.filter {
+            $0.stack == stackID && $0.action == .rotate && $0.widget.instance == widget.instance
+        }
         let onTop = stacks.first { $0.stack == stackID }?.top?.widget.instance == widget.instance
         let criterion =
             rotated.criterion.map { " (criterion \($0)\(rotated.staleness == true ? ", a staleness rotation" : ""))" }

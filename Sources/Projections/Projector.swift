@@ -88,6 +88,27 @@ public final class Projector {
         return out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }
     }
 
+    /// The decisions made on `device` with times in `[from, to]`, in the engine's order, and
+    /// the engine at `instant` (in `[from, to]`) as `engine(device:at:query:)` gives it:
+    /// both from one fold.
+    public func decisions(
+        device: String, from: Int64, to: Int64, engineAt instant: Int64, query: ProjectionQuery = ProjectionQuery()
+    ) throws -> (decisions: [Decision], engine: DeviceEngine) {
+        precondition(from <= instant && instant <= to)
+        var engine = try fold(device: device, through: from - 1, query: query, collect: nil)
+        engine.advance(to: from - 1)
+        _ = engine.takeDecisions()
+        var out = [Decision]()
+        engine = try fold(device: device, through: instant, query: query, start: engine) { out.append($0) }
+        engine.advance(to: instant)
+        out += engine.takeDecisions()
+        let atInstant = engine
+        engine = try fold(device: device, through: to, query: query, start: engine) { out.append($0) }
+        engine.advance(to: to)
+        out += engine.takeDecisions()
+        return (out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }, atInstant)
+    }
+
     /// The earliest event time a what-if changes on `device` (a left-out event's or an
     /// added one's), nil when it changes none.
     func firstAffected(device: String, query: ProjectionQuery) throws -> Int64? {
