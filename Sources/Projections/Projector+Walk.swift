@@ -49,7 +49,7 @@ extension Projector {
 
     /// The engine with every event before `t` applied and its clock just before `t`; the
     /// decisions it made are dropped.
-    private func engine(device: String, justBefore t: Int64, query: ProjectionQuery) throws -> DeviceEngine {
+    func engine(device: String, justBefore t: Int64, query: ProjectionQuery) throws -> DeviceEngine {
         var engine = try fold(device: device, through: t - 1, query: query, collect: nil)
         engine.advance(to: t - 1)
         _ = engine.takeDecisions()
@@ -58,7 +58,7 @@ extension Projector {
 
     /// Applies the events up to `t`, moves the clock to `t` and reports the decisions made,
     /// each as it is made (a step may span the whole log: its decisions are not held).
-    private func step(
+    func step(
         _ engine: inout DeviceEngine, to t: Int64, query: ProjectionQuery, decision: (Decision) throws -> Void
     ) throws {
         var failure: (any Error)?

@@ -78,13 +78,9 @@ public final class Projector {
     public func decisions(device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery()) throws
         -> [Decision]
     {
-        var engine = try fold(device: device, through: from - 1, query: query, collect: nil)
-        engine.advance(to: from - 1)
-        _ = engine.takeDecisions()
+        var engine = try engine(device: device, justBefore: from, query: query)
         var out = [Decision]()
-        engine = try fold(device: device, through: to, query: query, start: engine) { out.append($0) }
-        engine.advance(to: to)
-        out += engine.takeDecisions()
+        try step(&engine, to: to, query: query) { out.append($0) }
         return out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }
     }
 
@@ -95,17 +91,11 @@ public final class Projector {
         device: String, from: Int64, to: Int64, engineAt instant: Int64, query: ProjectionQuery = ProjectionQuery()
     ) throws -> (decisions: [Decision], engine: DeviceEngine) {
         precondition(from <= instant && instant <= to)
-        var engine = try fold(device: device, through: from - 1, query: query, collect: nil)
-        engine.advance(to: from - 1)
-        _ = engine.takeDecisions()
+        var engine = try engine(device: device, justBefore: from, query: query)
         var out = [Decision]()
-        engine = try fold(device: device, through: instant, query: query, start: engine) { out.append($0) }
-        engine.advance(to: instant)
-        out += engine.takeDecisions()
+        try step(&engine, to: instant, query: query) { out.append($0) }
         let atInstant = engine
-        engine = try fold(device: device, through: to, query: query, start: engine) { out.append($0) }
-        engine.advance(to: to)
-        out += engine.takeDecisions()
+        try step(&engine, to: to, query: query) { out.append($0) }
         return (out.filter { $0.time.microseconds >= from && $0.time.microseconds <= to }, atInstant)
     }
 
