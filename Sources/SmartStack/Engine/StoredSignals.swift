@@ -80,19 +80,10 @@ package struct UsageRecord: Codable, Hashable {
         time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
         donationId: String? = nil, groupIdentifier: String? = nil
     ) {
-        self.init(
-            time: time, hour: hour, seq: seq,
-            signature: UsageSignature(app: app, intent: intent, parameters: parameters), donationId: donationId,
-            groupIdentifier: groupIdentifier)
-    }
-
-    init(
-        time: Int64, hour: Int, seq: UInt64, signature: UsageSignature, donationId: String?, groupIdentifier: String?
-    ) {
         self.time = time
         self.hour = hour
         self.seq = seq
-        self.signature = signature
+        self.signature = UsageSignature(app: app, intent: intent, parameters: parameters)
         self.donationId = donationId
         self.groupIdentifier = groupIdentifier
     }
