@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "ImporterTests",
             dependencies: [
-                "Importers", "SmartStack", "Ledger", "StackLedgerTesting", "FuzzOracles",
+                "Importers", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting", "FuzzOracles",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

@@ -9,12 +9,19 @@ public struct ArtifactContext: Sendable {
     public var path: String
     /// The device the artifact belongs to (`--device`).
     public var device: String
+    /// What encodes the events for the store as they are read: one per import run, so
+    /// that its files' records can be stored as encoded.
+    public var preparation: BulkPreparation
 
     /// Creates a context.
-    public init(sha256: String, path: String, device: String = Envelope.defaultDevice) {
+    public init(
+        sha256: String, path: String, device: String = Envelope.defaultDevice,
+        preparation: BulkPreparation = BulkPreparation()
+    ) {
         self.sha256 = sha256
         self.path = path
         self.device = device
+        self.preparation = preparation
     }
 
     /// The event id for a record: the artifact's hash (first 16 hex digits), the stream and

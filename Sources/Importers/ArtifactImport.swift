@@ -1,22 +1,22 @@
-import Ledger
+public import Ledger
 public import SmartStack
 
 /// The events read from one artifact file and the report on reading it, before anything
 /// is stored.
 public struct ArtifactImport: Sendable {
-    /// The events, in the order the artifact yields them, as their canonical lines.
-    public var lines: EventLines
+    /// The events, in the order the artifact yields them, prepared for the store.
+    public var spooled: SpooledEvents
     /// What was read.
     public var report: ImportFileReport
 
     /// Creates a result.
-    public init(events: [Event], report: ImportFileReport) {
-        self.lines = EventLines(events)
+    public init(events: [Event], report: ImportFileReport, preparation: BulkPreparation = BulkPreparation()) {
+        self.spooled = SpooledEvents(events, preparation: preparation)
         self.report = report
     }
 
     /// Every event, decoded again (for a small file).
-    public var events: [Event] { lines.events }
+    public var events: [Event] { spooled.events }
 
     /// A file that could not be read: no events, the error in the report.
     static func failure(_ report: ImportFileReport, _ message: String) -> ArtifactImport {
@@ -41,11 +41,11 @@ public struct ArtifactImport: Sendable {
 
     /// Fills the report from the sink's events and rejections.
     mutating func take(_ sink: EventSink) {
-        lines = sink.lines
-        report.events = lines.count
+        spooled = sink.events
+        report.events = spooled.count
         report.failed += sink.rejected.count
         for (locator, reason) in sink.rejected { report.problem("\(locator.text): \(reason)") }
-        report.firstTime = lines.firstTime?.rfc3339
-        report.lastTime = lines.lastTime?.rfc3339
+        report.firstTime = spooled.firstTime?.rfc3339
+        report.lastTime = spooled.lastTime?.rfc3339
     }
 }

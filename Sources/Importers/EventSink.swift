@@ -3,22 +3,45 @@ public import SmartStack
 
 /// Collects the events an importer yields for one artifact: writes each in the event
 /// contract's canonical NDJSON, with its `id` and `source`, then decodes it with the same
-/// decoder `ingest` uses, so an imported event obeys every rule of the contract.
+/// decoder `ingest` uses, so an imported event obeys every rule of the contract. The
+/// events are encoded for the store a batch at a time, with the context's preparation.
 public struct EventSink {
     /// The artifact being read.
     public let context: ArtifactContext
-    /// The events so far, in the order yielded, as their canonical lines.
-    public private(set) var lines = EventLines()
+    /// The events so far, in the order yielded, but for those not yet prepared.
+    private var spooled: SpooledEvents
+    /// Events decoded and not yet prepared.
+    private var pending: [Event] = []
+    private let worker: BulkPreparation.Worker
     /// Records whose content could not become an event: locator and reason.
     public private(set) var rejected: [(locator: Locator, reason: String)] = []
     /// Positions (offsets, row ids) of records that yielded an event or were rejected.
     public private(set) var accounted = Set<Int64>()
-    private var decoder = EventDecoder(sharingStrings: false)
+    /// The events stay on this thread until prepared: repeated values can share a string.
+    private var decoder = EventDecoder(sharingStrings: true)
     private var writer = CanonicalWriter(capacity: 1024)
 
     /// Creates a sink for `context`.
     public init(context: ArtifactContext) {
         self.context = context
+        self.spooled = SpooledEvents(preparation: context.preparation)
+        self.worker = context.preparation.makeWorker()
+        pending.reserveCapacity(Self.batchSize)
+    }
+
+    /// How many events are prepared at a time.
+    static let batchSize = 2048
+
+    /// Every event yielded so far, in order.
+    public var events: SpooledEvents {
+        var all = spooled
+        all.append(pending, worker: worker)
+        return all
+    }
+
+    private mutating func flush() {
+        spooled.append(pending, worker: worker)
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Yields one event.
@@ -75,8 +98,8 @@ public struct EventSink {
         }
         switch result {
         case .success(let event):
-            // Kept as the line: the event is decoded again, chunk by chunk, when stored.
-            writer.bytes.withUnsafeBytes { lines.append($0, time: event.envelope.time) }
+            pending.append(event)
+            if pending.count >= Self.batchSize { flush() }
             return true
         case .failure(let error):
             rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))
@@ -92,17 +115,18 @@ public struct EventSink {
 
     /// What a sink collected, to hand to another thread.
     public struct Contents: Sendable {
-        var lines: EventLines
+        var events: SpooledEvents
         var rejected: [(locator: Locator, reason: String)]
         var accounted: Set<Int64>
     }
 
     /// What this sink collected.
-    public var contents: Contents { Contents(lines: lines, rejected: rejected, accounted: accounted) }
+    public var contents: Contents { Contents(events: events, rejected: rejected, accounted: accounted) }
 
     /// Appends what another sink of the same artifact collected, after this one's.
     public mutating func append(_ other: Contents) {
-        lines.append(contentsOf: other.lines)
+        flush()
+        spooled.append(contentsOf: other.events)
         rejected += other.rejected
         accounted.formUnion(other.accounted)
     }

@@ -127,14 +127,16 @@ public struct ImportRun: Sendable {
             root: root, passedOver: [])
     }
 
-    /// Reads one file (no storing).
-    public func read(file: ArtifactEntry, root: String) -> ArtifactImport {
+    /// Reads one file (no storing); its events are encoded by `preparation`.
+    public func read(file: ArtifactEntry, root: String, preparation: BulkPreparation = BulkPreparation())
+        -> ArtifactImport
+    {
         let seen = file.path
         let relative =
             seen == root
             ? (seen as NSString).lastPathComponent
             : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
-        let context = ArtifactContext(sha256: "", path: relative, device: options.device)
+        let context = ArtifactContext(sha256: "", path: relative, device: options.device, preparation: preparation)
         var result: ArtifactImport
         switch format {
         case .segb:
@@ -174,6 +176,7 @@ public struct ImportRun: Sendable {
         // Readers decode files ahead of the appends, in parallel; `slots` bounds how many
         // decoded files wait in memory.
         let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        let preparation = try BulkPreparation(ledger: ledger)
         let slots = DispatchSemaphore(value: readers + 1)
         let done = files.map { _ in DispatchSemaphore(value: 0) }
         let results = Mutex<[Int: ArtifactImport]>([:])
@@ -188,7 +191,7 @@ public struct ImportRun: Sendable {
                         slots.signal()
                         return
                     }
-                    let result = read(file: files[i], root: root)
+                    let result = read(file: files[i], root: root, preparation: preparation)
                     results.withLock { $0[i] = result }
                     done[i].signal()
                 }
@@ -204,7 +207,7 @@ public struct ImportRun: Sendable {
             var result = results.withLock { $0.removeValue(forKey: i)! }
             slots.signal()
             let report = try Self.store(result, into: ledger)
-            result.lines = EventLines()
+            result.spooled = SpooledEvents()
             options.onFile?(report)
             reports.append(report)
         }
@@ -216,43 +219,21 @@ public struct ImportRun: Sendable {
     /// - Throws: `LedgerError` when the store fails.
     static func store(_ result: ArtifactImport, into ledger: Ledger) throws -> ImportFileReport {
         var report = result.report
-        guard report.error == nil && result.lines.count > 0 else { return report }
-        if let failure = result.lines.failure {
+        guard report.error == nil && result.spooled.count > 0 else { return report }
+        if let failure = result.spooled.failure {
             report.error = "\(failure); nothing from this file was imported"
             return report
         }
-        let lines = result.lines
-        guard lines.isSpilled else {
-            // A file whose lines stayed in memory is stored as one prepared batch.
-            return try finish(report, Result { () throws(LedgerError) in try ledger.append(lines.events) })
-        }
-        // A second thread decodes the lines again while the commit stores each chunk.
-        let chunks = HandOff<[Event]>(capacity: 2)
-        let decoded = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var failure: String?
-            do {
-                try lines.forEachChunk { chunk in
-                    guard chunks.send(chunk) else { throw CancellationError() }
-                }
-            } catch is CancellationError {
-            } catch {
-                failure = "cannot read the events back: \(error)"
-            }
-            chunks.finish(failure: failure)
-            decoded.signal()
-        }
-        defer {
-            chunks.cancel()
-            decoded.wait()
-        }
+        let spooled = result.spooled
         let appended = Result { () throws(LedgerError) in
-            try ledger.appendInOneCommit { (store: ([Event]) throws -> Void) in
-                while true {
-                    let (chunk, failure) = chunks.receive()
-                    if let failure { throw LedgerError(.storage, failure) }
-                    guard let chunk else { return }
-                    try store(chunk)
+            try ledger.appendInOneCommit(
+                preparedBy: spooled.preparation, bytes: spooled.bytes, decode: { try Event(record: $0) }
+            ) {
+                store in
+                do {
+                    try spooled.forEachBatch(store)
+                } catch let error as SpooledEvents.ReadError {
+                    throw LedgerError(.storage, "cannot read the events back: \(error.message)")
                 }
             }
         }

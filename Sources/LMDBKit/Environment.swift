@@ -127,6 +127,19 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Grows the map (when `options.growsAutomatically` is set) until `bytes` more fit after
+    /// the pages in use, so that a large write transaction is not aborted and run again
+    /// each time the map fills. The map is address space only: the file grows as written.
+    public func reserve(_ bytes: Int) throws(LMDBError) {
+        guard options.growsAutomatically, bytes > 0 else { return }
+        while true {
+            let info = info()
+            let used = (info.lastPageNumber + 1) * info.pageSize
+            guard info.mapSize < used + bytes, info.mapSize < options.maximumMapSize else { return }
+            try grow()
+        }
+    }
+
     /// Doubles the map size, up to `options.maximumMapSize`.
     /// - Throws: `.mapFull` when the maximum is reached.
     public func grow() throws(LMDBError) {

@@ -97,6 +97,11 @@ public final class BatchWriter {
             return nil
         }
         for s in b.newStrings { _ = interner.id(for: s) }
+        return try appendRecords(of: b)
+    }
+
+    /// Stores a prepared batch's records, whose string ids this transaction's table defines.
+    func appendRecords(of b: PreparedBatch) throws -> AppendReceipt {
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
         try b.bytes.withUnsafeBytes { arena in
             try b.idKeys.withUnsafeBytes { idArena in
@@ -140,6 +145,43 @@ public final class BatchWriter {
                     receipt.lastSeq = seq
                     receipt.stored += 1
                 }
+            }
+        }
+        return receipt
+    }
+
+    /// Defines the strings a bulk preparation assigned provisionally, when the store's
+    /// table is the one it started from plus a prefix of its own strings (those defined by
+    /// its earlier commits). Returns false, defining nothing, when another writer changed
+    /// the table: then the provisional ids cannot be stored.
+    func adoptProvisionalStrings(_ provisional: StringSnapshot, base: Int) -> Bool {
+        let stored = interner.snapshot.count
+        guard stored >= base, stored <= provisional.count else { return false }
+        if stored > base {
+            for id in (base + 1)...stored where interner.snapshot.strings[id] != provisional.strings[id] {
+                return false
+            }
+        }
+        if provisional.count > stored {
+            for id in (stored + 1)...provisional.count { _ = interner.id(for: provisional.strings[id]) }
+        }
+        return interner.snapshot.count == provisional.count
+    }
+
+    /// Stores a prepared batch's events one by one through this transaction's own
+    /// interner: each record is read back with the provisional strings it was encoded
+    /// with, and `decode` makes the event again.
+    func appendDecoding<E: LedgerPayload>(
+        _ b: PreparedBatch, strings: StringSnapshot, decode: (RecordView) throws -> E
+    ) throws -> AppendReceipt {
+        var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
+        try b.forEachView(strings: strings) { view in
+            if let seq = try append(try decode(view)) {
+                if receipt.firstSeq == nil { receipt.firstSeq = seq }
+                receipt.lastSeq = seq
+                receipt.stored += 1
+            } else {
+                receipt.duplicates += 1
             }
         }
         return receipt

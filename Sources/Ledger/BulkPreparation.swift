@@ -19,6 +19,17 @@ public final class BulkPreparation: Sendable {
         base = snapshot.count
     }
 
+    /// Starts from an empty string table: for events prepared before the store they go to
+    /// is known. Stored into a store that has strings, they are encoded again at commit.
+    public init() {
+        shared = Mutex(Shared(snapshot: StringSnapshot()))
+        base = 0
+    }
+
+    /// The table as the preparation sees it: the store's strings it started from, then
+    /// those it assigned provisionally.
+    var provisional: StringSnapshot { shared.withLock { $0.snapshot } }
+
     /// The strings assigned provisionally so far, in id order.
     public var newStrings: [String] {
         shared.withLock { Array($0.snapshot.strings[(base + 1)...]) }

@@ -23,23 +23,40 @@ extension Ledger {
         return try committer.submit(request) { batch in commitGroup(batch) }.get()
     }
 
-    /// Appends the events `produce` hands over in chunks, in order, durably, all in one
-    /// commit: a large artifact file is stored whole or not at all without holding its
-    /// events at once. Events whose id is already stored with the same content are skipped.
+    /// Appends batches prepared by `bulk`, handed over by `produce` in order, durably, all
+    /// in one commit: a large artifact file, encoded while it was read, is stored whole or
+    /// not at all. The records are stored as prepared when the store's string table is the
+    /// one `bulk` started from, plus strings of its own committed since; otherwise (another
+    /// writer added strings) each record is read back, made an event by `decode` and
+    /// encoded again. Events whose id is already stored with the same content are skipped.
     ///
-    /// - Parameter produce: calls its argument with each chunk, in order.
+    /// `produce` runs again from its start when the map had to grow during the commit:
+    /// it must hand over the same batches each time.
+    ///
     /// - Throws: `LedgerError.idConflict` if an id is stored with other content, `.storage`
     ///   if the commit fails or `produce` throws; then nothing of it is stored.
-    public func appendInOneCommit<E: LedgerPayload & SendableMetatype>(
-        _ produce: @escaping @Sendable (_ store: ([E]) throws -> Void) throws -> Void
+    ///
+    /// - Parameter bytes: about how many bytes the batches hold: room for them is made in
+    ///   the map first, so that the commit does not run again each time the map fills.
+    public func appendInOneCommit<E: LedgerPayload>(
+        preparedBy bulk: BulkPreparation, bytes: Int = 0, decode: @escaping @Sendable (RecordView) throws -> E,
+        _ produce: @escaping @Sendable (_ store: (PreparedBatch) throws -> Void) throws -> Void
     ) throws(LedgerError) -> AppendReceipt {
+        // Records, their index entries and the tree's pages take about three times the
+        // records' bytes.
+        do { try environment.reserve(bytes * 3) } catch { throw Ledger.describe(error, path: path) }
         let request = GroupCommitter.Request { writer in
-            // Strings are added by this transaction's own writer, as when a batch is
-            // encoded again: the provisional ids of prepared batches must be renewed.
+            // Strings are defined by this transaction's own writer: the provisional ids of
+            // batches prepared by `prepare(_:)` must be renewed after it.
             writer.reencoded = true
+            let strings = bulk.provisional
+            let asPrepared = writer.adoptProvisionalStrings(strings, base: bulk.base)
             var total = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
-            try produce { chunk in
-                let receipt = try Ledger.store(chunk, in: writer)
+            try produce { batch in
+                let receipt =
+                    asPrepared
+                    ? try writer.appendRecords(of: batch)
+                    : try writer.appendDecoding(batch, strings: strings, decode: decode)
                 if total.firstSeq == nil { total.firstSeq = receipt.firstSeq }
                 if let last = receipt.lastSeq { total.lastSeq = last }
                 total.stored += receipt.stored

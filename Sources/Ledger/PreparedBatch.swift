@@ -141,3 +141,27 @@ extension Ledger {
         }
     }
 }
+
+extension PreparedBatch {
+    /// Reads each record back, in order, with the string table it was encoded with.
+    func forEachView(strings: StringSnapshot, _ body: (RecordView) throws -> Void) throws {
+        try bytes.withUnsafeBytes { arena in
+            for r in records {
+                let record = UnsafeRawBufferPointer(rebasing: arena[r.start..<r.start + r.length])
+                let (envelope, header) = try RecordCodec.decodeHeader(body: record, strings: strings)
+                try body(
+                    RecordView(seq: 0, recordedMicros: 0, envelope: envelope, header: header, strings: strings.strings))
+            }
+        }
+    }
+
+    /// The batch's events, made again by `decode` from each record, with the strings of the
+    /// bulk preparation that encoded them.
+    public func events<E>(preparedBy bulk: BulkPreparation, _ decode: (RecordView) throws -> E) throws -> [E] {
+        var out = [E]()
+        out.reserveCapacity(records.count)
+        try forEachView(strings: bulk.provisional) { out.append(try decode($0)) }
+        return out
+    }
+
+}

@@ -99,7 +99,15 @@ enum RecordCodec {
         identities: Bool = true
     ) throws(ByteReader.Error) -> (Envelope, Header) {
         guard bytes.count >= 4 else { throw ByteReader.Error(offset: 0, expected: "a record") }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4])
+        return try decodeHeader(
+            body: UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 4]), strings: strings, identities: identities
+        )
+    }
+
+    /// Decodes the envelope of a record's bytes without their CRC (a prepared record).
+    static func decodeHeader(
+        body: UnsafeRawBufferPointer, strings: StringSnapshot, identities: Bool = true
+    ) throws(ByteReader.Error) -> (Envelope, Header) {
         var r = ByteReader(body)
         let version = try r.readByte()
         guard version == RecordCodec.version else {

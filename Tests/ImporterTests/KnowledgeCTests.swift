@@ -1,5 +1,6 @@
 import Foundation
 import Importers
+import LMDBKit
 import Ledger
 import SmartStack
 import StackLedgerTesting
@@ -214,7 +215,7 @@ struct KnowledgeCTests {
         #expect(refreshes.allSatisfy { canonical($0).contains("\"reason\":\"timeline\"") })
     }
 
-    @Test("a database whose events pass 8 MiB is stored from its spilled lines in one commit, and again adds nothing")
+    @Test("a database whose events pass 8 MiB is stored from its spilled batches in one commit, and again adds nothing")
     func spilled() throws {
         let s = Scratch()
         defer { s.cleanup() }
@@ -222,7 +223,8 @@ struct KnowledgeCTests {
         try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
         let ledger = try s.ledger()
         let read = Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME != '/safari/history'"))!
-        let lines = KnowledgeCImporter.read(path: db, context: ArtifactContext(sha256: "", path: "knowledgeC.db")).lines
+        let lines = KnowledgeCImporter.read(path: db, context: ArtifactContext(sha256: "", path: "knowledgeC.db"))
+            .spooled
         #expect(lines.isSpilled && lines.count == read)
         let first = try importDB(db, into: ledger)
         #expect(first.imported == read && first.failed == 0)
@@ -233,5 +235,20 @@ struct KnowledgeCTests {
         #expect(zip(stored, stored.dropFirst()).allSatisfy { a, b in (a.envelope.id ?? "") != (b.envelope.id ?? "") })
         let again = try importDB(db, into: ledger)
         #expect(again.imported == 0 && again.duplicates == read)
+    }
+
+    @Test("a spilled database stored into a store whose map must grow keeps every event")
+    func spilledIntoAGrowingMap() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/knowledgeC.db"
+        try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
+        let ledger = try Ledger(
+            path: s.path + "/store",
+            options: .init(environment: .init(initialMapSize: 1 << 20, growsAutomatically: true)))
+        let read = Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME != '/safari/history'"))!
+        let report = try importDB(db, into: ledger)
+        #expect(report.imported == read && report.duplicates == 0 && report.failed == 0)
+        #expect(try ledger.storedEvents().count == read)
     }
 }

@@ -66,6 +66,7 @@ struct ArchiveImport {
         var folders = [String: Int]()
         let archivePath = archive.path
         var earliest: Timestamp?
+        let preparation = try BulkPreparation(ledger: ledger)
         func record(_ result: ArtifactImport, family: String) throws {
             let stored = try ImportRun.store(result, into: ledger)
             options.onFile?(stored)
@@ -131,7 +132,8 @@ struct ArchiveImport {
                         layouts.append((file, member))
                     } else {
                         // Imported as it comes: an archive's Biome files are not held together.
-                        let context = ArtifactContext(sha256: file.sha256, path: member.path, device: options.device)
+                        let context = ArtifactContext(
+                            sha256: file.sha256, path: member.path, device: options.device, preparation: preparation)
                         try record(
                             SEGBImporter.read(file: file, context: context, stream: nil, seenPath: member.path),
                             family: format.rawValue)
@@ -152,7 +154,8 @@ struct ArchiveImport {
         let platform = versionFile.flatMap { try? SystemVersionImporter.read(file: $0.0, path: $0.1).platform } ?? "iOS"
         for format in [ImportRun.Format.knowledgec, .powerlog, .atx] {
             for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {
-                let context = ArtifactContext(sha256: "", path: db.member, device: options.device)
+                let context = ArtifactContext(
+                    sha256: "", path: db.member, device: options.device, preparation: preparation)
                 let result: ArtifactImport
                 switch format {
                 case .knowledgec: result = KnowledgeCImporter.read(path: db.copy, context: context)
@@ -166,7 +169,8 @@ struct ArchiveImport {
             }
         }
         for (file, member) in layouts.sorted(by: { $0.1.path < $1.1.path }) {
-            let context = ArtifactContext(sha256: file.sha256, path: member.path, device: options.device)
+            let context = ArtifactContext(
+                sha256: file.sha256, path: member.path, device: options.device, preparation: preparation)
             let platform = platform == "iPadOS" ? "iPadOS" : "iOS"
             if (member.path as NSString).lastPathComponent == HomeScreenPagesImporter.fileName {
                 let result = HomeScreenPagesImporter.read(

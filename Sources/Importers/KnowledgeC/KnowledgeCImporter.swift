@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Ledger
 import SmartStack
 
@@ -26,7 +28,7 @@ public enum KnowledgeCImporter {
         }
         var context = context
         context.sha256 = evidence.sha256
-        var sink = EventSink(context: context)
+        let decoding = ChunkDecoding(sink: EventSink(context: context))
         var counts = [String: Int]()
         // Rows are read and turned into events a chunk at a time; relevant shortcuts form
         // sets across rows, so their rows are kept until the end.
@@ -50,12 +52,14 @@ public enum KnowledgeCImporter {
                     row.custom = customMetadata[row.pk] ?? []
                     rows.append(row)
                 }
-                KnowledgeCRow.decode(rows, into: &sink)
-                skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
+                decoding.send(rows)
             }
         } catch {
+            _ = decoding.finish()
             return .failure(report, "cannot be queried: \(error); nothing from this file was imported")
         }
+        var sink: EventSink
+        (sink, skipped) = decoding.finish()
         KnowledgeCRow.relevantShortcuts(shortcutRows, &sink)
         skipped += shortcutRows.filter { !sink.accounted.contains($0.pk) }.count
         report.recordsRead = counts.values.reduce(0, +)
@@ -74,5 +78,37 @@ public enum KnowledgeCImporter {
         result.take(sink)
         result.report.skipped += skipped
         return result
+    }
+}
+
+/// Turns fetched chunks of rows into events on another thread, while the next chunk is
+/// fetched: one chunk waits at most.
+private final class ChunkDecoding: @unchecked Sendable {
+    // Touched by the decoding thread only until `finish` has waited for it.
+    private var sink: EventSink
+    private var skipped = 0
+    private let chunks = HandOff<[KnowledgeCRow]>(capacity: 1)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(sink: EventSink) {
+        self.sink = sink
+        Thread { self.decodeAll() }.start()
+    }
+
+    private func decodeAll() {
+        while let rows = chunks.receive().item {
+            KnowledgeCRow.decode(rows, into: &sink)
+            skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
+        }
+        done.signal()
+    }
+
+    func send(_ rows: [KnowledgeCRow]) { _ = chunks.send(rows) }
+
+    /// Waits for every chunk sent; the sink and the count of rows that yielded nothing.
+    func finish() -> (EventSink, Int) {
+        chunks.finish()
+        done.wait()
+        return (sink, skipped)
     }
 }

@@ -107,15 +107,14 @@ public struct EventDecoder {
         var f = o
         var p = Provenance()
         // The shape importers write (events.md): all four, the artifact a SHA-256 in hex.
-        p.artifact = try f.optionalString("artifact")
-        guard let artifact = p.artifact else {
+        guard let artifactToken = f.take("artifact") else {
             throw f.error("artifact", "source needs artifact, path, stream and locator; artifact is missing")
         }
-        guard artifact.utf8.count == 64,
-            artifact.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-        else {
+        let artifact = try f.stringValue(artifactToken)
+        guard isLowercaseHex(artifact, count: 64) else {
             throw f.error("artifact", "must be the file's SHA-256 as 64 lowercase hex digits")
         }
+        p.artifact = artifact
         p.path = try f.optionalString("path")
         guard p.path.map({ !$0.isEmpty }) ?? false else {
             throw f.error("path", "source needs a non-empty path (the file's path inside the extraction)")
@@ -127,7 +126,10 @@ public struct EventDecoder {
         guard let t = f.take("locator") else {
             throw f.error("locator", "source needs a locator (the record's offset or row id)")
         }
-        do {
+        if let digits = plainInteger(f.r, t) {
+            // A record offset as importers write it: its digits are its canonical text.
+            p.locatorJSON = digits
+        } else {
             guard let v = f.r.value(t), v.isScalar, v != .null else {
                 throw f.error("locator", "must be a record offset (number) or row id (string)", at: t)
             }
@@ -143,6 +145,25 @@ public struct EventDecoder {
             p.extraJSON = String(text.dropFirst().dropLast())
         }
         return p
+    }
+
+    /// Whether `s` is `count` lowercase hex digits.
+    private static func isLowercaseHex(_ s: String, count: Int) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in
+            bytes.count == count && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        }
+    }
+
+    /// The text of a number token that is a whole number from 0 below 10^15 written plainly
+    /// (no sign, fraction, exponent or leading zero); nil for any other token.
+    private static func plainInteger(_ r: TapeReader, _ t: Int) -> String? {
+        guard r.token(t).kind == .number else { return nil }
+        let raw = r.rawNumber(t)
+        guard (1...15).contains(raw.count), raw[0] != UInt8(ascii: "0") || raw.count == 1,
+            raw.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
+        return String(decoding: raw, as: UTF8.self)
     }
 
     /// Decodes one line given as a string.

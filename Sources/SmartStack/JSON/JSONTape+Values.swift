@@ -18,6 +18,9 @@ struct TapeReader {
         return UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)])
     }
 
+    /// The text of a number token.
+    @inline(__always) func rawNumber(_ i: Int) -> UnsafeRawBufferPointer { rawString(i) }
+
     /// The path of a token from the root, e.g. `entries[1].relevance.score`.
     func path(of target: Int) -> String {
         var path = ""
@@ -60,7 +63,7 @@ struct TapeReader {
         let raw = UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)])
         if !t.escaped {
             if let cache { return cache.takeUnretainedValue().string(raw) }
-            return String(validating: raw, as: UTF8.self)
+            return String(validatingUTF8Bytes: raw)
         }
         var out = [UInt8]()
         out.reserveCapacity(raw.count)
@@ -102,7 +105,7 @@ struct TapeReader {
                 return nil
             }
         }
-        return String(validating: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(validatingUTF8Bytes: $0) }
     }
 
     private func hex4(_ raw: UnsafeRawBufferPointer, _ at: Int) -> UInt32? {
@@ -207,5 +210,33 @@ enum JSONPowersOfTen {
         var v = 1.0
         for _ in 0..<k { v *= 10 }
         return v
+    }
+}
+
+extension String {
+    /// The string of `bytes` when they are valid UTF-8; nil otherwise. Text that is all
+    /// ASCII, the usual case, is taken without the general validation.
+    @inline(__always) init?(validatingUTF8Bytes bytes: UnsafeRawBufferPointer) {
+        if String.isASCII(bytes) {
+            self = String(decoding: bytes, as: UTF8.self)
+        } else {
+            guard let s = String(validating: bytes, as: UTF8.self) else { return nil }
+            self = s
+        }
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    @inline(__always) static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var k = 0
+        var high: UInt64 = 0
+        while k + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            k += 8
+        }
+        while k < bytes.count {
+            high |= UInt64(bytes[k])
+            k += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }

@@ -21,7 +21,7 @@ final class StringCache {
 
     /// The string of `raw` (valid UTF-8 required), from the cache when it was seen.
     func string(_ raw: UnsafeRawBufferPointer) -> String? {
-        guard raw.count <= StringCache.maximumLength else { return String(validating: raw, as: UTF8.self) }
+        guard raw.count <= StringCache.maximumLength else { return String(validatingUTF8Bytes: raw) }
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(raw.count)
         for b in raw { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         let slot = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
@@ -31,7 +31,7 @@ final class StringCache {
             {
                 return table[slot].string
             }
-            guard let s = String(validating: raw, as: UTF8.self) else { return nil }
+            guard let s = String(validatingUTF8Bytes: raw) else { return nil }
             table[slot] = Entry(hash: h, bytes: Array(raw), string: s)
             return s
         }
