@@ -151,37 +151,49 @@ public struct CanonicalWriter {
 
     private mutating func appendQuoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""):
-                bytes.append(0x5C)
-                bytes.append(0x22)
-            case UInt8(ascii: "\\"):
-                bytes.append(0x5C)
-                bytes.append(0x5C)
-            case 0x0A:
-                bytes.append(0x5C)
-                bytes.append(UInt8(ascii: "n"))
-            case 0x0D:
-                bytes.append(0x5C)
-                bytes.append(UInt8(ascii: "r"))
-            case 0x09:
-                bytes.append(0x5C)
-                bytes.append(UInt8(ascii: "t"))
-            case 0x08:
-                bytes.append(0x5C)
-                bytes.append(UInt8(ascii: "b"))
-            case 0x0C:
-                bytes.append(0x5C)
-                bytes.append(UInt8(ascii: "f"))
-            case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(CanonicalWriter.hex[Int(c >> 4)])
-                bytes.append(CanonicalWriter.hex[Int(c & 15)])
-            default: bytes.append(c)
+        var s = s
+        s.withUTF8 { utf8 in
+            // Runs of bytes that need no escape are copied at once.
+            var run = 0
+            for (i, c) in utf8.enumerated() where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                if run < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i])) }
+                appendEscaped(c)
+                run = i + 1
             }
+            if run < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape of a quote, a backslash or a control character.
+    private mutating func appendEscaped(_ c: UInt8) {
+        switch c {
+        case UInt8(ascii: "\""):
+            bytes.append(0x5C)
+            bytes.append(0x22)
+        case UInt8(ascii: "\\"):
+            bytes.append(0x5C)
+            bytes.append(0x5C)
+        case 0x0A:
+            bytes.append(0x5C)
+            bytes.append(UInt8(ascii: "n"))
+        case 0x0D:
+            bytes.append(0x5C)
+            bytes.append(UInt8(ascii: "r"))
+        case 0x09:
+            bytes.append(0x5C)
+            bytes.append(UInt8(ascii: "t"))
+        case 0x08:
+            bytes.append(0x5C)
+            bytes.append(UInt8(ascii: "b"))
+        case 0x0C:
+            bytes.append(0x5C)
+            bytes.append(UInt8(ascii: "f"))
+        default:
+            bytes.append(contentsOf: Array("\\u00".utf8))
+            bytes.append(CanonicalWriter.hex[Int(c >> 4)])
+            bytes.append(CanonicalWriter.hex[Int(c & 15)])
+        }
     }
 
     /// Appends a number in canonical form: integral values below 2^53 as integers,
