@@ -27,7 +27,12 @@ public struct ArtifactContext: Sendable {
     /// The event id for a record: the artifact's hash (first 16 hex digits), the stream and
     /// the record's locator. Importing the same file twice gives the same ids.
     public func eventID(stream: String, locator: Locator) -> String {
-        "\(sha256.prefix(16))/\(stream)/\(locator.text)"
+        eventIDPrefix(stream: stream) + locator.text
+    }
+
+    /// What the event ids of a stream's records begin with, before the locator.
+    func eventIDPrefix(stream: String) -> String {
+        "\(sha256.prefix(16))/\(stream)/"
     }
 }
 
@@ -45,7 +50,7 @@ public struct Locator: Sendable, Hashable {
         self.part = part
     }
 
-    var text: String { part.map { "\(position)/\($0)" } ?? "\(position)" }
+    var text: String { part.map { "\(position)/\($0)" } ?? String(position) }
 }
 
 /// Seconds between 1970-01-01 and 2001-01-01, the Cocoa reference date.

@@ -13,6 +13,9 @@ public struct EventSink {
     /// Events decoded and not yet prepared.
     private var pending: [Event] = []
     private let worker: BulkPreparation.Worker
+    /// The stream of the last event id written, and the id's text before the locator.
+    private var idStream = ""
+    private var idStreamPrefix = ""
     /// Records whose content could not become an event: locator and reason.
     public private(set) var rejected: [(locator: Locator, reason: String)] = []
     /// Positions (offsets, row ids) of records that yielded an event or were rejected.
@@ -75,7 +78,11 @@ public struct EventSink {
             writer.string(app)
         }
         writer.key("id")
-        writer.string(context.eventID(stream: stream, locator: locator))
+        if stream != idStream {
+            idStream = stream
+            idStreamPrefix = context.eventIDPrefix(stream: stream)
+        }
+        writer.string(idStreamPrefix + locator.text)
         writer.key("source")
         writer.beginObject()
         writer.key("artifact")

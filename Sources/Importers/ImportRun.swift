@@ -177,7 +177,7 @@ public struct ImportRun: Sendable {
         // decoded files wait in memory.
         let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let preparation = try BulkPreparation(ledger: ledger)
-        let slots = DispatchSemaphore(value: readers + 1)
+        let slots = DispatchSemaphore(value: Self.filesWaiting)
         let done = files.map { _ in DispatchSemaphore(value: 0) }
         let results = Mutex<[Int: ArtifactImport]>([:])
         let nextFile = Atomic<Int>(0)
@@ -202,34 +202,77 @@ public struct ImportRun: Sendable {
             for _ in 0...readers { slots.signal() }
         }
         var reports = [ImportFileReport]()
-        for i in files.indices {
-            done[i].wait()
-            var result = results.withLock { $0.removeValue(forKey: i)! }
+        var next = 0
+        while next < files.count {
+            // The next file, and those after it read meanwhile or soon after: stored
+            // together, in one commit (one flush to disk), each whole or not at all. The
+            // readers go on while it commits.
+            done[next].wait()
+            var group = [results.withLock { $0.removeValue(forKey: next)! }]
             slots.signal()
-            let report = try Self.store(result, into: ledger)
-            result.spooled = SpooledEvents()
-            options.onFile?(report)
-            reports.append(report)
+            next += 1
+            while next < files.count, group.count < Self.filesWaiting,
+                group.reduce(0, { $0 + $1.spooled.bytes }) < Self.groupBytes,
+                done[next].wait(timeout: .now() + .milliseconds(Self.groupWaitMilliseconds)) == .success
+            {
+                group.append(results.withLock { $0.removeValue(forKey: next)! })
+                slots.signal()
+                next += 1
+            }
+            for report in try Self.store(group, into: ledger) {
+                options.onFile?(report)
+                reports.append(report)
+            }
         }
         return reports
     }
+
+    /// How many files read ahead may wait to be stored.
+    static let filesWaiting = 8
+    /// How many bytes of prepared events one shared commit takes at most.
+    static let groupBytes = 32 << 20
+    /// How long a commit waits for the next file to be read, to take it too.
+    static let groupWaitMilliseconds = 20
 
     /// Appends one file's events in one commit; the report says what was stored. An id
     /// stored with other content fails the file alone.
     /// - Throws: `LedgerError` when the store fails.
     static func store(_ result: ArtifactImport, into ledger: Ledger) throws -> ImportFileReport {
-        var report = result.report
-        guard report.error == nil && result.spooled.count > 0 else { return report }
-        if let failure = result.spooled.failure {
-            report.error = "\(failure); nothing from this file was imported"
-            return report
+        try store([result], into: ledger)[0]
+    }
+
+    /// Appends files' events in one commit, each file whole or not at all; the reports say
+    /// what was stored. An id stored with other content fails its file alone.
+    /// - Throws: `LedgerError` when the store fails.
+    static func store(_ results: [ArtifactImport], into ledger: Ledger) throws -> [ImportFileReport] {
+        var reports = results.map(\.report)
+        var stored = [(index: Int, spooled: SpooledEvents)]()
+        for (i, result) in results.enumerated() where result.report.error == nil && result.spooled.count > 0 {
+            if let failure = result.spooled.failure {
+                reports[i].error = "\(failure); nothing from this file was imported"
+            } else {
+                stored.append((i, result.spooled))
+            }
         }
-        let spooled = result.spooled
-        let appended = Result { () throws(LedgerError) in
-            try ledger.appendInOneCommit(
-                preparedBy: spooled.preparation, bytes: spooled.bytes, decode: { try Event(record: $0) }
-            ) {
-                store in
+        guard let preparation = stored.first?.spooled.preparation else { return reports }
+        if stored.allSatisfy({ $0.spooled.preparation === preparation }) {
+            let outcomes = try append(stored.map(\.spooled), preparedBy: preparation, into: ledger)
+            for ((i, _), outcome) in zip(stored, outcomes) { reports[i] = try finish(reports[i], outcome) }
+        } else {
+            // Files prepared apart (read alone) are stored one by one.
+            for (i, spooled) in stored {
+                reports[i] = try finish(
+                    reports[i], try append([spooled], preparedBy: spooled.preparation, into: ledger)[0])
+            }
+        }
+        return reports
+    }
+
+    private static func append(_ files: [SpooledEvents], preparedBy preparation: BulkPreparation, into ledger: Ledger)
+        throws -> [Result<AppendReceipt, LedgerError>]
+    {
+        let produce = files.map { spooled in
+            { @Sendable (store: (PreparedBatch) throws -> Void) throws -> Void in
                 do {
                     try spooled.forEachBatch(store)
                 } catch let error as SpooledEvents.ReadError {
@@ -237,7 +280,9 @@ public struct ImportRun: Sendable {
                 }
             }
         }
-        return try finish(report, appended)
+        return try ledger.appendEachInOneCommit(
+            preparedBy: preparation, bytes: files.reduce(0) { $0 + $1.bytes }, decode: { try Event(record: $0) },
+            produce)
     }
 
     /// The report once the file's commit succeeded or failed: an id stored with other

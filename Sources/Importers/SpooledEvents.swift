@@ -33,7 +33,7 @@ public struct SpooledEvents: Sendable {
     public var isSpilled: Bool { spill != nil }
 
     /// Bytes held in memory before the batches go to the temporary file.
-    static let memoryLimit = 8 << 20
+    static let memoryLimit = 4 << 20
 
     /// No events, to be prepared by `preparation`.
     public init(preparation: BulkPreparation = BulkPreparation()) {
@@ -60,10 +60,14 @@ public struct SpooledEvents: Sendable {
     }
 
     private mutating func appendFrame(_ frame: [UInt8]) {
+        // The buffer never grows past the limit (but for one larger frame).
+        if !memory.isEmpty && memory.count + 8 + frame.count > Self.memoryLimit { spillMemory() }
+        if memory.capacity < Self.memoryLimit && memory.count + 8 + frame.count > memory.capacity {
+            memory.reserveCapacity(min(Self.memoryLimit, max(2 * memory.capacity, memory.count + 8 + frame.count)))
+        }
         withUnsafeBytes(of: UInt64(frame.count).littleEndian) { memory.append(contentsOf: $0) }
         memory.append(contentsOf: frame)
         bytes += frame.count
-        if memory.count >= Self.memoryLimit { spillMemory() }
     }
 
     /// Appends `other`'s events after these; prepared again when another preparation

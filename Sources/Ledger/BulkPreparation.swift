@@ -39,10 +39,30 @@ public final class BulkPreparation: Sendable {
     public final class Worker {
         let owner: BulkPreparation
         var local: [String: UInt32] = [:]
+        /// Strings met recently, by their representation's bits: a decoder that shares one
+        /// `String` for a value that repeats hands over the same bits each time, found here
+        /// without hashing the text. An entry keeps its string alive, so equal bits mean
+        /// the same string.
+        private var recent = [Recent](repeating: Recent(bits: (0, 0), string: "", id: 0), count: 256)
+
+        private struct Recent {
+            var bits: (UInt64, UInt64)
+            var string: String
+            var id: UInt32
+        }
 
         init(owner: BulkPreparation) { self.owner = owner }
 
         func id(for s: String) -> UInt32 {
+            let bits = unsafeBitCast(s, to: (UInt64, UInt64).self)
+            let slot = Int(truncatingIfNeeded: ((bits.0 ^ bits.1 &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+            if recent[slot].bits == bits && recent[slot].id != 0 { return recent[slot].id }
+            let id = lookup(s)
+            recent[slot] = Recent(bits: bits, string: s, id: id)
+            return id
+        }
+
+        private func lookup(_ s: String) -> UInt32 {
             if let id = local[s] { return id }
             let id = owner.shared.withLock { state -> UInt32 in
                 if let id = state.snapshot.id(of: s) { return id }

@@ -35,8 +35,14 @@ final class GroupCommitter: Sendable {
     /// Queues `request`; runs `commit` on batches of queued requests if no other thread
     /// is doing so; returns when `request` is complete.
     func submit(_ request: Request, commit: ([Request]) -> Void) -> Result<AppendReceipt, LedgerError> {
+        submit([request], commit: commit)[0]
+    }
+
+    /// Queues `requests` together, in order, so that they share a commit; returns when
+    /// every one is complete.
+    func submit(_ requests: [Request], commit: ([Request]) -> Void) -> [Result<AppendReceipt, LedgerError>] {
         let lead = state.withLock { s -> Bool in
-            s.queue.append(request)
+            s.queue += requests
             if s.leaderActive { return false }
             s.leaderActive = true
             return true
@@ -53,6 +59,6 @@ final class GroupCommitter: Sendable {
                 commit(batch)
             }
         }
-        return request.wait()
+        return requests.map { $0.wait() }
     }
 }

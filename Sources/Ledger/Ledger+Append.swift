@@ -42,29 +42,46 @@ extension Ledger {
         preparedBy bulk: BulkPreparation, bytes: Int = 0, decode: @escaping @Sendable (RecordView) throws -> E,
         _ produce: @escaping @Sendable (_ store: (PreparedBatch) throws -> Void) throws -> Void
     ) throws(LedgerError) -> AppendReceipt {
+        try appendEachInOneCommit(preparedBy: bulk, bytes: bytes, decode: decode, [produce])[0].get()
+    }
+
+    /// Appends several artifact files, each as `appendInOneCommit(preparedBy:...)` would,
+    /// in order, in one commit: each file is stored whole or not at all, and a file refused
+    /// (an id stored with other content) leaves the others to be stored. Small files read
+    /// together thus share one flush to disk.
+    ///
+    /// - Parameter bytes: about how many bytes all the files' batches hold.
+    /// - Returns: each file's receipt or error, in order.
+    /// - Throws: `LedgerError` when room cannot be made in the map.
+    public func appendEachInOneCommit<E: LedgerPayload>(
+        preparedBy bulk: BulkPreparation, bytes: Int = 0, decode: @escaping @Sendable (RecordView) throws -> E,
+        _ files: [@Sendable (_ store: (PreparedBatch) throws -> Void) throws -> Void]
+    ) throws(LedgerError) -> [Result<AppendReceipt, LedgerError>] {
         // Records, their index entries and the tree's pages take about three times the
         // records' bytes.
         do { try environment.reserve(bytes * 3) } catch { throw Ledger.describe(error, path: path) }
-        let request = GroupCommitter.Request { writer in
-            // Strings are defined by this transaction's own writer: the provisional ids of
-            // batches prepared by `prepare(_:)` must be renewed after it.
-            writer.reencoded = true
-            let strings = bulk.provisional
-            let asPrepared = writer.adoptProvisionalStrings(strings, base: bulk.base)
-            var total = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
-            try produce { batch in
-                let receipt =
-                    asPrepared
-                    ? try writer.appendRecords(of: batch)
-                    : try writer.appendDecoding(batch, strings: strings, decode: decode)
-                if total.firstSeq == nil { total.firstSeq = receipt.firstSeq }
-                if let last = receipt.lastSeq { total.lastSeq = last }
-                total.stored += receipt.stored
-                total.duplicates += receipt.duplicates
+        let requests = files.map { produce in
+            GroupCommitter.Request { writer in
+                // Strings are defined by this transaction's own writer: the provisional ids
+                // of batches prepared by `prepare(_:)` must be renewed after it.
+                writer.reencoded = true
+                let strings = bulk.provisional
+                let asPrepared = writer.adoptProvisionalStrings(strings, base: bulk.base)
+                var total = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
+                try produce { batch in
+                    let receipt =
+                        asPrepared
+                        ? try writer.appendRecords(of: batch)
+                        : try writer.appendDecoding(batch, strings: strings, decode: decode)
+                    if total.firstSeq == nil { total.firstSeq = receipt.firstSeq }
+                    if let last = receipt.lastSeq { total.lastSeq = last }
+                    total.stored += receipt.stored
+                    total.duplicates += receipt.duplicates
+                }
+                return total
             }
-            return total
         }
-        return try committer.submit(request) { batch in commitGroup(batch) }.get()
+        return committer.submit(requests) { batch in commitGroup(batch) }
     }
 
     private struct RequestFailed: Error {

@@ -215,7 +215,7 @@ struct KnowledgeCTests {
         #expect(refreshes.allSatisfy { canonical($0).contains("\"reason\":\"timeline\"") })
     }
 
-    @Test("a database whose events pass 8 MiB is stored from its spilled batches in one commit, and again adds nothing")
+    @Test("a database whose events pass 4 MiB is stored from its spilled batches in one commit, and again adds nothing")
     func spilled() throws {
         let s = Scratch()
         defer { s.cleanup() }
@@ -250,5 +250,37 @@ struct KnowledgeCTests {
         let report = try importDB(db, into: ledger)
         #expect(report.imported == read && report.duplicates == 0 && report.failed == 0)
         #expect(try ledger.storedEvents().count == read)
+    }
+
+    @Test(
+        "of several databases read together, one whose id is stored with other content imports nothing; the others import whole"
+    )
+    func oneFileRefusedAmongOthers() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        try FileManager.default.createDirectory(atPath: s.path + "/dbs", withIntermediateDirectories: true)
+        for (k, name) in ["a", "b", "c"].enumerated() {
+            try sqlite3Write(
+                s.path + "/dbs/\(name).db",
+                KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(400, start: 816_854_400 + Double(k) * 100_000))
+        }
+        // The first event of b.db, stored before with another time: its id now names other content.
+        let alone = try Ledger(path: s.path + "/alone")
+        _ = try importDB(s.path + "/dbs/b.db", into: alone, root: s.path + "/dbs")
+        var forged = try #require(try alone.storedEvents().first)
+        forged.envelope.time = Timestamp(microseconds: forged.envelope.time.microseconds + 1_000_000)
+        let ledger = try s.ledger()
+        _ = try ledger.append([forged])
+
+        var options = ImportRun.Options()
+        options.root = s.path + "/dbs"
+        let reports = try ImportRun(format: .knowledgec, options: options).run(path: s.path + "/dbs", into: ledger)
+        #expect(reports.map(\.path) == ["a.db", "b.db", "c.db"])
+        #expect(reports[0].error == nil && reports[2].error == nil)
+        #expect(reports[0].imported == reports[0].events && reports[2].imported == reports[2].events)
+        #expect(reports[1].imported == 0 && (reports[1].error ?? "").contains("nothing from this file was imported"))
+        let stored = try ledger.storedEvents()
+        #expect(stored.count == 1 + reports[0].events + reports[2].events)
+        #expect(stored.filter { $0.envelope.source?.path == "b.db" }.count == 1)
     }
 }

@@ -4,7 +4,7 @@ import RecordFormat
 import SmartStack
 import Testing
 
-/// `SpooledEvents`: an importer's events prepared for the store, spilled past 8 MiB to a
+/// `SpooledEvents`: an importer's events prepared for the store, spilled past 4 MiB to a
 /// temporary file, and handed back in order when stored.
 @Suite("Spooled events")
 struct SpooledEventsTests {

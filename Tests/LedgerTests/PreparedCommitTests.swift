@@ -159,6 +159,31 @@ struct PreparedCommitTests {
         #expect(try scanned(ledger) == parts.flatMap { $0 })
     }
 
+    @Test("files committed together are each stored whole or not at all, in order, in one commit")
+    func filesShareACommit() throws {
+        let store = TemporaryStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let first = try batches(200, seed: 51)
+        let second = try batches(200, seed: 52)
+        let third = try batches(200, seed: 53)
+        var clash = second
+        clash[0][0].envelope.id = first[0][0].envelope.id
+        let bulk = try BulkPreparation(ledger: ledger)
+        let worker = bulk.makeWorker()
+        let files = [first, clash, third].map { $0.map { bulk.prepare($0, worker: worker) } }
+        let decode: @Sendable (RecordView) throws -> Event = { try Event(record: $0) }
+        let outcomes = try ledger.appendEachInOneCommit(
+            preparedBy: bulk, decode: decode,
+            files.map { batches in { @Sendable store in for batch in batches { try store(batch) } } })
+        #expect(try outcomes[0].get().stored == 200 && outcomes[2].get().stored == 200)
+        #expect(throws: LedgerError.self) { try outcomes[1].get() }
+        #expect(try outcomes[2].get().firstSeq == 201)
+        #expect(try ledger.read { try $0.batches() }.count == 1)
+        #expect(try scanned(ledger) == first.flatMap { $0 } + third.flatMap { $0 })
+        #expect(try ledger.verify().isIntact)
+    }
+
     @Test("events prepared before the store was known are encoded again into a store that has strings")
     func preparedWithoutAStore() throws {
         let store = TemporaryStore()

@@ -74,6 +74,13 @@ struct ArchiveImport {
             report.files.append(stored)
             report.families.append(family)
         }
+        // Biome files are read and stored on other threads while the archive is read.
+        let reads = OrderedReads(limit: 8, ledger: ledger) { stored, family in
+            options.onFile?(stored)
+            earliest = ExtractionImport.earlier(earliest, stored)
+            report.files.append(stored)
+            report.families.append(family)
+        }
         try archive.forEachMember { member, bytes in
             if let reason = member.unsafePathReason {
                 report.passedOver.append(PassedOver(path: member.path, reason: reason + "; not read"))
@@ -105,8 +112,7 @@ struct ArchiveImport {
             if let refusal = Self.refusal(member) {
                 var failed = ImportFileReport(path: member.path)
                 failed.error = refusal
-                report.files.append(failed)
-                report.families.append(Self.family(of: role))
+                try reads.submitFailure(failed, family: Self.family(of: role))
                 return
             }
             do {
@@ -134,9 +140,9 @@ struct ArchiveImport {
                         // Imported as it comes: an archive's Biome files are not held together.
                         let context = ArtifactContext(
                             sha256: file.sha256, path: member.path, device: options.device, preparation: preparation)
-                        try record(
-                            SEGBImporter.read(file: file, context: context, stream: nil, seenPath: member.path),
-                            family: format.rawValue)
+                        try reads.submit(family: format.rawValue, bytes: file.bytes.count) {
+                            SEGBImporter.read(file: file, context: context, stream: nil, seenPath: member.path)
+                        }
                     }
                 case .systemVersion:
                     let data = try bytes.readAll(limit: SystemVersionImporter.maximumBytes, path: member.path)
@@ -147,10 +153,10 @@ struct ArchiveImport {
                 // The member alone fails (a decompression bomb, a damaged stream inside it).
                 var failed = ImportFileReport(path: member.path)
                 failed.error = error.message
-                report.files.append(failed)
-                report.families.append(Self.family(of: role))
+                try reads.submitFailure(failed, family: Self.family(of: role))
             }
         }
+        try reads.finish()
         let platform = versionFile.flatMap { try? SystemVersionImporter.read(file: $0.0, path: $0.1).platform } ?? "iOS"
         for format in [ImportRun.Format.knowledgec, .powerlog, .atx] {
             for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {
