@@ -13,9 +13,8 @@ public struct EventSink {
     /// Events decoded and not yet prepared.
     private var pending: [Event] = []
     private let worker: BulkPreparation.Worker
-    /// The stream of the last event id written, and the id's text before the locator.
-    private var idStream = ""
-    private var idStreamPrefix = ""
+    /// What event ids begin with, before the locator, by stream.
+    private var idPrefixes: [String: String] = [:]
     /// Records whose content could not become an event: locator and reason.
     public private(set) var rejected: [(locator: Locator, reason: String)] = []
     /// Positions (offsets, row ids) of records that yielded an event or were rejected.
@@ -78,11 +77,9 @@ public struct EventSink {
             writer.string(app)
         }
         writer.key("id")
-        if stream != idStream {
-            idStream = stream
-            idStreamPrefix = context.eventIDPrefix(stream: stream)
-        }
-        writer.string(idStreamPrefix + locator.text)
+        let prefix = idPrefixes[stream] ?? context.eventIDPrefix(stream: stream)
+        if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
+        writer.string(prefix + locator.text)
         writer.key("source")
         writer.beginObject()
         writer.key("artifact")

@@ -110,6 +110,37 @@ struct CanonicalFormTests {
                 == #"{"type":"stack.scrolled","time":"2026-03-02T06:00:00Z","stack":"café \"q\" / \n","instance":"🎉"}"#)
     }
 
+    @Test("a string's escapes follow the byte-by-byte rule at every length and position")
+    func escapesAnywhere() {
+        let pieces = [
+            "a", "Z", "0", " ", "/", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{01}", "\u{1F}", "\u{7F}",
+            "é", "🎉",
+        ]
+        var random = SplitMix64(seed: 3)
+        for _ in 0..<3000 {
+            let s = (0..<Int.random(in: 0...40, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            var expected: [UInt8] = [0x22]
+            for byte in s.utf8 {
+                switch byte {
+                case 0x22: expected += Array(#"\""#.utf8)
+                case 0x5C: expected += Array(#"\\"#.utf8)
+                case 0x0A: expected += Array(#"\n"#.utf8)
+                case 0x0D: expected += Array(#"\r"#.utf8)
+                case 0x09: expected += Array(#"\t"#.utf8)
+                case 0x08: expected += Array(#"\b"#.utf8)
+                case 0x0C: expected += Array(#"\f"#.utf8)
+                case 0..<0x20: expected += Array(#"\u00"#.utf8) + Array(String(format2: byte).utf8)
+                default: expected.append(byte)
+                }
+            }
+            expected.append(0x22)
+            var w = CanonicalWriter()
+            w.string(s)
+            #expect(w.bytes == expected, "\(s.debugDescription)")
+        }
+    }
+
     @Test("canonical form is a fixed point over random valid events")
     func fixedPoint() throws {
         var random = RandomEvents(seed: 7)
@@ -195,5 +226,13 @@ struct CanonicalNumberTests {
             mismatches.append("\(d.bitPattern): \(written(d)) against \(reference(d))")
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}
+
+extension String {
+    /// Two lowercase hex digits.
+    fileprivate init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 }

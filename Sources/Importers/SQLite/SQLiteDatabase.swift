@@ -31,7 +31,9 @@ final class SQLiteDatabase {
         }
         if immutable { uri += "?immutable=1" }
         var db: OpaquePointer?
-        let flags = immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        _ = SQLiteDatabase.configured
+        // One thread at a time uses a connection: no mutex on every call.
+        let flags = (immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(uri, &db, flags | SQLITE_OPEN_URI, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -47,6 +49,10 @@ final class SQLiteDatabase {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// SQLite's process-wide settings, made once before the first connection: no memory
+    /// statistics (their mutex is taken by every allocation).
+    private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
 
     /// The names of the tables in the schema.
     func tableNames() throws(SQLiteError) -> Set<String> {

@@ -153,16 +153,41 @@ public struct CanonicalWriter {
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            // Runs of bytes that need no escape are copied at once.
+            // Runs of bytes that need no escape are copied at once; eight bytes are
+            // checked at a time.
+            let raw = UnsafeRawBufferPointer(utf8)
             var run = 0
-            for (i, c) in utf8.enumerated() where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-                if run < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i])) }
-                appendEscaped(c)
-                run = i + 1
+            var i = 0
+            while i < raw.count {
+                if i + 8 <= raw.count,
+                    !CanonicalWriter.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                {
+                    i += 8
+                    continue
+                }
+                let c = raw[i]
+                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                    if run < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i])) }
+                    appendEscaped(c)
+                    run = i + 1
+                }
+                i += 1
             }
             if run < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of eight bytes is a control character, a quote or a backslash.
+    @inline(__always) static func needsEscape(_ x: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (x &- ones &* 0x20) & ~x & highs
+        let q = x ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & highs
+        let b = x ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b & highs
+        return (control | quote | backslash) != 0
     }
 
     /// Appends the escape of a quote, a backslash or a control character.
