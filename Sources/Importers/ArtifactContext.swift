@@ -12,6 +12,16 @@ public struct ArtifactContext: Sendable {
     /// What encodes the events for the store as they are read: one per import run, so
     /// that its files' records can be stored as encoded.
     public var preparation: BulkPreparation
+    /// Where the events go as they are prepared when the file is committed while it is
+    /// read; nil to keep them until it is read whole.
+    var feed: BatchFeed?
+
+    /// The same context, its events kept until the file is read whole.
+    var withoutFeed: ArtifactContext {
+        var copy = self
+        copy.feed = nil
+        return copy
+    }
 
     /// Creates a context.
     public init(

@@ -41,6 +41,8 @@ public struct ArtifactImport: Sendable {
 
     /// Fills the report from the sink's events and rejections.
     mutating func take(_ sink: EventSink) {
+        var sink = sink
+        sink.flush()
         spooled = sink.events
         report.events = spooled.count
         report.failed += sink.rejected.count

@@ -26,7 +26,7 @@ public struct EventSink {
     /// Creates a sink for `context`.
     public init(context: ArtifactContext) {
         self.context = context
-        self.spooled = SpooledEvents(preparation: context.preparation)
+        self.spooled = SpooledEvents(preparation: context.preparation, feed: context.feed)
         self.worker = context.preparation.makeWorker()
         pending.reserveCapacity(Self.batchSize)
     }
@@ -34,14 +34,18 @@ public struct EventSink {
     /// How many events are prepared at a time.
     static let batchSize = 2048
 
-    /// Every event yielded so far, in order.
+    /// Every event yielded so far, in order. A sink whose events go to a feed must be
+    /// flushed first (its pending events are published once).
     public var events: SpooledEvents {
+        precondition(
+            spooled.feed == nil || pending.isEmpty, "flush a sink that feeds a commit before taking its events")
         var all = spooled
         all.append(pending, worker: worker)
         return all
     }
 
-    private mutating func flush() {
+    /// Prepares the events not yet prepared.
+    mutating func flush() {
         spooled.append(pending, worker: worker)
         pending.removeAll(keepingCapacity: true)
     }
@@ -133,6 +137,11 @@ public struct EventSink {
         spooled.append(contentsOf: other.events)
         rejected += other.rejected
         accounted.formUnion(other.accounted)
+    }
+
+    /// Forgets the positions accounted for so far, once they have been counted.
+    mutating func forgetAccounted() {
+        accounted.removeAll(keepingCapacity: true)
     }
 
     /// Records that the record at `position` went into an event yielded under another

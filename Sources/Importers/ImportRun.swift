@@ -49,6 +49,9 @@ public struct ImportRun: Sendable {
         public var infersStacks = true
         /// The device's platform, for the stacks a layout file lists.
         public var platform = "iOS"
+        /// Files from this size on are committed while they are read (when their turn
+        /// comes before their end), so that storing overlaps reading.
+        public var committedWhileReadFrom = 16 << 20
         /// Called after each file with its report (for progress).
         public var onFile: (@Sendable (ImportFileReport) -> Void)?
 
@@ -131,12 +134,30 @@ public struct ImportRun: Sendable {
     public func read(file: ArtifactEntry, root: String, preparation: BulkPreparation = BulkPreparation())
         -> ArtifactImport
     {
+        read(file: file, root: root, preparation: preparation, feed: nil)
+    }
+
+    /// Reads one file, publishing its prepared batches to `feed` (when given) as they come;
+    /// marks the feed's end.
+    func read(file: ArtifactEntry, root: String, preparation: BulkPreparation, feed: BatchFeed?) -> ArtifactImport {
+        let result = readFile(file, root: root, preparation: preparation, feed: feed)
+        if let feed {
+            let failed = result.report.error != nil || result.spooled.failure != nil
+            feed.finish(failed ? .failed : result.spooled.feed === feed ? .complete : .bypassed)
+        }
+        return result
+    }
+
+    private func readFile(_ file: ArtifactEntry, root: String, preparation: BulkPreparation, feed: BatchFeed?)
+        -> ArtifactImport
+    {
         let seen = file.path
         let relative =
             seen == root
             ? (seen as NSString).lastPathComponent
             : String(seen.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
-        let context = ArtifactContext(sha256: "", path: relative, device: options.device, preparation: preparation)
+        var context = ArtifactContext(sha256: "", path: relative, device: options.device, preparation: preparation)
+        context.feed = feed
         var result: ArtifactImport
         switch format {
         case .segb:
@@ -178,6 +199,8 @@ public struct ImportRun: Sendable {
         let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let preparation = try BulkPreparation(ledger: ledger)
         let slots = DispatchSemaphore(value: Self.filesWaiting)
+        // A large file is committed while it is read, when its turn comes before its end.
+        let feeds = files.map { Self.size(of: $0.readPath) >= options.committedWhileReadFrom ? BatchFeed() : nil }
         let done = files.map { _ in DispatchSemaphore(value: 0) }
         let results = Mutex<[Int: ArtifactImport]>([:])
         let nextFile = Atomic<Int>(0)
@@ -191,7 +214,7 @@ public struct ImportRun: Sendable {
                         slots.signal()
                         return
                     }
-                    let result = read(file: files[i], root: root, preparation: preparation)
+                    let result = read(file: files[i], root: root, preparation: preparation, feed: feeds[i])
                     results.withLock { $0[i] = result }
                     done[i].signal()
                 }
@@ -204,6 +227,21 @@ public struct ImportRun: Sendable {
         var reports = [ImportFileReport]()
         var next = 0
         while next < files.count {
+            let readAlready = done[next].wait(timeout: .now()) == .success
+            if readAlready { done[next].signal() }
+            if let feed = feeds[next], !readAlready {
+                let report = try store(
+                    streaming: feed, preparedBy: preparation, size: Self.size(of: files[next].readPath), into: ledger
+                ) {
+                    done[next].wait()
+                    defer { slots.signal() }
+                    return results.withLock { $0.removeValue(forKey: next)! }
+                }
+                options.onFile?(report)
+                reports.append(report)
+                next += 1
+                continue
+            }
             // The next file, and those after it read meanwhile or soon after: stored
             // together, in one commit (one flush to disk), each whole or not at all. The
             // readers go on while it commits.
@@ -225,6 +263,36 @@ public struct ImportRun: Sendable {
             }
         }
         return reports
+    }
+
+    /// Commits a large file's batches as its reader publishes them, then takes its result
+    /// from `read`: the file is stored whole when it was read whole, else not at all.
+    private func store(
+        streaming feed: BatchFeed, preparedBy preparation: BulkPreparation, size: Int, into ledger: Ledger,
+        read: () -> ArtifactImport
+    ) throws -> ImportFileReport {
+        let outcome = Result { () throws(LedgerError) in
+            try ledger.appendEachInOneCommit(
+                preparedBy: preparation, bytes: size * 4, decode: { try Event(record: $0) },
+                [{ store in try feed.forEachBatch(store) }])[0]
+        }
+        let result = read()
+        switch feed.outcome {
+        case .complete: return try Self.finish(result.report, outcome.flatMap { $0 })
+        case .bypassed: return try Self.store(result, into: ledger)
+        case .failed, nil:
+            var report = result.report
+            if report.error == nil, let failure = result.spooled.failure {
+                report.error = "\(failure); nothing from this file was imported"
+            }
+            return report
+        }
+    }
+
+    /// The size of the file at `path`; 0 when it cannot be told.
+    static func size(of path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
     /// How many files read ahead may wait to be stored.

@@ -35,9 +35,19 @@ public struct SpooledEvents: Sendable {
     /// Bytes held in memory before the batches go to the temporary file.
     static let memoryLimit = 4 << 20
 
+    /// Where the batches go instead, when the file is committed while it is read.
+    let feed: BatchFeed?
+
     /// No events, to be prepared by `preparation`.
     public init(preparation: BulkPreparation = BulkPreparation()) {
         self.preparation = preparation
+        self.feed = nil
+    }
+
+    /// No events, to be prepared by `preparation` and published to `feed` as they come.
+    init(preparation: BulkPreparation, feed: BatchFeed?) {
+        self.preparation = preparation
+        self.feed = feed
     }
 
     /// `events`, prepared by `preparation`.
@@ -60,6 +70,11 @@ public struct SpooledEvents: Sendable {
     }
 
     private mutating func appendFrame(_ frame: [UInt8]) {
+        if let feed {
+            bytes += frame.count
+            do { try feed.publish(frame) } catch { failure = failure ?? "\(error)" }
+            return
+        }
         // The buffer never grows past the limit (but for one larger frame).
         if !memory.isEmpty && memory.count + 8 + frame.count > Self.memoryLimit { spillMemory() }
         if memory.capacity < Self.memoryLimit && memory.count + 8 + frame.count > memory.capacity {
@@ -109,6 +124,7 @@ public struct SpooledEvents: Sendable {
 
     /// Calls `body` with each serialized batch, in order.
     private func forEachFrame(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        precondition(feed == nil, "the batches of a file committed while it is read are in its feed")
         if let spill { try spill.forEachFrame(body) }
         try memory.withUnsafeBytes { try SpillFile.frames(in: $0, body) }
     }
@@ -122,6 +138,7 @@ public struct SpooledEvents: Sendable {
     /// Hands over the prepared batches, in order. What `body` throws is rethrown as it is;
     /// a batch that cannot be read back throws `ReadError`.
     public func forEachBatch(_ body: (PreparedBatch) throws -> Void) throws {
+        if let feed { return try feed.forEachBatch(body) }
         var failure: ReadError?
         do {
             try forEachFrame { frame in
@@ -209,7 +226,7 @@ final class SpillFile: @unchecked Sendable {
         }
     }
 
-    private func read(into buffer: inout [UInt8], count: Int? = nil, at start: Int) throws {
+    func read(into buffer: inout [UInt8], count: Int? = nil, at start: Int) throws {
         let total = count ?? buffer.count
         var done = 0
         while done < total {

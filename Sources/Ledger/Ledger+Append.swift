@@ -31,7 +31,8 @@ extension Ledger {
     /// encoded again. Events whose id is already stored with the same content are skipped.
     ///
     /// `produce` runs again from its start when the map had to grow during the commit:
-    /// it must hand over the same batches each time.
+    /// it must hand over the same batches each time. It may hand over batches prepared
+    /// while the commit runs (a file committed while it is read).
     ///
     /// - Throws: `LedgerError.idConflict` if an id is stored with other content, `.storage`
     ///   if the commit fails or `produce` throws; then nothing of it is stored.
@@ -65,18 +66,22 @@ extension Ledger {
                 // Strings are defined by this transaction's own writer: the provisional ids
                 // of batches prepared by `prepare(_:)` must be renewed after it.
                 writer.reencoded = true
-                let strings = bulk.provisional
-                let asPrepared = writer.adoptProvisionalStrings(strings, base: bulk.base)
+                let asPrepared = writer.adoptProvisionalStrings(bulk.provisional, base: bulk.base)
                 var total = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
                 try produce { batch in
+                    // A batch prepared after the commit began may use strings assigned since.
                     let receipt =
                         asPrepared
                         ? try writer.appendRecords(of: batch)
-                        : try writer.appendDecoding(batch, strings: strings, decode: decode)
+                        : try writer.appendDecoding(batch, strings: bulk.provisional, decode: decode)
                     if total.firstSeq == nil { total.firstSeq = receipt.firstSeq }
                     if let last = receipt.lastSeq { total.lastSeq = last }
                     total.stored += receipt.stored
                     total.duplicates += receipt.duplicates
+                }
+                // Strings assigned while the batches were handed over are defined too.
+                if asPrepared && !writer.adoptProvisionalStrings(bulk.provisional, base: bulk.base) {
+                    throw LedgerError(.storage, "the strings of prepared batches changed during their commit")
                 }
                 return total
             }

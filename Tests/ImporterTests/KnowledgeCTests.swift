@@ -10,9 +10,12 @@ import Testing
 struct KnowledgeCTests {
     static let fixture = "data/knowledgec/knowledgec-10.14.db"
 
-    func importDB(_ path: String, into ledger: Ledger, root: String? = nil) throws -> ImportFileReport {
+    func importDB(_ path: String, into ledger: Ledger, root: String? = nil, streaming: Bool = false) throws
+        -> ImportFileReport
+    {
         var options = ImportRun.Options()
         options.root = root
+        if streaming { options.committedWhileReadFrom = 0 }
         return try ImportRun(format: .knowledgec, options: options).run(path: path, into: ledger)[0]
     }
 
@@ -237,8 +240,10 @@ struct KnowledgeCTests {
         #expect(again.imported == 0 && again.duplicates == read)
     }
 
-    @Test("a spilled database stored into a store whose map must grow keeps every event")
-    func spilledIntoAGrowingMap() throws {
+    @Test(
+        "a spilled database stored into a store whose map must grow keeps every event, committed after or while it is read",
+        arguments: [false, true])
+    func spilledIntoAGrowingMap(streaming: Bool) throws {
         let s = Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
@@ -247,15 +252,17 @@ struct KnowledgeCTests {
             path: s.path + "/store",
             options: .init(environment: .init(initialMapSize: 1 << 20, growsAutomatically: true)))
         let read = Int(try sqlite3(db, "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME != '/safari/history'"))!
-        let report = try importDB(db, into: ledger)
+        let report = try importDB(db, into: ledger, streaming: streaming)
         #expect(report.imported == read && report.duplicates == 0 && report.failed == 0)
         #expect(try ledger.storedEvents().count == read)
+        #expect(try ledger.read { try $0.batches() }.count == 1)
+        #expect(try ledger.verify().isIntact)
     }
 
     @Test(
-        "of several databases read together, one whose id is stored with other content imports nothing; the others import whole"
-    )
-    func oneFileRefusedAmongOthers() throws {
+        "of several databases read together, one whose id is stored with other content imports nothing; the others import whole",
+        arguments: [false, true])
+    func oneFileRefusedAmongOthers(streaming: Bool) throws {
         let s = Scratch()
         defer { s.cleanup() }
         try FileManager.default.createDirectory(atPath: s.path + "/dbs", withIntermediateDirectories: true)
@@ -274,6 +281,7 @@ struct KnowledgeCTests {
 
         var options = ImportRun.Options()
         options.root = s.path + "/dbs"
+        if streaming { options.committedWhileReadFrom = 0 }
         let reports = try ImportRun(format: .knowledgec, options: options).run(path: s.path + "/dbs", into: ledger)
         #expect(reports.map(\.path) == ["a.db", "b.db", "c.db"])
         #expect(reports[0].error == nil && reports[2].error == nil)
@@ -282,5 +290,31 @@ struct KnowledgeCTests {
         let stored = try ledger.storedEvents()
         #expect(stored.count == 1 + reports[0].events + reports[2].events)
         #expect(stored.filter { $0.envelope.source?.path == "b.db" }.count == 1)
+    }
+
+    @Test(
+        "a database that cannot be read, among others committed while they are read, imports nothing; the others import whole"
+    )
+    func unreadableAmongStreamed() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        try FileManager.default.createDirectory(atPath: s.path + "/dbs", withIntermediateDirectories: true)
+        try sqlite3Write(
+            s.path + "/dbs/a.db", KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(3000, start: 816_854_400))
+        _ = try s.write("dbs/b.db", Array(repeating: 0x42, count: 100_000))
+        try sqlite3Write(
+            s.path + "/dbs/c.db", KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(3000, start: 817_000_000))
+        var options = ImportRun.Options()
+        options.root = s.path + "/dbs"
+        options.committedWhileReadFrom = 0
+        let ledger = try s.ledger()
+        let reports = try ImportRun(format: .knowledgec, options: options).run(path: s.path + "/dbs", into: ledger)
+        #expect(reports.map(\.path) == ["a.db", "b.db", "c.db"])
+        #expect(reports[1].error != nil && reports[1].imported == 0)
+        #expect(
+            reports[0].imported == reports[0].events && reports[2].imported == reports[2].events
+                && reports[0].events > 0)
+        #expect(try ledger.storedEvents().count == reports[0].events + reports[2].events)
+        #expect(try ledger.verify().isIntact)
     }
 }

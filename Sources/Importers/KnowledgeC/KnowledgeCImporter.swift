@@ -99,6 +99,8 @@ private final class ChunkDecoding: @unchecked Sendable {
         while let rows = chunks.receive().item {
             KnowledgeCRow.decode(rows, into: &sink)
             skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
+            // A chunk's rows are not met again (relevant shortcuts are read at the end).
+            sink.forgetAccounted()
         }
         done.signal()
     }

@@ -9,9 +9,10 @@ extension KnowledgeCRow {
     /// Many rows are converted in parallel chunks and joined in order, so the result is the
     /// same. Relevant-shortcut rows form sets across rows: `relevantShortcuts` takes them all.
     static func decode(_ rows: [KnowledgeCRow], into sink: inout EventSink) {
-        let chunks = rows.count < 20_000 ? 1 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        let chunks = rows.count < 4_096 ? 1 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let size = (rows.count + chunks - 1) / max(chunks, 1)
-        let context = sink.context
+        // Parts are joined into the sink in order: only the sink itself feeds a commit.
+        let context = sink.context.withoutFeed
         let parts = Mutex([EventSink.Contents?](repeating: nil, count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
             var part = EventSink(context: context)

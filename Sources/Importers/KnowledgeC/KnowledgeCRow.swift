@@ -23,7 +23,7 @@ struct KnowledgeCRow {
     /// The rows of the streams read, in row order, handed over `chunkSize` at a time so that
     /// a large database is never held whole.
     static func fetch(
-        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 50_000, _ body: ([KnowledgeCRow]) -> Void
+        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384, _ body: ([KnowledgeCRow]) -> Void
     ) throws(SQLiteError) {
         let k = "Z_DKINTENTMETADATAKEY__"
         let r = "Z_DKRELEVANTSHORTCUTMETADATAKEY__"

@@ -1,0 +1,120 @@
+import Foundation
+import Ledger
+
+/// The prepared batches of one file, shared by the thread that reads the file and the one
+/// that commits it: the commit stores the first batches while the rest are still read.
+/// Every batch is kept (in memory up to a limit, the rest in an unlinked temporary file),
+/// so that a commit run again reads them again from the first.
+final class BatchFeed: @unchecked Sendable {
+    /// How the reading ended.
+    enum End: Equatable {
+        /// Every batch of the file was published.
+        case complete
+        /// The file failed: nothing of it may be stored.
+        case failed
+        /// The file's events did not come through the feed: store them as read.
+        case bypassed
+    }
+
+    /// What a commit reading the feed throws when the file cannot be stored from it.
+    struct Aborted: Error {}
+
+    private struct Frame {
+        var offset: Int
+        var length: Int
+        var bytes: [UInt8]?
+    }
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var frames: [Frame] = []
+    private var inMemory = 0
+    private var spill: SpillFile?
+    private var spilled = 0
+    private var end: End?
+
+    /// Bytes of batches kept in memory before older ones go to the temporary file.
+    static let memoryLimit = 4 << 20
+
+    /// How the reading ended; nil while it goes on.
+    var outcome: End? {
+        condition.lock()
+        defer { condition.unlock() }
+        return end
+    }
+
+    /// Adds a serialized batch after those published.
+    func publish(_ frame: [UInt8]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        frames.append(Frame(offset: 0, length: frame.count, bytes: frame))
+        inMemory += frame.count
+        if inMemory > Self.memoryLimit { try spillOldest() }
+        condition.broadcast()
+    }
+
+    /// Moves every frame held in memory but the newest to the temporary file.
+    private func spillOldest() throws {
+        if spill == nil { spill = try SpillFile() }
+        for k in frames.indices.dropLast() {
+            guard let bytes = frames[k].bytes else { continue }
+            try spill?.write(bytes)
+            frames[k] = Frame(offset: spilled, length: bytes.count, bytes: nil)
+            spilled += bytes.count
+            inMemory -= bytes.count
+        }
+    }
+
+    /// Marks the end of the file.
+    func finish(_ end: End) {
+        condition.lock()
+        defer { condition.unlock() }
+        if self.end == nil { self.end = end }
+        condition.broadcast()
+    }
+
+    /// Calls `body` with each batch from the first, in order, waiting for those not yet
+    /// published, until the file is complete.
+    /// - Throws: `Aborted` when the file failed or bypassed the feed; what `body` throws.
+    func forEachBatch(_ body: (PreparedBatch) throws -> Void) throws {
+        var k = 0
+        var buffer = [UInt8]()
+        while true {
+            condition.lock()
+            while k == frames.count && end == nil { condition.wait() }
+            let frame: Frame? = k < frames.count ? frames[k] : nil
+            let ending = end
+            let file = spill
+            condition.unlock()
+            if ending == .failed || ending == .bypassed { throw Aborted() }
+            guard let frame else { return }
+            let batch: PreparedBatch
+            do {
+                if let bytes = frame.bytes {
+                    batch = try bytes.withUnsafeBytes { try Self.batch($0) }
+                } else {
+                    guard let file else { throw Aborted() }
+                    if buffer.count < frame.length { buffer = [UInt8](repeating: 0, count: frame.length) }
+                    try file.read(into: &buffer, count: frame.length, at: frame.offset)
+                    batch = try buffer.withUnsafeBytes {
+                        try Self.batch(UnsafeRawBufferPointer(rebasing: $0[0..<frame.length]))
+                    }
+                }
+            } catch let error as ImportError {
+                throw SpooledEvents.ReadError(message: error.message)
+            }
+            try body(batch)
+            k += 1
+        }
+    }
+
+    private static func batch(_ frame: UnsafeRawBufferPointer) throws -> PreparedBatch {
+        do {
+            return try PreparedBatch.deserialized(frame) { _ in
+                throw LedgerError(.storage, "a spooled batch cannot be encoded again")
+            }
+        } catch {
+            throw ImportError(path: "temporary file", message: "a spooled batch cannot be read back: \(error)")
+        }
+    }
+}
