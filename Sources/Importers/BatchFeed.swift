@@ -65,6 +65,12 @@ final class BatchFeed: @unchecked Sendable {
         }
     }
 
+    /// Marks the end of the file from what reading it gave.
+    func finish(after result: ArtifactImport) {
+        let failed = result.report.error != nil || result.spooled.failure != nil
+        finish(failed ? .failed : result.spooled.feed === self ? .complete : .bypassed)
+    }
+
     /// Marks the end of the file.
     func finish(_ end: End) {
         condition.lock()

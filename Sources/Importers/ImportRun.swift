@@ -141,10 +141,7 @@ public struct ImportRun: Sendable {
     /// marks the feed's end.
     func read(file: ArtifactEntry, root: String, preparation: BulkPreparation, feed: BatchFeed?) -> ArtifactImport {
         let result = readFile(file, root: root, preparation: preparation, feed: feed)
-        if let feed {
-            let failed = result.report.error != nil || result.spooled.failure != nil
-            feed.finish(failed ? .failed : result.spooled.feed === feed ? .complete : .bypassed)
-        }
+        if let feed { feed.finish(after: result) }
         return result
     }
 
@@ -230,7 +227,7 @@ public struct ImportRun: Sendable {
             let readAlready = done[next].wait(timeout: .now()) == .success
             if readAlready { done[next].signal() }
             if let feed = feeds[next], !readAlready {
-                let report = try store(
+                let report = try Self.store(
                     streaming: feed, preparedBy: preparation, size: Self.size(of: files[next].readPath), into: ledger
                 ) {
                     done[next].wait()
@@ -267,7 +264,7 @@ public struct ImportRun: Sendable {
 
     /// Commits a large file's batches as its reader publishes them, then takes its result
     /// from `read`: the file is stored whole when it was read whole, else not at all.
-    private func store(
+    static func store(
         streaming feed: BatchFeed, preparedBy preparation: BulkPreparation, size: Int, into ledger: Ledger,
         read: () -> ArtifactImport
     ) throws -> ImportFileReport {
@@ -286,6 +283,30 @@ public struct ImportRun: Sendable {
                 report.error = "\(failure); nothing from this file was imported"
             }
             return report
+        }
+    }
+
+    /// Reads a file with `read` on another thread, its context feeding a commit here as
+    /// the batches come: the file is stored whole when it was read whole, else not at all.
+    static func readAndStore(
+        size: Int, context: ArtifactContext, into ledger: Ledger,
+        _ read: @escaping @Sendable (ArtifactContext) -> ArtifactImport
+    ) throws -> ImportFileReport {
+        let feed = BatchFeed()
+        var fed = context
+        fed.feed = feed
+        let result = Mutex<ArtifactImport?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let reading = fed
+        Thread {
+            let r = read(reading)
+            feed.finish(after: r)
+            result.withLock { $0 = r }
+            done.signal()
+        }.start()
+        return try store(streaming: feed, preparedBy: context.preparation, size: size, into: ledger) {
+            done.wait()
+            return result.withLock { $0! }
         }
     }
 

@@ -162,16 +162,24 @@ struct ArchiveImport {
             for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {
                 let context = ArtifactContext(
                     sha256: "", path: db.member, device: options.device, preparation: preparation)
-                let result: ArtifactImport
-                switch format {
-                case .knowledgec: result = KnowledgeCImporter.read(path: db.copy, context: context)
-                case .powerlog:
-                    var powerlog = PowerLogImporter.Options()
-                    powerlog.skipsInference = !layouts.isEmpty
-                    result = PowerLogImporter.read(path: db.copy, context: context, options: powerlog)
-                default: result = ATXInfoSuggestionStoreImporter.read(path: db.copy, context: context)
+                let copy = db.copy
+                var powerlog = PowerLogImporter.Options()
+                powerlog.skipsInference = !layouts.isEmpty
+                let readOptions = powerlog
+                // Read on another thread while this one commits its events as they come.
+                let stored = try ImportRun.readAndStore(
+                    size: ImportRun.size(of: copy), context: context, into: ledger
+                ) { context in
+                    switch format {
+                    case .knowledgec: return KnowledgeCImporter.read(path: copy, context: context)
+                    case .powerlog: return PowerLogImporter.read(path: copy, context: context, options: readOptions)
+                    default: return ATXInfoSuggestionStoreImporter.read(path: copy, context: context)
+                    }
                 }
-                try record(result, family: format.rawValue)
+                options.onFile?(stored)
+                earliest = ExtractionImport.earlier(earliest, stored)
+                report.files.append(stored)
+                report.families.append(format.rawValue)
             }
         }
         for (file, member) in layouts.sorted(by: { $0.1.path < $1.1.path }) {
