@@ -22,3 +22,24 @@ public struct AppendReceipt: Sendable, Equatable {
         self.recordedAt = recordedAt
     }
 }
+
+extension AppendReceipt {
+    /// Counts one event: stored as `seq`, or skipped as a duplicate when nil.
+    mutating func count(_ seq: UInt64?) {
+        guard let seq else {
+            duplicates += 1
+            return
+        }
+        if firstSeq == nil { firstSeq = seq }
+        lastSeq = seq
+        stored += 1
+    }
+
+    /// Adds what a later part of the same commit stored.
+    mutating func add(_ later: AppendReceipt) {
+        if firstSeq == nil { firstSeq = later.firstSeq }
+        if let last = later.lastSeq { lastSeq = last }
+        stored += later.stored
+        duplicates += later.duplicates
+    }
+}

@@ -117,7 +117,7 @@ public final class BatchWriter {
                         }
                         if let existing {
                             _ = try resolveDuplicate(id: r.id ?? "", existingKey: existing, body: body)
-                            receipt.duplicates += 1
+                            receipt.count(nil)
                             continue
                         }
                     }
@@ -141,9 +141,7 @@ public final class BatchWriter {
                         }
                     }
                     nextSeq += 1
-                    if receipt.firstSeq == nil { receipt.firstSeq = seq }
-                    receipt.lastSeq = seq
-                    receipt.stored += 1
+                    receipt.count(seq)
                 }
             }
         }
@@ -175,15 +173,7 @@ public final class BatchWriter {
         _ b: PreparedBatch, strings: StringSnapshot, decode: (RecordView) throws -> E
     ) throws -> AppendReceipt {
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
-        try b.forEachView(strings: strings) { view in
-            if let seq = try append(try decode(view)) {
-                if receipt.firstSeq == nil { receipt.firstSeq = seq }
-                receipt.lastSeq = seq
-                receipt.stored += 1
-            } else {
-                receipt.duplicates += 1
-            }
-        }
+        try b.forEachView(strings: strings) { view in receipt.count(try append(try decode(view))) }
         return receipt
     }
 

@@ -74,10 +74,7 @@ extension Ledger {
                         asPrepared
                         ? try writer.appendRecords(of: batch)
                         : try writer.appendDecoding(batch, strings: bulk.provisional, decode: decode)
-                    if total.firstSeq == nil { total.firstSeq = receipt.firstSeq }
-                    if let last = receipt.lastSeq { total.lastSeq = last }
-                    total.stored += receipt.stored
-                    total.duplicates += receipt.duplicates
+                    total.add(receipt)
                 }
                 // Strings assigned while the batches were handed over are defined too.
                 if asPrepared && !writer.adoptProvisionalStrings(bulk.provisional, base: bulk.base) {

@@ -119,15 +119,7 @@ extension Ledger {
     /// batch's `reencode` does when its provisional string ids cannot be used.
     public static func store<E: LedgerPayload>(_ events: [E], in writer: BatchWriter) throws -> AppendReceipt {
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: writer.recordedMicros))
-        for event in events {
-            if let seq = try writer.append(event) {
-                if receipt.firstSeq == nil { receipt.firstSeq = seq }
-                receipt.lastSeq = seq
-                receipt.stored += 1
-            } else {
-                receipt.duplicates += 1
-            }
-        }
+        for event in events { receipt.count(try writer.append(event)) }
         return receipt
     }
 

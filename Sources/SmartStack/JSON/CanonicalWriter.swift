@@ -192,30 +192,16 @@ public struct CanonicalWriter {
 
     /// Appends the escape of a quote, a backslash or a control character.
     private mutating func appendEscaped(_ c: UInt8) {
+        bytes.append(0x5C)
         switch c {
-        case UInt8(ascii: "\""):
-            bytes.append(0x5C)
-            bytes.append(0x22)
-        case UInt8(ascii: "\\"):
-            bytes.append(0x5C)
-            bytes.append(0x5C)
-        case 0x0A:
-            bytes.append(0x5C)
-            bytes.append(UInt8(ascii: "n"))
-        case 0x0D:
-            bytes.append(0x5C)
-            bytes.append(UInt8(ascii: "r"))
-        case 0x09:
-            bytes.append(0x5C)
-            bytes.append(UInt8(ascii: "t"))
-        case 0x08:
-            bytes.append(0x5C)
-            bytes.append(UInt8(ascii: "b"))
-        case 0x0C:
-            bytes.append(0x5C)
-            bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(c)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
         default:
-            bytes.append(contentsOf: Array("\\u00".utf8))
+            bytes.append(contentsOf: Array("u00".utf8))
             bytes.append(CanonicalWriter.hex[Int(c >> 4)])
             bytes.append(CanonicalWriter.hex[Int(c & 15)])
         }
