@@ -96,7 +96,7 @@ extension Ledger {
         while !pending.isEmpty {
             do {
                 let (receipts, snapshot, reencoded) = try environment.write { txn in
-                    WriteHooks.insideWrite()
+                    WriteHooks.insideWrite(path: path)
                     let writer = try BatchWriter(ledger: self, txn: txn)
                     let storeCount = writer.interner.snapshot.count
                     writer.preparationEpoch = preparation.withLock { state in

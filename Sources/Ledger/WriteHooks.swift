@@ -8,25 +8,26 @@ import Synchronization
 /// the one after `STACKLEDGER_TEST_HOLD_AFTER_COMMITS=N` transactions. Neither is set in
 /// normal use, and then a commit does nothing more.
 public enum WriteHooks {
-    private static let hook = Mutex<(@Sendable () -> Void)?>(nil)
+    private static let hook = Mutex<(@Sendable (String) -> Void)?>(nil)
     private static let holdPath: String? = ProcessInfo.processInfo.environment["STACKLEDGER_TEST_HOLD_WRITE_LOCK"]
     private static let holdAfter =
         Int(ProcessInfo.processInfo.environment["STACKLEDGER_TEST_HOLD_AFTER_COMMITS"] ?? "") ?? 0
     private static let transactions = Mutex(0)
 
-    /// Runs `body` with `inside` called in every write transaction of this process, after
-    /// the write lock is taken and before anything is written.
-    public static func whileInsideWrite<T>(_ inside: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows
-        -> T
+    /// Runs `body` with `inside` called in every write transaction of this process, with
+    /// the store's path, after the write lock is taken and before anything is written.
+    /// Tests that run at the same time write to other stores: act on your store's path only.
+    public static func whileInsideWrite<T>(_ inside: @escaping @Sendable (String) -> Void, _ body: () throws -> T)
+        rethrows -> T
     {
         hook.withLock { $0 = inside }
         defer { hook.withLock { $0 = nil } }
         return try body()
     }
 
-    /// Called by a write transaction once it holds the lock.
-    static func insideWrite() {
-        if let inside = hook.withLock({ $0 }) { inside() }
+    /// Called by a write transaction of the store at `path` once it holds the lock.
+    static func insideWrite(path: String) {
+        if let inside = hook.withLock({ $0 }) { inside(path) }
         if let holdPath,
             transactions.withLock({ n in
                 n += 1

@@ -117,8 +117,11 @@ struct LedgerAppendTests {
         let inside = DispatchSemaphore(value: 0)
         let failures = Mutex<[String]>([])
         let committer = ledger.committer
-        let waitInside: @Sendable () -> Void = {
-            // Only the first transaction waits; the others pass straight through.
+        let path = ledger.path
+        let waitInside: @Sendable (String) -> Void = { written in
+            // Only this store's first transaction waits; the others pass straight through,
+            // as do the stores of tests running meanwhile.
+            guard written == path else { return }
             let first = taken.withLock { t in
                 defer { t = true }
                 return !t
