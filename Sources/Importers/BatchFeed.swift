@@ -95,32 +95,22 @@ final class BatchFeed: @unchecked Sendable {
             if ending == .failed || ending == .bypassed { throw Aborted() }
             guard let frame else { return }
             let batch: PreparedBatch
-            do {
-                if let bytes = frame.bytes {
-                    batch = try bytes.withUnsafeBytes { try Self.batch($0) }
-                } else {
-                    guard let file else { throw Aborted() }
-                    if buffer.count < frame.length { buffer = [UInt8](repeating: 0, count: frame.length) }
+            if let bytes = frame.bytes {
+                batch = try bytes.withUnsafeBytes { try SpooledEvents.batch($0) }
+            } else {
+                guard let file else { throw Aborted() }
+                if buffer.count < frame.length { buffer = [UInt8](repeating: 0, count: frame.length) }
+                do {
                     try file.read(into: &buffer, count: frame.length, at: frame.offset)
-                    batch = try buffer.withUnsafeBytes {
-                        try Self.batch(UnsafeRawBufferPointer(rebasing: $0[0..<frame.length]))
-                    }
+                } catch let error as ImportError {
+                    throw SpooledEvents.ReadError(message: error.message)
                 }
-            } catch let error as ImportError {
-                throw SpooledEvents.ReadError(message: error.message)
+                batch = try buffer.withUnsafeBytes {
+                    try SpooledEvents.batch(UnsafeRawBufferPointer(rebasing: $0[0..<frame.length]))
+                }
             }
             try body(batch)
             k += 1
-        }
-    }
-
-    private static func batch(_ frame: UnsafeRawBufferPointer) throws -> PreparedBatch {
-        do {
-            return try PreparedBatch.deserialized(frame) { _ in
-                throw LedgerError(.storage, "a spooled batch cannot be encoded again")
-            }
-        } catch {
-            throw ImportError(path: "temporary file", message: "a spooled batch cannot be read back: \(error)")
         }
     }
 }

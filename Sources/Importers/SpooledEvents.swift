@@ -139,25 +139,21 @@ public struct SpooledEvents: Sendable {
     /// a batch that cannot be read back throws `ReadError`.
     public func forEachBatch(_ body: (PreparedBatch) throws -> Void) throws {
         if let feed { return try feed.forEachBatch(body) }
-        var failure: ReadError?
         do {
-            try forEachFrame { frame in
-                let batch: PreparedBatch
-                do {
-                    batch = try PreparedBatch.deserialized(frame) { _ in
-                        throw LedgerError(.storage, "a spooled batch cannot be encoded again")
-                    }
-                } catch {
-                    failure = ReadError(message: "\(error)")
-                    throw error
-                }
-                try body(batch)
-            }
+            try forEachFrame { frame in try body(try Self.batch(frame)) }
         } catch let error as ImportError {
             throw ReadError(message: error.message)
+        }
+    }
+
+    /// The batch a frame holds.
+    static func batch(_ frame: UnsafeRawBufferPointer) throws(ReadError) -> PreparedBatch {
+        do {
+            return try PreparedBatch.deserialized(frame) { _ in
+                throw LedgerError(.storage, "a spooled batch cannot be encoded again")
+            }
         } catch {
-            if let failure { throw failure }
-            throw error
+            throw ReadError(message: "a spooled batch cannot be read back: \(error)")
         }
     }
 
