@@ -48,4 +48,63 @@ struct UsageDaysTests {
         // Most days stay as they were from one checkpoint to the next.
         #expect(days.copied > compared)
     }
+
+    @Test(
+        "a day's records name their app, intent and parameters from one table: equal ones give the same bytes, shared or not"
+    )
+    func equalSignaturesShareAnEntry() throws {
+        func model(sharing: Bool) -> DeviceModel {
+            var model = DeviceModel(device: "device-0")
+            let first = UsageRecord(
+                time: 3_600_000_000, hour: 1, seq: 1, app: "com.example.a", intent: "OrderIntent",
+                parameters: ["size": "\"large\"", "milk": "\"oat\""])
+            var second = UsageRecord(
+                time: 7_200_000_000, hour: 2, seq: 2, app: "com.example.a", intent: "OrderIntent",
+                parameters: ["milk": "\"oat\"", "size": "\"large\""])
+            if sharing { second.signature = first.signature }
+            model.usage[1].append(first)
+            model.usage[2].append(second)
+            return model
+        }
+        let apart = CheckpointState(model(sharing: false), usageHorizon: .min).bytes()
+        #expect(apart == CheckpointState(model(sharing: true), usageHorizon: .min).bytes())
+        let restored = try DeviceEngine(checkpoint: apart, policy: Policy())
+        let first = try #require(restored.state.usage[1].first)
+        let second = try #require(restored.state.usage[2].first)
+        #expect(first.signature === second.signature)
+        #expect(second.parameters == ["size": "\"large\"", "milk": "\"oat\""])
+        #expect((first.time, second.time, second.seq) == (3_600_000_000, 7_200_000_000, 2))
+    }
+
+    @Test(
+        "days of usage wholly before the pattern window are not written, and an engine restored without them goes on as the one that kept them"
+    )
+    func staleDaysAreLeftOut() throws {
+        var config = WorkloadGenerator.Configuration()
+        config.events = 12000
+        config.seed = 5
+        config.devices = 1
+        config.latePercent = 0
+        var generator = WorkloadGenerator(config)
+        var events = [Event]()
+        generator.generate { events.append($0) }
+        events.sort { $0.envelope.time.microseconds < $1.envelope.time.microseconds }
+        var engine = DeviceEngine(device: events[0].envelope.device, policy: Policy())
+        let stop = events.count * 2 / 3
+        for (k, event) in events.prefix(stop).enumerated() { engine.apply(event, seq: UInt64(k + 1)) }
+        func days(_ e: DeviceEngine) -> [Int64: [Int64]] {
+            Dictionary(grouping: e.state.usage.joined().map(\.time), by: DeviceModel.usageDay)
+        }
+        let horizon = engine.usageHorizon
+        let kept = days(engine)
+        let stale = kept.filter { $0.value.allSatisfy { $0 <= horizon } }
+        #expect(!stale.isEmpty, "the engine still holds days of records before the window")
+        var restored = try DeviceEngine(checkpoint: engine.checkpoint(), policy: Policy())
+        #expect(days(restored) == kept.filter { stale[$0.key] == nil })
+        for (k, event) in events.enumerated().dropFirst(stop).prefix(600) {
+            engine.apply(event, seq: UInt64(k + 1))
+            restored.apply(event, seq: UInt64(k + 1))
+        }
+        #expect(restored.checkpoint() == engine.checkpoint())
+    }
 }

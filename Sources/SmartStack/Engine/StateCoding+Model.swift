@@ -338,14 +338,15 @@ extension UsageRecord {
     /// Written within its hour's bucket: the hour is the bucket's, time and seq are
     /// deltas from the previous record of the bucket.
     /// Writes the record `r` points to, reading its fields in place.
+    /// The record's app, intent and parameters are its `signature`th entry of the day's
+    /// table (`UsageSignature.write`).
     static func write(
-        _ r: UnsafePointer<UsageRecord>, _ w: inout StateWriter, after previous: (time: Int64, seq: UInt64)
+        _ r: UnsafePointer<UsageRecord>, _ w: inout StateWriter, after previous: (time: Int64, seq: UInt64),
+        signature: Int
     ) {
         w.int(r.pointee.time &- previous.time)
         w.int(Int64(bitPattern: r.pointee.seq &- previous.seq))
-        w.string(r.pointee.app)
-        w.optionalString(r.pointee.intent)
-        w.map(r.pointee.parameters) { $0.string($1) }
+        w.varint(UInt64(signature))
         w.optionalString(r.pointee.donationId)
         w.optionalString(r.pointee.groupIdentifier)
         if let seq = r.pointee.deletedBy {
@@ -356,13 +357,14 @@ extension UsageRecord {
         }
     }
     init(
-        _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64),
-        signatures: inout UsageSignatures
+        _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64), table: [UsageSignature]
     ) throws {
         time = previous.time &+ (try r.int())
         self.hour = hour
         seq = previous.seq &+ UInt64(bitPattern: try r.int())
-        signature = try signatures.read(&r)
+        let entry = Int(truncatingIfNeeded: try r.varint())
+        guard entry >= 0, entry < table.count else { throw StateReader.Malformed(offset: r.offset) }
+        signature = table[entry]
         donationId = try r.optional { try $0.string() }
         groupIdentifier = try r.optional { try $0.string() }
         deletedBy = try r.optional { try $0.uint() }
@@ -375,13 +377,23 @@ extension DeviceModel {
         time >= 0 ? time / 86_400_000_000 : (time - 86_399_999_999) / 86_400_000_000
     }
 
-    /// The usage records, day by day: each day a section (its strings its own) holding,
-    /// hour by hour, that hour's records of the day. Each section takes, from every hour,
+    /// The usage records, day by day: each day a section (its strings its own) holding
+    /// the table of the day's distinct signatures (app, intent and parameters, in order of
+    /// first use), then, hour by hour, that hour's records of the day, each naming its
+    /// signature by its place in the table: a state restored reads each signature once a
+    /// day rather than once a record. Each section takes, from every hour,
     /// the run of records next in line that fall on the earliest day next in line, so
     /// reading the sections in order and appending each hour's runs gives back every
     /// hour's records in their order (records are appended at the engine's clock, which
     /// never goes back, so each day comes once).
-    func writeUsageByDay(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits) {
+    ///
+    /// A day whose records are all at or before `horizon` (the start of the pattern
+    /// window) is left out: no answer reads them again, and the engine keeps them only
+    /// until a record of their hour comes. Leaving out whole days only keeps each day's
+    /// bytes a function of its records.
+    func writeUsageByDay(
+        _ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits, horizon: Int64
+    ) {
         days.beginState()
         var sections = [(day: Int64, bytes: [UInt8], from: Int?)]()
         var start = [Int](repeating: 0, count: 24)
@@ -402,15 +414,29 @@ extension DeviceModel {
                 }
                 count += end[hour] - start[hour]
             }
+            let newest = (0..<24).lazy.filter { end[$0] > start[$0] }.map { usage[$0][end[$0] - 1].time }.max()!
+            if newest <= horizon {
+                start = end
+                continue
+            }
             let (bytes, from) = days.bytes(day: day, edit: dayEdits[day]) {
                 StateWriter.section(capacity: 64 + 24 * count) { w in
                     w.int(day)
+                    var table = UsageSignatureTable()
+                    for hour in 0..<24 {
+                        usage[hour].withUnsafeBufferPointer { bucket in
+                            for index in start[hour]..<end[hour] { table.note(bucket[index].signature) }
+                        }
+                    }
+                    w.array(table.signatures) { $1.write(&$0) }
                     for hour in 0..<24 {
                         w.varint(UInt64(end[hour] - start[hour]))
                         var previous: (time: Int64, seq: UInt64) = (0, 0)
                         usage[hour].withUnsafeBufferPointer { bucket in
                             for index in start[hour]..<end[hour] {
-                                UsageRecord.write(bucket.baseAddress! + index, &w, after: previous)
+                                UsageRecord.write(
+                                    bucket.baseAddress! + index, &w, after: previous,
+                                    signature: table.entry(of: bucket[index].signature))
                                 previous = (bucket[index].time, bucket[index].seq)
                             }
                         }
@@ -427,12 +453,14 @@ extension DeviceModel {
         days.endState()
     }
 
-    func write(_ w: inout StateWriter) {
+    func write(_ w: inout StateWriter, usageHorizon: Int64) {
         var days = UsageDays()
-        write(&w, reusing: &days, dayEdits: DayEdits())
+        write(&w, reusing: &days, dayEdits: DayEdits(), usageHorizon: usageHorizon)
     }
 
-    func write(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits) {
+    /// Writes the state; usage records of days wholly at or before `usageHorizon` are left
+    /// out (`writeUsageByDay`).
+    func write(_ w: inout StateWriter, reusing days: inout UsageDays, dayEdits: DayEdits, usageHorizon: Int64) {
         w.string(device)
         w.int(now)
         w.int(lastEventTime)
@@ -480,7 +508,7 @@ extension DeviceModel {
             w.bool(a.granted)
             w.uint(a.seq)
         }
-        writeUsageByDay(&w, reusing: &days, dayEdits: dayEdits)
+        writeUsageByDay(&w, reusing: &days, dayEdits: dayEdits, horizon: usageHorizon)
         intentHomes.write(&w) { w, h in
             w.string(h.app)
             w.string(h.kind)
@@ -502,14 +530,21 @@ extension DeviceModel {
         }
     }
 
-    /// Appends a run of `hour`'s records (its count, then the records).
-    mutating func readUsage(_ r: inout StateReader, hour: Int, signatures: inout UsageSignatures) throws {
+    /// Appends a run of `hour`'s records (its count, then the records), whose signatures
+    /// are entries of `table`.
+    mutating func readUsage(_ r: inout StateReader, hour: Int, table: [UsageSignature]) throws {
         let n = Int(try r.varint())
         guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        guard n > 0 else { return }
+        // Taken out of `usage`, so that appending checks no nested storage.
+        var bucket = [UsageRecord]()
+        swap(&bucket, &usage[hour])
+        defer { swap(&bucket, &usage[hour]) }
         var previous: (time: Int64, seq: UInt64) = (0, 0)
         for _ in 0..<n {
-            usage[hour].append(try UsageRecord(&r, hour: hour, after: previous, signatures: &signatures))
-            previous = (usage[hour][usage[hour].count - 1].time, usage[hour][usage[hour].count - 1].seq)
+            let record = try UsageRecord(&r, hour: hour, after: previous, table: table)
+            previous = (record.time, record.seq)
+            bucket.append(consume record)
         }
     }
 
@@ -556,7 +591,8 @@ extension DeviceModel {
         for _ in 0..<days {
             try r.section { r in
                 _ = try r.int()
-                for hour in 0..<24 { try readUsage(&r, hour: hour, signatures: &signatures) }
+                let table = try r.array { try signatures.read(&$0) }
+                for hour in 0..<24 { try readUsage(&r, hour: hour, table: table) }
             }
         }
         intentHomes = try SortedTable(&r) { r in IntentHome(app: try r.string(), kind: try r.string()) }

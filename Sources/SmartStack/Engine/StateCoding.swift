@@ -241,22 +241,8 @@ struct StateReader {
     let bytes: [UInt8]
     var offset = 0
     private var strings: [String] = []
-    /// The identity (`stringWithIdentity()`) of each string of `strings`.
-    private var identities: [Int] = []
-    /// Strings longer than fifteen bytes read so far, by `StringHash` of their bytes, with
-    /// their identities.
-    private var pool: [UInt64: (string: String, identity: Int)] = [:]
-    /// The identities of strings of up to fifteen bytes read so far, by their bytes.
-    private var small: [SmallKey: Int] = [:]
-    /// The string of each identity, by identity.
-    private var identified: [String] = []
-    private var identityCount: Int { identified.count }
-
-    /// Up to fifteen bytes and their count, packed.
-    private struct SmallKey: Hashable {
-        var low: UInt64
-        var high: UInt64
-    }
+    /// Strings longer than fifteen bytes read so far, by `StringHash` of their bytes.
+    private var pool: [UInt64: String] = [:]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -265,7 +251,15 @@ struct StateReader {
         var description: String { "the checkpoint is malformed at byte \(offset)" }
     }
 
-    mutating func varint() throws -> UInt64 {
+    /// A varint; one of a single byte, the most common, without a call.
+    @inline(__always) mutating func varint() throws -> UInt64 {
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
+        return try longVarint()
+    }
+    private mutating func longVarint() throws -> UInt64 {
         var v: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -277,7 +271,7 @@ struct StateReader {
             shift += 7
         }
     }
-    mutating func int() throws -> Int64 {
+    @inline(__always) mutating func int() throws -> Int64 {
         let u = try varint()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
@@ -302,72 +296,22 @@ struct StateReader {
             guard tag <= strings.count else { throw Malformed(offset: offset) }
             return strings[Int(tag - 1)]
         }
-        return try literal(identified: false).string
-    }
-    /// A string, and a number that is the same for two strings of this reader only when
-    /// their bytes are the same (so that what is made from a string can be kept by it
-    /// and found again by comparing integers).
-    mutating func stringWithIdentity() throws -> (string: String, identity: Int) {
-        let tag = try varint()
-        if tag > 0 {
-            guard tag <= strings.count else { throw Malformed(offset: offset) }
-            let i = Int(tag - 1)
-            if identities[i] < 0 {
-                var s = strings[i]
-                identities[i] = s.withUTF8 { identity(small: $0, of: strings[i]) }
-            }
-            return (strings[i], identities[i])
-        }
-        return try literal(identified: true)
-    }
-    /// A string written out in full, added to the strings that tags name. A string of up
-    /// to fifteen bytes gets its identity only when `identified` (else -1, until asked).
-    private mutating func literal(identified: Bool) throws -> (string: String, identity: Int) {
         let n = Int(try varint())
-        guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
-        let read: (string: String, identity: Int)
-        if n > 15 {
-            read = pooled(offset..<offset + n)
-        } else {
-            let s = String(decoding: bytes[offset..<offset + n], as: UTF8.self)
-            let known =
-                identified
-                ? bytes.withUnsafeBufferPointer {
-                    identity(small: UnsafeBufferPointer(rebasing: $0[offset..<offset + n]), of: s)
-                } : -1
-            read = (s, known)
-        }
+        guard n >= 0, n <= bytes.count - offset else { throw Malformed(offset: offset) }
+        let read = n > 15 ? pooled(offset..<offset + n) : String(decoding: bytes[offset..<offset + n], as: UTF8.self)
         offset += n
-        strings.append(read.string)
-        identities.append(read.identity)
+        strings.append(read)
         return read
     }
-    /// The identity of up to fifteen bytes.
-    private mutating func identity(small utf8: UnsafeBufferPointer<UInt8>, of string: String) -> Int {
-        var key = SmallKey(low: 0, high: UInt64(utf8.count) << 56)
-        for (k, b) in utf8.enumerated() {
-            if k < 8 {
-                key.low |= UInt64(b) << (8 * UInt64(k))
-            } else {
-                key.high |= UInt64(b) << (8 * UInt64(k - 8))
-            }
-        }
-        if let known = small[key] { return known }
-        small[key] = identityCount
-        identified.append(string)
-        return identityCount - 1
-    }
-    /// The string of an identity that `stringWithIdentity()` gave.
-    func string(identity: Int) -> String { identified[identity] }
     /// The string of `range`'s bytes, the same storage as an earlier one of the same
     /// bytes: each day's usage section writes its names again, and a string longer than
     /// fifteen bytes is stored on the heap.
-    private mutating func pooled(_ range: Range<Int>) -> (string: String, identity: Int) {
+    private mutating func pooled(_ range: Range<Int>) -> String {
         bytes.withUnsafeBytes { all in
             let utf8 = UnsafeRawBufferPointer(rebasing: all[range])
             let hash = StringHash.of(utf8)
             if let known = pool[hash],
-                known.string.utf8.withContiguousStorageIfAvailable({
+                known.utf8.withContiguousStorageIfAvailable({
                     ObjectFields.equalBytes(UnsafeRawBufferPointer($0), utf8)
                 })
                     == true
@@ -375,8 +319,7 @@ struct StateReader {
                 return known
             }
             if pool.isEmpty { pool.reserveCapacity(64) }
-            let made = (string: String(decoding: utf8, as: UTF8.self), identity: identityCount)
-            identified.append(made.string)
+            let made = String(decoding: utf8, as: UTF8.self)
             pool[hash] = made
             return made
         }
@@ -408,15 +351,26 @@ struct StateReader {
     /// Reads a section that `StateWriter.section(_:)` wrote: `read` must consume exactly
     /// its bytes, and sees only the strings the section itself wrote.
     mutating func section<T>(_ read: (inout StateReader) throws -> T) throws -> T {
+        try section(at: try skipSection(), read)
+    }
+    /// Passes over a section that `StateWriter.section(_:)` wrote, giving where its bytes
+    /// are (for `section(at:_:)`).
+    mutating func skipSection() throws -> Range<Int> {
         let n = Int(try varint())
-        guard n >= 0, offset + n <= bytes.count else { throw Malformed(offset: offset) }
-        let end = offset + n
-        let outer = (strings, identities)
+        guard n >= 0, n <= bytes.count - offset else { throw Malformed(offset: offset) }
+        offset += n
+        return offset - n..<offset
+    }
+    /// Reads the section whose bytes are `range` (from `skipSection()`): `read` must
+    /// consume exactly them, and sees only the strings the section itself wrote. Reading
+    /// goes on after the section.
+    mutating func section<T>(at range: Range<Int>, _ read: (inout StateReader) throws -> T) throws -> T {
+        let outer = strings
         strings = []
-        identities = []
-        defer { (strings, identities) = outer }
+        defer { strings = outer }
+        offset = range.lowerBound
         let value = try read(&self)
-        guard offset == end else { throw Malformed(offset: offset) }
+        guard offset == range.upperBound else { throw Malformed(offset: offset) }
         return value
     }
 }

@@ -1,60 +1,101 @@
-/// The `UsageSignature`s of the usage records read from one checkpoint, each made once:
-/// a state's records repeat a few apps, intents and parameters, and making what a record
-/// derives from them (the dictionary, the pattern key, the hashes) would otherwise be
-/// most of the cost of reading it.
+import RecordFormat
+import Synchronization
+
+/// The `UsageSignature`s read from one checkpoint, each made once: every day's section
+/// lists the signatures of its records (`UsageSignatureTable`), and the days of a state
+/// repeat a few apps, intents and parameters. A signature is written as a section of its
+/// own, so its bytes depend on its content only; a signature whose bytes were read before,
+/// by this reader or by an earlier one of the process (`SharedUsageSignatures`), is found
+/// by them, without reading its strings again.
 struct UsageSignatures {
-    private struct Entry {
-        /// The identities (`StateReader.stringWithIdentity()`) of the app, the intent (-1
-        /// for none), and each name and value in turn.
-        var identities: [Int]
-        var signature: UsageSignature
-    }
+    private var known: [UInt64: (bytes: ArraySlice<UInt8>, signature: UsageSignature)] = [:]
 
-    /// Entries by a hash of their identities, one a slot: a new one takes the slot of an
-    /// older one with the same hash.
-    private var slots = [Entry?](repeating: nil, count: 256)
-    /// The identities of the record being read, the first `count` of them.
-    private var identities = [Int](repeating: 0, count: 8)
-    private var count = 0
-
-    /// Reads a record's app, intent and parameters (as `UsageRecord.write` wrote them)
-    /// and gives their signature.
+    /// Reads a signature that `UsageSignature.write` wrote.
     mutating func read(_ r: inout StateReader) throws -> UsageSignature {
-        count = 0
-        note(try r.stringWithIdentity().identity)
-        note(try r.optional { try $0.stringWithIdentity().identity } ?? -1)
-        let n = Int(try r.varint())
-        guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
-        for _ in 0..<2 * n { note(try r.stringWithIdentity().identity) }
-        let slot = hashedSlot()
-        if let kept = slots[slot], matches(kept.identities) { return kept.signature }
-        var parameters = [String: String](minimumCapacity: n)
-        for k in stride(from: 2, to: count, by: 2) {
-            parameters[r.string(identity: identities[k])] = r.string(identity: identities[k + 1])
-        }
-        let signature = UsageSignature(
-            app: r.string(identity: identities[0]), intent: identities[1] < 0 ? nil : r.string(identity: identities[1]),
-            parameters: parameters)
-        slots[slot] = Entry(identities: Array(identities[..<count]), signature: signature)
+        let range = try r.skipSection()
+        let bytes = r.bytes[range]
+        let hash = bytes.withUnsafeBytes { StringHash.of($0) }
+        if let kept = known[hash], UsageSignatures.equal(kept.bytes, bytes) { return kept.signature }
+        let signature =
+            try SharedUsageSignatures.process.signature(hash: hash, bytes: bytes) {
+                try r.section(at: range) { r in
+                    UsageSignature(
+                        app: try r.string(), intent: try r.optional { try $0.string() },
+                        parameters: try r.map { try $0.string() })
+                }
+            }
+        r.offset = range.upperBound
+        known[hash] = (bytes, signature)
         return signature
     }
 
-    private mutating func note(_ identity: Int) {
-        if count == identities.count { identities += identities }
-        identities[count] = identity
-        count += 1
+    static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        a.withUnsafeBytes { a in b.withUnsafeBytes { b in ObjectFields.equalBytes(a, b) } }
+    }
+}
+
+/// The usage signatures the process has read from checkpoints, by the bytes they were
+/// read from, so that a restore makes none that an earlier one made. At most `limit` are
+/// kept; past it, the memory starts over.
+final class SharedUsageSignatures: Sendable {
+    static let process = SharedUsageSignatures()
+
+    private let kept = Mutex<[UInt64: (bytes: [UInt8], signature: UsageSignature)]>([:])
+    static let limit = 4096
+
+    /// The signature read from `bytes` (whose hash is `hash`): the one kept, or `make()`'s.
+    func signature(
+        hash: UInt64, bytes: ArraySlice<UInt8>, make: () throws -> UsageSignature
+    ) throws -> UsageSignature {
+        if let found = kept.withLock({ kept -> UsageSignature? in
+            guard let entry = kept[hash], UsageSignatures.equal(entry.bytes[...], bytes) else { return nil }
+            return entry.signature
+        }) {
+            return found
+        }
+        let made = try make()
+        kept.withLock { kept in
+            if kept.count >= SharedUsageSignatures.limit { kept.removeAll() }
+            kept[hash] = (Array(bytes), made)
+        }
+        return made
+    }
+}
+
+extension UsageSignature {
+    /// Writes the app, intent and parameters as a section with strings of its own, so that
+    /// the same content gives the same bytes wherever it is written.
+    func write(_ w: inout StateWriter) {
+        w.section(
+            StateWriter.section(capacity: 64) { w in
+                w.string(app)
+                w.optionalString(intent)
+                w.map(parameters) { $0.string($1) }
+            })
+    }
+}
+
+/// The distinct signatures of one day's usage records, in order of first use, for the
+/// day's section of a checkpoint. Signatures are told apart by content, so that the same
+/// records give the same table whether their signatures are shared or not.
+struct UsageSignatureTable {
+    private(set) var signatures: [UsageSignature] = []
+    private var byObject: [ObjectIdentifier: Int] = [:]
+    private var byContent: [UsageSignature: Int] = [:]
+
+    /// Adds `signature` unless the table holds it (or one of the same content).
+    mutating func note(_ signature: UsageSignature) {
+        let object = ObjectIdentifier(signature)
+        guard byObject[object] == nil else { return }
+        if let known = byContent[signature] {
+            byObject[object] = known
+            return
+        }
+        byObject[object] = signatures.count
+        byContent[signature] = signatures.count
+        signatures.append(signature)
     }
 
-    /// The slot of the identities just read.
-    private func hashedSlot() -> Int {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for k in 0..<count { h = (h ^ UInt64(bitPattern: Int64(identities[k]))) &* 0xBF58_476D_1CE4_E5B9 }
-        return Int(truncatingIfNeeded: h >> 56)
-    }
-
-    private func matches(_ kept: [Int]) -> Bool {
-        guard kept.count == count else { return false }
-        for k in 0..<count where kept[k] != identities[k] { return false }
-        return true
-    }
+    /// The place in the table of a signature `note(_:)` was given.
+    func entry(of signature: UsageSignature) -> Int { byObject[ObjectIdentifier(signature)]! }
 }
