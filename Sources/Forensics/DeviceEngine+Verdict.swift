@@ -286,10 +286,17 @@ extension DeviceEngine {
     mutating func donationReasons(intent: String, widgetParameters: [String: String]?) -> [Reason] {
         let window = patternWindowMicros
         var all = [UsageRecord]()
+        // Records of other intents are passed over by their hash, without comparing strings.
+        let intentHash = StringHash.of(intent)
+        let since = state.now - window
         for bucket in state.usage {
-            for usage in bucket
-            where usage.intent == intent && usage.time > state.now - window && usage.time <= state.now {
-                all.append(usage)
+            bucket.withUnsafeBufferPointer { records in
+                for k in records.indices
+                where records[k].intentHash == intentHash && records[k].time > since && records[k].time <= state.now
+                    && records[k].intent == intent
+                {
+                    all.append(records[k])
+                }
             }
         }
         guard !all.isEmpty else { return [] }

@@ -74,7 +74,7 @@ package struct UsageRecord: Codable, Hashable {
     var patternHash: UInt64 { signature.patternHash }
     /// `StringHash.of(intent)` (0 for an app use): records of other intents are passed over without
     /// comparing strings.
-    var intentHash: UInt64 { signature.intentHash }
+    package var intentHash: UInt64 { signature.intentHash }
 
     init(
         time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
