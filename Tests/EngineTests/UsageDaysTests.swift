@@ -8,20 +8,25 @@ import Testing
 /// day is unchanged: the bytes must be exactly those of a state written afresh.
 @Suite("Usage records written day by day")
 struct UsageDaysTests {
-    @Test("bytes that copy unchanged days equal bytes written afresh, through donations, app uses and deletions")
-    func copiedDaysMatchFreshBytes() throws {
+    /// The first device's events of a generated workload, in time order (ties in the order
+    /// generated).
+    static func deviceZeroEvents(generating count: Int, devices: Int, seed: UInt64) -> [Event] {
         var config = WorkloadGenerator.Configuration()
-        config.events = 12000
-        config.seed = 31
-        config.devices = 2
+        config.events = count
+        config.seed = seed
+        config.devices = devices
         config.latePercent = 0
         var generator = WorkloadGenerator(config)
         var events = [Event]()
         generator.generate { if $0.envelope.device == "device-0" { events.append($0) } }
-        let ordered = withDeletions(
-            events.enumerated().sorted {
-                ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
-            }.map(\.element))
+        return events.enumerated().sorted {
+            ($0.element.envelope.time.microseconds, $0.offset) < ($1.element.envelope.time.microseconds, $1.offset)
+        }.map(\.element)
+    }
+
+    @Test("bytes that copy unchanged days equal bytes written afresh, through donations, app uses and deletions")
+    func copiedDaysMatchFreshBytes() throws {
+        let ordered = withDeletions(Self.deviceZeroEvents(generating: 12000, devices: 2, seed: 31))
         #expect(ordered.contains { if case .donationsDeleted = $0.body { true } else { false } })
         var engine = DeviceEngine(device: "device-0", policy: Policy())
         var days = UsageDays()
@@ -80,15 +85,7 @@ struct UsageDaysTests {
         "days of usage wholly before the pattern window are not written, and an engine restored without them goes on as the one that kept them"
     )
     func staleDaysAreLeftOut() throws {
-        var config = WorkloadGenerator.Configuration()
-        config.events = 12000
-        config.seed = 5
-        config.devices = 1
-        config.latePercent = 0
-        var generator = WorkloadGenerator(config)
-        var events = [Event]()
-        generator.generate { events.append($0) }
-        events.sort { $0.envelope.time.microseconds < $1.envelope.time.microseconds }
+        let events = Self.deviceZeroEvents(generating: 12000, devices: 1, seed: 5)
         var engine = DeviceEngine(device: events[0].envelope.device, policy: Policy())
         let stop = events.count * 2 / 3
         for (k, event) in events.prefix(stop).enumerated() { engine.apply(event, seq: UInt64(k + 1)) }
