@@ -121,11 +121,12 @@ struct LedgerAppendTests {
         let waitInside: @Sendable (String) -> Void = { written in
             // Only this store's first transaction waits; the others pass straight through,
             // as do the stores of tests running meanwhile.
-            guard written == path else { return }
-            let first = taken.withLock { t in
-                defer { t = true }
-                return !t
-            }
+            let first =
+                written == path
+                && taken.withLock { t in
+                    defer { t = true }
+                    return !t
+                }
             if first {
                 inside.signal()
                 var waited = 0

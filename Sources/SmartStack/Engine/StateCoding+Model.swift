@@ -335,11 +335,10 @@ extension ContextSet {
 }
 
 extension UsageRecord {
-    /// Written within its hour's bucket: the hour is the bucket's, time and seq are
-    /// deltas from the previous record of the bucket.
-    /// Writes the record `r` points to, reading its fields in place.
-    /// The record's app, intent and parameters are its `signature`th entry of the day's
-    /// table (`UsageSignature.write`).
+    /// Writes the record `r` points to, reading its fields in place, within its hour's
+    /// bucket: the hour is the bucket's, time and seq are deltas from the previous record
+    /// of the bucket, and the app, intent and parameters are the `signature`th entry of the
+    /// day's table (`UsageSignature.write`).
     static func write(
         _ r: UnsafePointer<UsageRecord>, _ w: inout StateWriter, after previous: (time: Int64, seq: UInt64),
         signature: Int

@@ -24,7 +24,6 @@ struct UsageSignatures {
                         parameters: try r.map { try $0.string() })
                 }
             }
-        r.offset = range.upperBound
         known[hash] = (bytes, signature)
         return signature
     }
