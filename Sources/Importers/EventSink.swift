@@ -1,10 +1,11 @@
 public import Ledger
 public import SmartStack
 
-/// Collects the events an importer yields for one artifact: writes each in the event
-/// contract's canonical NDJSON, with its `id` and `source`, then decodes it with the same
-/// decoder `ingest` uses, so an imported event obeys every rule of the contract. The
-/// events are encoded for the store a batch at a time, with the context's preparation.
+/// Collects the events an importer yields for one artifact: gives each its envelope (with
+/// its `id` and `source`), writes the type's own fields as canonical JSON, and decodes them
+/// with the decoder `ingest` uses, by the rules of a whole line, so an imported event obeys
+/// every rule of the contract. The events are encoded for the store a batch at a time,
+/// with the context's preparation.
 public struct EventSink {
     /// The artifact being read.
     public let context: ArtifactContext
@@ -22,6 +23,8 @@ public struct EventSink {
     /// The events stay on this thread until prepared: repeated values can share a string.
     private var decoder = EventDecoder(sharingStrings: true)
     private var writer = CanonicalWriter(capacity: 1024)
+    /// The artifact hash the decoder checked last.
+    private var checkedArtifact: String?
 
     /// Creates a sink for `context`.
     public init(context: ArtifactContext) {
@@ -66,43 +69,25 @@ public struct EventSink {
         fields: (inout CanonicalWriter) -> Void
     ) -> Bool {
         accounted.insert(locator.position)
-        writer.bytes.removeAll(keepingCapacity: true)
-        writer.beginObject()
-        writer.key("type")
-        writer.string(type)
-        writer.key("time")
-        writer.time(time)
-        if context.device != Envelope.defaultDevice {
-            writer.key("device")
-            writer.string(context.device)
-        }
-        if let app {
-            writer.key("app")
-            writer.string(app)
-        }
-        writer.key("id")
         let prefix = idPrefixes[stream] ?? context.eventIDPrefix(stream: stream)
         if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
-        writer.string(prefix + locator.text)
-        writer.key("source")
-        writer.beginObject()
-        writer.key("artifact")
-        writer.string(context.sha256)
-        writer.key("path")
-        writer.string(context.path)
-        writer.key("stream")
-        writer.string(stream)
-        writer.key("locator")
+        let locatorJSON: String
         if let part = locator.part {
-            writer.string("\(locator.position)/\(part)")
+            locatorJSON = CanonicalWriter.text(of: .string("\(locator.position)/\(part)"))
         } else {
-            writer.integer(Int(locator.position))
+            locatorJSON = String(locator.position)
         }
-        writer.endObject()
+        let source = Provenance(artifact: context.sha256, path: context.path, stream: stream, locatorJSON: locatorJSON)
+        let envelope = Envelope(
+            type: type, time: time, device: context.device, app: app, id: prefix + locator.text, source: source)
+        writer.bytes.removeAll(keepingCapacity: true)
+        writer.beginObject()
         fields(&writer)
         writer.endObject()
-        let result = writer.bytes.withUnsafeBytes { (line: UnsafeRawBufferPointer) -> Result<Event, FieldError> in
-            Result { () throws(FieldError) -> Event in try decoder.decode(line: line) }
+        let result = writer.bytes.withUnsafeBytes { (fields: UnsafeRawBufferPointer) -> Result<Event, FieldError> in
+            Result { () throws(FieldError) -> Event in
+                try decoder.decode(envelope: envelope, fields: fields, checkedArtifact: &checkedArtifact)
+            }
         }
         switch result {
         case .success(let event):

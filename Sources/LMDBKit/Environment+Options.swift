@@ -16,6 +16,8 @@ extension Environment {
         public static let noMetaSync = Flags(rawValue: UInt32(MDB_NOMETASYNC))
         /// `MDB_NORDAHEAD`: no read-ahead on the map.
         public static let noReadAhead = Flags(rawValue: UInt32(MDB_NORDAHEAD))
+        /// `MDB_WRITEMAP`: a write transaction writes its pages into the map itself.
+        public static let writableMap = Flags(rawValue: UInt32(MDB_WRITEMAP))
     }
 
     /// How to open an environment.

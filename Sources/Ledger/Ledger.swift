@@ -42,6 +42,14 @@ public final class Ledger: Sendable {
     public struct Options: Sendable {
         /// Open for reading only (no lock on writers, nothing created).
         public var readOnly: Bool
+        /// Write transactions write their pages into the mapped data file itself
+        /// (`MDB_WRITEMAP`) instead of holding them in the process's memory until they
+        /// commit: a commit of any size then takes no more of the process's own memory, and
+        /// the kernel may write its pages back early. The commit is as atomic as ever (the
+        /// store's root is written last). The data file is sized to the map (a sparse file),
+        /// and a page the disk cannot take (full, failing) faults with SIGBUS instead of
+        /// failing the commit: a process that sets this handles that signal.
+        public var writesInPlace = false
         /// Environment options: map size, growth.
         package var environment: Environment.Options
 
@@ -87,7 +95,11 @@ public final class Ledger: Sendable {
             )
         }
         var envOptions = options.environment
-        if options.readOnly { envOptions.flags.insert(.readOnly) }
+        if options.readOnly {
+            envOptions.flags.insert(.readOnly)
+        } else if options.writesInPlace {
+            envOptions.flags.insert(.writableMap)
+        }
         let fileSize = Ledger.fileSize(dataFile)
         // A writer that stopped between creating the data file and its first write leaves
         // it empty; LMDB would try to write a new store's first pages into it.

@@ -20,7 +20,7 @@ extension Import {
         guard FileManager.default.fileExists(atPath: path) else {
             throw fail("\(path.shown) does not exist", code: ExitCodes.ioError)
         }
-        let ledger = try openLedger(storeOptions, readOnly: false)
+        let ledger = try openLedger(storeOptions, readOnly: false, writesInPlace: true)
         let held = try withLedgerErrors { try ledger.read { try $0.devices() } }
         if let device {
             options.device = device

@@ -135,9 +135,19 @@ func requireStore(_ options: StoreOptions) throws {
 }
 
 /// Opens the store, turning failures into the documented exit codes.
-func openLedger(_ options: StoreOptions, readOnly: Bool) throws -> Ledger {
+///
+/// - Parameter writesInPlace: the commits write their pages into the store's file, not the
+///   process's memory (`Ledger.Options.writesInPlace`), for imports whose one commit per
+///   file may be of any size; a page the disk cannot take then ends the process cleanly
+///   (`StoreFaultHandler`).
+func openLedger(_ options: StoreOptions, readOnly: Bool, writesInPlace: Bool = false) throws -> Ledger {
+    var ledgerOptions = options.ledgerOptions(readOnly: readOnly)
+    if writesInPlace && !readOnly {
+        StoreFaultHandler.install(store: options.path)
+        ledgerOptions.writesInPlace = true
+    }
     do {
-        return try Ledger(path: options.path, options: options.ledgerOptions(readOnly: readOnly))
+        return try Ledger(path: options.path, options: ledgerOptions)
     } catch {
         throw fail(error.message, code: ledgerExitCode(for: error))
     }

@@ -106,6 +106,39 @@ struct StorageFaultTests {
         #expect(try CLI.run(["verify", "--store", store]).status == 0)
     }
 
+    @Test(
+        "a full disk under an import, whose commit writes into the store's file: exit 74 with a clear line, the store as it was; a later import completes it",
+        .enabled(if: StorageFaultTests.canMount, "needs permission to mount a tmpfs (run as root)"))
+    func importOntoFullDisk() throws {
+        let dir = WorkDirectory()
+        defer {
+            unmount(dir.path + "/disk")
+            dir.cleanup()
+        }
+        let db = dir.path + "/knowledgeC.db"
+        let sql = try dir.write(
+            "kc.sql", KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
+        try #require(try shell("sqlite3 '\(db)' < '\(sql)'").status == 0)
+        let disk = dir.path + "/disk"
+        try #require(try mountTmpfs(disk, megabytes: 4), "mounting a tmpfs failed")
+        let store = disk + "/store"
+        #expect(try CLI.run(["ingest", "--store", store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        let before = try CLI.run(["export", "events", "--store", store]).stdout
+        let failed = try CLI.run(["import", "knowledgec", db, "--store", store])
+        #expect(failed.status == 74, "\(failed.stdout)\(failed.stderr)")
+        #expect(failed.stderr.contains("full") && failed.stderr.contains("run the import again"), "\(failed.stderr)")
+        #expect(try CLI.run(["export", "events", "--store", store]).stdout == before)
+        #expect(try CLI.run(["verify", "--store", store]).status == 0)
+        try shell("mount -o remount,size=256m '\(disk)'")
+        let again = try CLI.run(["import", "knowledgec", db, "--store", store, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let control = dir.path + "/control"
+        #expect(try CLI.run(["import", "knowledgec", db, "--store", control]).status == 0)
+        let imported = try CLI.run(["export", "events", "--store", control]).stdout
+        #expect(try CLI.run(["export", "events", "--store", store]).stdout == before + imported)
+        #expect(try CLI.run(["verify", "--store", store]).status == 0)
+    }
+
     @Test("a writer killed while it holds the write lock: the next writer proceeds", .timeLimit(.minutes(2)))
     func deadWritersLock() throws {
         let dir = WorkDirectory()

@@ -35,13 +35,8 @@ public enum KnowledgeCImporter {
         var shortcutRows = [KnowledgeCRow]()
         var skipped = 0
         do {
-            try evidence.database.query(
-                "SELECT ZSTREAMNAME, COUNT(*) FROM ZOBJECT GROUP BY ZSTREAMNAME ORDER BY ZSTREAMNAME"
-            ) { row in
-                counts[row.text(0) ?? "(none)"] = Int(row.int(1) ?? 0)
-            }
             let customMetadata = try KnowledgeCRow.customMetadata(evidence.database, schema)
-            try KnowledgeCRow.fetch(evidence.database, schema) { chunk in
+            try KnowledgeCRow.fetch(evidence.database, schema, counts: &counts) { chunk in
                 var rows = [KnowledgeCRow]()
                 rows.reserveCapacity(chunk.count)
                 for var row in chunk {
@@ -49,7 +44,9 @@ public enum KnowledgeCImporter {
                         shortcutRows.append(row)
                         continue
                     }
-                    row.custom = customMetadata[row.pk] ?? []
+                    if KnowledgeCRow.customMetadataStreams.contains(row.stream) {
+                        row.custom = customMetadata[row.pk] ?? []
+                    }
                     rows.append(row)
                 }
                 decoding.send(rows)

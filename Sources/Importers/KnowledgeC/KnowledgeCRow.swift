@@ -21,9 +21,11 @@ struct KnowledgeCRow {
     var custom: [(String, PlistValue)] = []
 
     /// The rows of the streams read, in row order, handed over `chunkSize` at a time so that
-    /// a large database is never held whole.
+    /// a large database is never held whole. Every row of ZOBJECT is counted by its stream
+    /// (`(none)` for a row without one) in `counts`, read or not: one pass over the table.
     static func fetch(
-        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384, _ body: ([KnowledgeCRow]) -> Void
+        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384, counts: inout [String: Int],
+        _ body: ([KnowledgeCRow]) -> Void
     ) throws(SQLiteError) {
         let k = "Z_DKINTENTMETADATAKEY__"
         let r = "Z_DKRELEVANTSHORTCUTMETADATAKEY__"
@@ -35,7 +37,7 @@ struct KnowledgeCRow {
             ? "LEFT JOIN ZSOURCE s ON o.ZSOURCE = s.Z_PK" : ""
         let m = { (c: String) in metadataJoin.isEmpty ? "NULL" : s.metadata(c) }
         let src = { (c: String) in sourceJoin.isEmpty ? "NULL" : s.source(c) }
-        let list = KnowledgeCImporter.streams.map { "'\($0)'" }.joined(separator: ",")
+        // Rows of the streams not read are only counted: their other columns are not read.
         let sql = """
             SELECT o.Z_PK, o.ZSTREAMNAME, \(s.object("ZVALUESTRING")), \(s.object("ZVALUEINTEGER")),
                    o.ZSTARTDATE, \(s.object("ZENDDATE")), \(s.object("ZCREATIONDATE")), \(s.object("ZSECONDSFROMGMT")),
@@ -43,48 +45,58 @@ struct KnowledgeCRow {
                    \(m(k + "INTENTCLASS")), \(m(k + "INTENTVERB")), \(m(k + "DERIVEDINTENTIDENTIFIER")),
                    \(m(k + "DONATEDBYSIRI")), \(m(r + "SERIALIZEDRELEVANTSHORTCUT"))
             FROM ZOBJECT o \(metadataJoin) \(sourceJoin)
-            WHERE o.ZSTREAMNAME IN (\(list))
             ORDER BY o.Z_PK
             """
+        let read = Set(KnowledgeCImporter.streams)
+        var tally = [String: Int]()
         var rows = [KnowledgeCRow]()
         rows.reserveCapacity(chunkSize)
         try db.query(sql) { row in
+            let stream = row.text(1) ?? "(none)"
+            tally[stream, default: 0] += 1
+            guard read.contains(stream) else { return }
             if rows.count >= chunkSize {
                 body(rows)
                 rows.removeAll(keepingCapacity: true)
             }
             rows.append(
                 KnowledgeCRow(
-                    pk: row.int(0) ?? 0, stream: row.text(1) ?? "", valueString: row.text(2), valueInteger: row.int(3),
+                    pk: row.int(0) ?? 0, stream: stream, valueString: row.text(2), valueInteger: row.int(3),
                     start: row.double(4), end: row.double(5), created: row.double(6),
                     secondsFromGMT: Int(row.int(7) ?? 0),
                     bundleID: row.text(8), groupID: row.text(9), intentClass: row.text(10), intentVerb: row.text(11),
                     derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14)))
         }
         if !rows.isEmpty { body(rows) }
+        counts.merge(tally, uniquingKeysWith: +)
     }
 
-    /// Custom metadata (`extensionBundle`, `inStack`, `refreshReason`, ...) of the widget rows.
+    /// The streams whose rows take custom metadata (`extensionBundle`, `inStack`,
+    /// `refreshReason`, ...).
+    static let customMetadataStreams: Set<String> = ["/dasd/widgetView", "/dasd/widgetRefresh"]
+
+    /// Custom metadata of every row that has some, by the row's Z_PK, in the metadata's
+    /// Z_PK order. The rows of `customMetadataStreams` take theirs.
     static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError)
         -> [Int64: [(String, PlistValue)]]
     {
         guard let join = s.customMetadataJoin else { return [:] }
-        var out = [Int64: [(String, PlistValue)]]()
+        var out = [Int64: [(pk: Int64, name: String, value: PlistValue)]]()
+        // Neither sorted nor joined with ZOBJECT by SQLite: a hash of a few lists is cheaper.
         let sql = """
-            SELECT j.\(join.eventColumn), c.ZNAME, c.ZSTRINGVALUE, c.ZINTEGERVALUE, c.ZDOUBLEVALUE
+            SELECT j.\(join.eventColumn), c.Z_PK, c.ZNAME, c.ZSTRINGVALUE, c.ZINTEGERVALUE, c.ZDOUBLEVALUE
             FROM \(join.table) j JOIN ZCUSTOMMETADATA c ON j.\(join.metadataColumn) = c.Z_PK
-            JOIN ZOBJECT o ON o.Z_PK = j.\(join.eventColumn)
-            WHERE o.ZSTREAMNAME IN ('/dasd/widgetView', '/dasd/widgetRefresh')
-            ORDER BY j.\(join.eventColumn), c.Z_PK
             """
         try db.query(sql) { row in
-            guard let pk = row.int(0), let name = row.text(1) else { return }
+            guard let pk = row.int(0), let name = row.text(2) else { return }
             let value: PlistValue =
-                row.text(2).map(PlistValue.string) ?? row.int(3).map(PlistValue.integer) ?? row.double(4).map(
+                row.text(3).map(PlistValue.string) ?? row.int(4).map(PlistValue.integer) ?? row.double(5).map(
                     PlistValue.real) ?? .null
-            out[pk, default: []].append((name, value))
+            out[pk, default: []].append((row.int(1) ?? 0, name, value))
         }
-        return out
+        return out.mapValues { list in
+            (list.count > 1 ? list.sorted { $0.pk < $1.pk } : list).map { ($0.name, $0.value) }
+        }
     }
 
     var locator: Locator { Locator(pk) }

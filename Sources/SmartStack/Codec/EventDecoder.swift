@@ -3,8 +3,8 @@ import RecordFormat
 /// Parses NDJSON lines of the event contract into validated events, reusing its
 /// buffers from line to line.
 public struct EventDecoder {
-    private let tape = JSONTape()
-    private let cache: StringCache?
+    let tape = JSONTape()
+    let cache: StringCache?
 
     /// Creates a decoder.
     ///
@@ -61,6 +61,16 @@ public struct EventDecoder {
         if let s = f.take("source") {
             source = try EventDecoder.provenance(try f.object(s))
         }
+        let envelope = Envelope(type: typeName, time: time, device: device, app: app, id: id, source: source)
+        return try finish(type, envelope, &f)
+    }
+
+    /// Decodes the type's own fields (what `f` holds but the envelope's keys), checks them
+    /// against the envelope, and makes the event.
+    static func finish(_ type: EventType, _ envelope: Envelope, _ f: inout ObjectFields) throws(FieldError) -> Event {
+        let typeName = envelope.type
+        let time = envelope.time
+        let app = envelope.app
         let body = try type.decodeBody(&f)
         var span: Double?
         switch body {
@@ -100,7 +110,9 @@ public struct EventDecoder {
                 "duration", "the time minus the duration lies before 1970; the span must start within 1970-2200")
         }
         let extras = try f.extras()
-        return Event(time: time, device: device, app: app, id: id, source: source, body: body, extras: extras)
+        return Event(
+            time: time, device: envelope.device, app: app, id: envelope.id, source: envelope.source, body: body,
+            extras: extras)
     }
 
     static func provenance(_ o: ObjectFields) throws(FieldError) -> Provenance {
@@ -148,7 +160,7 @@ public struct EventDecoder {
     }
 
     /// Whether `s` is `count` lowercase hex digits.
-    private static func isLowercaseHex(_ s: String, count: Int) -> Bool {
+    static func isLowercaseHex(_ s: String, count: Int) -> Bool {
         var s = s
         return s.withUTF8 { bytes in
             bytes.count == count && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
