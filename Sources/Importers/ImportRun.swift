@@ -310,6 +310,15 @@ public struct ImportRun: Sendable {
         }
     }
 
+    /// Whether a run over `files` should write its commits into the store's file
+    /// (`Ledger.Options.writesInPlace`): when a file is large enough to be committed while
+    /// it is read, whose one commit's pages would otherwise all be held in memory. Small
+    /// files share commits of at most `groupBytes`, kept in memory as usual: in place, each
+    /// commit would also flush the whole map.
+    public func writesInPlace(_ files: [ArtifactEntry]) -> Bool {
+        files.contains { Self.size(of: $0.readPath) >= options.committedWhileReadFrom }
+    }
+
     /// The size of the file at `path`; 0 when it cannot be told.
     static func size(of path: String) -> Int {
         var st = stat()

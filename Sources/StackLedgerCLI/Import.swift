@@ -109,7 +109,7 @@ struct Import: ParsableCommand {
         } catch {
             throw fail(error.description, code: error.isUsage ? ExitCodes.usage : ExitCodes.ioError)
         }
-        let ledger = try openLedger(storeOptions, readOnly: false, writesInPlace: true)
+        let ledger = try openLedger(storeOptions, readOnly: false, writesInPlace: run.writesInPlace(listing.files))
         let reports: [ImportFileReport]
         do {
             reports = try run.run(files: listing.files, root: listing.root, into: ledger)

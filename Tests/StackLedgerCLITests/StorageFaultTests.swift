@@ -107,15 +107,18 @@ struct StorageFaultTests {
     }
 
     @Test(
-        "a full disk under an import, whose commit writes into the store's file: exit 74 with a clear line, the store as it was; a later import completes it",
+        "a full disk under imports: a small file's commit fails (exit 74), an extraction's pages written in place fault and end it (exit 74) with a clear line; the store as it was; a later import completes it",
         .enabled(if: StorageFaultTests.canMount, "needs permission to mount a tmpfs (run as root)"))
-    func importOntoFullDisk() throws {
+    func importsOntoFullDisk() throws {
         let dir = WorkDirectory()
         defer {
             unmount(dir.path + "/disk")
             dir.cleanup()
         }
-        let db = dir.path + "/knowledgeC.db"
+        let extraction = dir.path + "/phone"
+        let folder = extraction + "/private/var/mobile/Library/CoreDuet/Knowledge"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = folder + "/knowledgeC.db"
         let sql = try dir.write(
             "kc.sql", KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
         try #require(try shell("sqlite3 '\(db)' < '\(sql)'").status == 0)
@@ -124,16 +127,25 @@ struct StorageFaultTests {
         let store = disk + "/store"
         #expect(try CLI.run(["ingest", "--store", store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let before = try CLI.run(["export", "events", "--store", store]).stdout
-        let failed = try CLI.run(["import", "knowledgec", db, "--store", store])
-        #expect(failed.status == 74, "\(failed.stdout)\(failed.stderr)")
-        #expect(failed.stderr.contains("full") && failed.stderr.contains("run the import again"), "\(failed.stderr)")
+        // A 5 MB database: its commit's pages are held in memory, and the commit fails.
+        let small = try CLI.run(["import", "knowledgec", db, "--store", store])
+        #expect(small.status == 74, "\(small.stdout)\(small.stderr)")
+        #expect(small.stderr.contains("full") && small.stderr.contains("run again"), "\(small.stderr)")
+        #expect(try CLI.run(["export", "events", "--store", store]).stdout == before)
+        // An extraction writes in place: the page the disk cannot take faults.
+        let whole = ["import", "extraction", extraction, "--device", "phone"]
+        let faulted = try CLI.run(whole + ["--store", store])
+        #expect(faulted.status == 74, "\(faulted.stdout)\(faulted.stderr)")
+        #expect(
+            faulted.stderr.contains("could not take a page") && faulted.stderr.contains("run the import again"),
+            "\(faulted.stderr)")
         #expect(try CLI.run(["export", "events", "--store", store]).stdout == before)
         #expect(try CLI.run(["verify", "--store", store]).status == 0)
         try shell("mount -o remount,size=256m '\(disk)'")
-        let again = try CLI.run(["import", "knowledgec", db, "--store", store, "--json"])
+        let again = try CLI.run(whole + ["--store", store])
         #expect(again.status == 0, "\(again.stderr)")
         let control = dir.path + "/control"
-        #expect(try CLI.run(["import", "knowledgec", db, "--store", control]).status == 0)
+        #expect(try CLI.run(whole + ["--store", control]).status == 0)
         let imported = try CLI.run(["export", "events", "--store", control]).stdout
         #expect(try CLI.run(["export", "events", "--store", store]).stdout == before + imported)
         #expect(try CLI.run(["verify", "--store", store]).status == 0)
