@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StackLedgerCLITests",
-            dependencies: ["StackLedgerCLI", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting"],
+            dependencies: ["StackLedgerCLI", "Server", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting"],
             swiftSettings: strictSettings
         ),
     ],

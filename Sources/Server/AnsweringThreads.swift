@@ -40,19 +40,29 @@ final class AnsweringThreads: Sendable {
         }
     }
 
-    /// A first-in, first-out queue of jobs.
+    /// A first-in, first-out queue of jobs. A job taken is no longer held, and the slots of
+    /// taken jobs are given back as the queue goes, even when it never empties (16 clients
+    /// always waiting on 2 threads): the queue holds about the jobs waiting, never all the
+    /// jobs since it was last empty.
     struct JobQueue: ~Copyable {
-        private var jobs: [Job] = []
+        private var jobs: [Job?] = []
         private var head = 0
+
+        /// The slots in use: the jobs waiting, and taken ones not yet given back.
+        var slots: Int { jobs.count }
 
         mutating func push(_ job: @escaping Job) { jobs.append(job) }
 
         mutating func pop() -> Job? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
+            jobs[head] = nil
             head += 1
             if head == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64 && head * 2 >= jobs.count {
+                jobs.removeFirst(head)
                 head = 0
             }
             return job
