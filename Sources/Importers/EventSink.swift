@@ -71,15 +71,12 @@ public struct EventSink {
         accounted.insert(locator.position)
         let prefix = idPrefixes[stream] ?? context.eventIDPrefix(stream: stream)
         if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
-        let locatorJSON: String
-        if let part = locator.part {
-            locatorJSON = CanonicalWriter.text(of: .string("\(locator.position)/\(part)"))
-        } else {
-            locatorJSON = String(locator.position)
-        }
+        let text = locator.text
+        // A record offset is its digits; a locator with a part, a JSON string.
+        let locatorJSON = locator.part == nil ? text : CanonicalWriter.text(of: .string(text))
         let source = Provenance(artifact: context.sha256, path: context.path, stream: stream, locatorJSON: locatorJSON)
         let envelope = Envelope(
-            type: type, time: time, device: context.device, app: app, id: prefix + locator.text, source: source)
+            type: type, time: time, device: context.device, app: app, id: prefix + text, source: source)
         writer.bytes.removeAll(keepingCapacity: true)
         writer.beginObject()
         fields(&writer)

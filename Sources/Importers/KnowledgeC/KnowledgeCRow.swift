@@ -48,12 +48,11 @@ struct KnowledgeCRow {
             ORDER BY o.Z_PK
             """
         let read = Set(KnowledgeCImporter.streams)
-        var tally = [String: Int]()
         var rows = [KnowledgeCRow]()
         rows.reserveCapacity(chunkSize)
         try db.query(sql) { row in
             let stream = row.text(1) ?? "(none)"
-            tally[stream, default: 0] += 1
+            counts[stream, default: 0] += 1
             guard read.contains(stream) else { return }
             if rows.count >= chunkSize {
                 body(rows)
@@ -68,7 +67,6 @@ struct KnowledgeCRow {
                     derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14)))
         }
         if !rows.isEmpty { body(rows) }
-        counts.merge(tally, uniquingKeysWith: +)
     }
 
     /// The streams whose rows take custom metadata (`extensionBundle`, `inStack`,

@@ -18,28 +18,23 @@ extension EventDecoder {
                 message: "\"\(envelope.type)\" is not an event type of the contract (see spec/events.md)")
         }
         try Self.check(envelope, type, checkedArtifact: &checkedArtifact)
-        do {
-            try tape.parse(fields)
-        } catch {
-            throw FieldError(offset: error.offset, field: "", message: "not JSON: \(error.message)")
-        }
-        return try tape.withReader(fields, cache: cache) { (r: TapeReader) throws(FieldError) -> Event in
-            do throws(FieldError) {
-                guard r.token(0).kind == .object else {
-                    throw FieldError(offset: 0, field: "", message: "the fields are JSON but not an object")
-                }
-                var f = try ObjectFields(r, 0)
-                for key: StaticString in ["type", "time", "device", "app", "id", "source"] where f.has(key) {
-                    throw f.error(key, "is the envelope's, given apart from the type's fields")
-                }
-                return try EventDecoder.finish(type, envelope, &f)
-            } catch {
-                var e = error
-                e.resolve(r)
-                throw e
+        let event = try decodeJSON(fields) { r throws(FieldError) in
+            guard r.token(0).kind == .object else {
+                throw FieldError(offset: 0, field: "", message: "the fields are JSON but not an object")
             }
+            var f = try ObjectFields(r, 0)
+            return try EventDecoder.finish(type, envelope, &f)
         }
+        // An envelope key among the fields would be kept as an unknown key.
+        if let member = event.extras.first(where: { Self.envelopeKeys.contains($0.key) }) {
+            throw FieldError(
+                offset: 0, field: member.key, message: "is the envelope's, given apart from the type's fields")
+        }
+        return event
     }
+
+    /// The keys of a line's envelope.
+    private static let envelopeKeys: Set<String> = ["type", "time", "device", "app", "id", "source"]
 
     /// The checks a line's envelope keys get, on an envelope given as a value.
     private static func check(

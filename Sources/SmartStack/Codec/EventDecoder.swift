@@ -24,6 +24,14 @@ public struct EventDecoder {
         guard text.count <= ContractLimits.lineBytes else {
             throw FieldError(offset: 0, field: "", message: "the line is \(text.count) bytes; the limit is 8 MiB")
         }
+        return try decodeJSON(text) { r throws(FieldError) in try EventDecoder.event(r) }
+    }
+
+    /// Parses `text` as JSON and hands `body` a reader of it; an error `body` throws names
+    /// its field's path and offset.
+    func decodeJSON(
+        _ text: UnsafeRawBufferPointer, _ body: (TapeReader) throws(FieldError) -> Event
+    ) throws(FieldError) -> Event {
         do {
             try tape.parse(text)
         } catch {
@@ -31,7 +39,7 @@ public struct EventDecoder {
         }
         return try tape.withReader(text, cache: cache) { (r: TapeReader) throws(FieldError) -> Event in
             do throws(FieldError) {
-                return try EventDecoder.event(r)
+                return try body(r)
             } catch {
                 var e = error
                 e.resolve(r)
