@@ -355,18 +355,26 @@ extension UsageRecord {
             w.byte(0)
         }
     }
-    init(
-        _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64), table: [UsageSignature]
-    ) throws {
-        time = previous.time &+ (try r.int())
-        self.hour = hour
-        seq = previous.seq &+ UInt64(bitPattern: try r.int())
+    /// Reads the record `r` is at (written by `write`) and appends it to `bucket`; its
+    /// time and seq, the next record's base.
+    static func append(
+        _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64), table: [UsageSignature],
+        to bucket: inout [UsageRecord]
+    ) throws -> (time: Int64, seq: UInt64) {
+        // Read into locals and made in the array's storage: a record returned by a
+        // throwing initializer is built aside and copied.
+        let time = previous.time &+ (try r.int())
+        let seq = previous.seq &+ UInt64(bitPattern: try r.int())
         let entry = Int(truncatingIfNeeded: try r.varint())
         guard entry >= 0, entry < table.count else { throw StateReader.Malformed(offset: r.offset) }
-        signature = table[entry]
-        donationId = try r.optional { try $0.string() }
-        groupIdentifier = try r.optional { try $0.string() }
-        deletedBy = try r.optional { try $0.uint() }
+        let donationId = try r.optionalString()
+        let groupIdentifier = try r.optionalString()
+        let deletedBy: UInt64? = try r.byte() == 0 ? nil : try r.uint()
+        bucket.append(
+            UsageRecord(
+                time: time, hour: hour, seq: seq, signature: table[entry], donationId: donationId,
+                groupIdentifier: groupIdentifier, deletedBy: deletedBy))
+        return (time, seq)
     }
 }
 
@@ -541,9 +549,7 @@ extension DeviceModel {
         defer { swap(&bucket, &usage[hour]) }
         var previous: (time: Int64, seq: UInt64) = (0, 0)
         for _ in 0..<n {
-            let record = try UsageRecord(&r, hour: hour, after: previous, table: table)
-            previous = (record.time, record.seq)
-            bucket.append(consume record)
+            previous = try UsageRecord.append(&r, hour: hour, after: previous, table: table, to: &bucket)
         }
     }
 

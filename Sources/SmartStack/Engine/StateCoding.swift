@@ -259,17 +259,25 @@ struct StateReader {
         }
         return try longVarint()
     }
+    /// A varint of more than one byte (times and sequence numbers), read from the bytes'
+    /// storage without a bounds check per byte beyond the loop's own.
     private mutating func longVarint() throws -> UInt64 {
-        var v: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < bytes.count, shift < 64 else { throw Malformed(offset: offset) }
-            let b = bytes[offset]
-            offset += 1
-            v |= UInt64(b & 0x7F) << shift
-            if b < 0x80 { return v }
-            shift += 7
+        let (value, end) = bytes.withUnsafeBufferPointer { b -> (UInt64?, Int) in
+            var v: UInt64 = 0
+            var shift: UInt64 = 0
+            var i = offset
+            while i < b.count, shift < 64 {
+                let byte = b[i]
+                i += 1
+                v |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return (v, i) }
+                shift += 7
+            }
+            return (nil, i)
         }
+        offset = end
+        guard let value else { throw Malformed(offset: end) }
+        return value
     }
     @inline(__always) mutating func int() throws -> Int64 {
         let u = try varint()
@@ -323,6 +331,10 @@ struct StateReader {
             pool[hash] = made
             return made
         }
+    }
+    /// What `StateWriter.optionalString` wrote.
+    mutating func optionalString() throws -> String? {
+        try byte() == 0 ? nil : try string()
     }
     mutating func optional<T>(_ read: (inout StateReader) throws -> T) throws -> T? {
         try byte() == 0 ? nil : try read(&self)

@@ -88,6 +88,20 @@ package struct UsageRecord: Codable, Hashable {
         self.groupIdentifier = groupIdentifier
     }
 
+    /// A record of an existing signature (a checkpoint's).
+    init(
+        time: Int64, hour: Int, seq: UInt64, signature: UsageSignature, donationId: String?,
+        groupIdentifier: String?, deletedBy: UInt64?
+    ) {
+        self.time = time
+        self.hour = hour
+        self.seq = seq
+        self.signature = signature
+        self.donationId = donationId
+        self.groupIdentifier = groupIdentifier
+        self.deletedBy = deletedBy
+    }
+
     /// `intent␟name=value&name=value`, the names sorted, written into one string.
     /// Its bytes are counted first, so that the key is written into storage made once.
     static func patternKey(intent: String, parameters: [String: String]) -> String {
