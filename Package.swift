@@ -68,6 +68,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Intel's ISA-L: gzip's inflate several times as fast as zlib's (a `.tar.gz` extraction).
+        .systemLibrary(
+            name: "CIsal",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
         .target(
             name: "Importers",
             dependencies: [
@@ -75,6 +81,7 @@ let package = Package(
                 "SmartStack",
                 "CSQLite",
                 "CZlib",
+                "CIsal",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

@@ -341,6 +341,32 @@ struct ExtractionArchiveTests {
         #expect(state.contains("LAYOUT_TIME_UNCERTAIN STACK-1"), "\(state)")
     }
 
+    @Test("a .tar.gz cut short, or whose gzip checksum does not hold, fails with exit 74 and says which")
+    func damagedGzip() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try ExtractionImportTests().extraction(dir)
+        let archive = dir.file("phone.tar.gz")
+        try pack(root, into: archive, kind: "tar.gz")
+        let whole = try #require(FileManager.default.contents(atPath: archive))
+        // The trailer is the data's CRC-32, then its length: the last 8 bytes.
+        var wrongSum = whole
+        wrongSum[wrongSum.count - 6] ^= 0xFF
+        let cases: [(name: String, bytes: Data, says: String)] = [
+            ("cut.tar.gz", whole.prefix(whole.count - 40), "is a gzip stream cut short; the archive is truncated"),
+            ("sum.tar.gz", wrongSum, "is not valid gzip data (its checksum does not match its data)"),
+        ]
+        for c in cases {
+            let path = dir.file(c.name)
+            try c.bytes.write(to: URL(fileURLWithPath: path))
+            let r = try CLI.run([
+                "import", "extraction", path, "--device", "phone", "--store", dir.file(c.name + ".store"),
+            ])
+            #expect(r.status == 74, "\(c.name): \(r.stderr)")
+            #expect(r.stderr.contains("\(path): \(c.says)"), "\(c.name): \(r.stderr)")
+        }
+    }
+
     @Test("members with .. or absolute paths and decompression bombs are refused with a line each; the rest imports")
     func hostile() throws {
         for kind in ["tar.gz", "zip"] {

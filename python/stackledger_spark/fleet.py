@@ -16,7 +16,7 @@ from pyspark.sql import functions as F
 
 from . import tables
 from .device_run import ReplayOptions
-from .partition import BINARY_NAME, replay_partition
+from .partition import BINARY_NAME, SHARED_OBJECTS, replay_partition
 
 #: The environment variable naming the binary when `binary` is not given.
 BINARY_VARIABLE = "STACKLEDGER_FLEET_BINARY"
@@ -69,7 +69,7 @@ def replay_fleet(
     policy override file. A device whose log is invalid gets one row in `errors` and the others
     complete. `binary` is the fleet build of `stackledger` (tools/build-fleet), else the
     `STACKLEDGER_FLEET_BINARY` variable; it is shipped to the executors with addFile, with the
-    libmimalloc.so.2 beside it.
+    shared objects beside it (libmimalloc.so.2, libisal.so.2).
     """
     missing = [name for name in ("device", "seq", "line") if name not in events.columns]
     if missing:
@@ -131,7 +131,7 @@ def distribute(context, binary: str) -> None:
         raise ValueError(f"the binary must be named {BINARY_NAME} (it is {os.path.basename(binary)})")
     shipped = set(context.listFiles)
     folder = os.path.dirname(binary)
-    for name in [BINARY_NAME] + sorted(n for n in os.listdir(folder) if n.startswith("libmimalloc.so")):
+    for name in [BINARY_NAME] + sorted(n for n in os.listdir(folder) if n.startswith(SHARED_OBJECTS)):
         path = os.path.join(folder, name)
         if not any(entry.endswith("/" + name) for entry in shipped):
             context.addFile(path)

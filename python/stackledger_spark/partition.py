@@ -21,6 +21,10 @@ from .device_run import DeviceRun, ReplayOptions
 #: The name the binary is shipped under with SparkContext.addFile.
 BINARY_NAME = "stackledger"
 
+#: The shared objects shipped beside the binary, which finds them through $ORIGIN (Debian
+#: has no static archive of them), by the start of their names.
+SHARED_OBJECTS = ("libmimalloc.so", "libisal.so")
+
 
 def replay_partition(options: ReplayOptions, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     """The `mapInArrow` function: every device of the partition, replayed in order."""
@@ -74,10 +78,10 @@ def executor_binary() -> str:
     if os.access(path, os.X_OK):
         return path
     # SparkFiles keeps what was shipped together in one folder: the binary finds its
-    # libmimalloc.so.2 beside it through $ORIGIN, so both are copied.
+    # shared objects beside it through $ORIGIN, so they are copied with it.
     folder = tempfile.mkdtemp(prefix="stackledger-binary-", dir=executor_scratch())
     for name in os.listdir(os.path.dirname(path)):
-        if name == BINARY_NAME or name.startswith("libmimalloc"):
+        if name == BINARY_NAME or name.startswith(SHARED_OBJECTS):
             target = os.path.join(folder, name)
             shutil.copyfile(os.path.join(os.path.dirname(path), name), target)
             os.chmod(target, stat.S_IRWXU)

@@ -125,7 +125,7 @@ def test_the_shipped_binary_needs_only_the_c_library(spark, fleet_binary):
         name = line.split()[0]
         if name.startswith("/") and "ld-linux" in name:
             continue
-        if name == "libmimalloc.so.2":
+        if name in ("libmimalloc.so.2", "libisal.so.2"):
             assert line.split("=>")[1].split()[0] == os.path.join(os.path.dirname(path), name), line
             continue
         assert name in c_library, f"the shipped binary needs {line.strip()}"

@@ -1,17 +1,18 @@
-import CZlib
+import CIsal
 import Ledger
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A file's bytes, read sequentially, through gzip's inflate when the file is compressed.
+/// A file's bytes, read sequentially, through gzip's inflate (ISA-L's) when the file is
+/// compressed. The gzip trailer's CRC-32 and length are checked at the end of the stream.
 final class ArchiveStream {
     private let fd: Int32
     private let path: String
-    private var zstream = z_stream()
-    private let gzip: Bool
-    private var input = [UInt8](repeating: 0, count: 1 << 16)
+    /// ISA-L's inflate state (tens of kilobytes: kept off the stack); nil for a plain file.
+    private let inflater: UnsafeMutablePointer<inflate_state>?
+    private let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 64)
     private var inputEnd = false
     private var finished = false
     /// Compressed bytes read from the file so far.
@@ -21,29 +22,31 @@ final class ArchiveStream {
 
     init(path: String, gzip: Bool) throws(ImportError) {
         self.path = path
-        self.gzip = gzip
         fd = open(path, O_RDONLY)
         guard fd >= 0 else {
+            input.deallocate()
             throw ImportError(path: path, message: "cannot be opened: \(String(cString: strerror(errno)))")
         }
         if gzip {
-            // 15 + 32: a gzip (or zlib) header, detected.
-            guard inflateInit2_(&zstream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                close(fd)
-                throw ImportError(path: path, message: "cannot start gzip decompression")
-            }
+            let state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
+            isal_inflate_init(state)
+            state.pointee.crc_flag = UInt32(ISAL_GZIP)
+            inflater = state
+        } else {
+            inflater = nil
         }
     }
 
     deinit {
-        if gzip { inflateEnd(&zstream) }
+        inflater?.deallocate()
+        input.deallocate()
         close(fd)
     }
 
     /// Reads up to `buffer.count` bytes; 0 at the end of the stream.
     func read(_ buffer: UnsafeMutableRawBufferPointer) throws(ImportError) -> Int {
         guard buffer.count > 0, !finished else { return 0 }
-        guard gzip else {
+        guard let inflater else {
             let n = SystemIO.read(fd, into: buffer.baseAddress!, count: buffer.count)
             guard n >= 0 else {
                 throw ImportError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
@@ -53,46 +56,55 @@ final class ArchiveStream {
             if n == 0 { finished = true }
             return n
         }
-        return try inflateChunk(buffer)
+        return try inflateChunk(buffer, inflater)
     }
 
-    private var inputOffset = 0
-
-    private func inflateChunk(_ buffer: UnsafeMutableRawBufferPointer) throws(ImportError) -> Int {
+    private func inflateChunk(
+        _ buffer: UnsafeMutableRawBufferPointer, _ state: UnsafeMutablePointer<inflate_state>
+    ) throws(ImportError) -> Int {
         while true {
-            if zstream.avail_in == 0 && !inputEnd {
-                let n = input.withUnsafeMutableBytes { SystemIO.read(fd, into: $0.baseAddress!, count: $0.count) }
+            if state.pointee.avail_in == 0 && !inputEnd {
+                let n = SystemIO.read(fd, into: input.baseAddress!, count: input.count)
                 guard n >= 0 else {
                     throw ImportError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
                 }
                 if n == 0 { inputEnd = true }
                 consumed += Int64(n)
-                zstream.avail_in = UInt32(n)
-                inputOffset = 0
+                state.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                state.pointee.avail_in = UInt32(n)
             }
-            let (status, written, used) = input.withUnsafeMutableBytes { inBytes -> (Int32, Int, Int) in
-                zstream.next_in = inBytes.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputOffset
-                zstream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                zstream.avail_out = UInt32(buffer.count)
-                let before = zstream.avail_in
-                let status = inflate(&zstream, Z_NO_FLUSH)
-                return (status, buffer.count - Int(zstream.avail_out), Int(before - zstream.avail_in))
-            }
-            inputOffset += used
+            state.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            state.pointee.avail_out = UInt32(buffer.count)
+            let status = isal_inflate(state)
+            let written = buffer.count - Int(state.pointee.avail_out)
             produced += Int64(written)
-            switch status {
-            case Z_STREAM_END:
+            guard status == ISAL_DECOMP_OK else {
+                let at = consumed - Int64(state.pointee.avail_in)
+                throw ImportError(
+                    path: path, message: "is not valid gzip data (\(ArchiveStream.describe(status))) at byte \(at)")
+            }
+            if state.pointee.block_state == ISAL_BLOCK_FINISH {
                 finished = true
                 return written
-            case Z_OK, Z_BUF_ERROR:
-                if written > 0 { return written }
-                if inputEnd && zstream.avail_in == 0 {
-                    throw ImportError(path: path, message: "is a gzip stream cut short; the archive is truncated")
-                }
-            default:
-                throw ImportError(
-                    path: path, message: "is not valid gzip data (inflate status \(status)) at byte \(consumed)")
             }
+            if written > 0 { return written }
+            if inputEnd && state.pointee.avail_in == 0 {
+                throw ImportError(path: path, message: "is a gzip stream cut short; the archive is truncated")
+            }
+        }
+    }
+
+    /// What ISA-L's inflate status means.
+    static func describe(_ status: Int32) -> String {
+        switch status {
+        case ISAL_INVALID_BLOCK: "an invalid deflate block"
+        case ISAL_INVALID_SYMBOL: "an invalid deflate symbol"
+        case ISAL_INVALID_LOOKBACK: "a back-reference before the start of the data"
+        case ISAL_INVALID_WRAPPER: "not a gzip header"
+        case ISAL_UNSUPPORTED_METHOD: "a compression method other than deflate"
+        case ISAL_INCORRECT_CHECKSUM: "its checksum does not match its data"
+        case ISAL_NEED_DICT: "it needs a preset dictionary"
+        default: "inflate status \(status)"
         }
     }
 }

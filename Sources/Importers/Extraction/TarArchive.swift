@@ -18,7 +18,10 @@ struct TarArchive {
                 throw ImportError(path: path, message: "ends without the two empty blocks that close a tar archive")
             }
             offset += 512
-            if header.allSatisfy({ $0 == 0 }) { return }
+            if header.allSatisfy({ $0 == 0 }) {
+                if gzip { try drain(stream) }
+                return
+            }
             guard Self.checksumHolds(header) else {
                 throw ImportError(
                     path: path,
@@ -117,6 +120,29 @@ struct TarArchive {
         }
         return true
     }
+
+    /// Reads a compressed archive on to the end of its gzip stream, where its trailer's
+    /// checksum and length are checked: the blocks after the archive's end (its padding)
+    /// are part of the data they cover.
+    private func drain(_ stream: ArchiveStream) throws {
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        var left = TarArchive.trailingLimit
+        while true {
+            let n = try scratch.withUnsafeMutableBytes { try stream.read($0) }
+            if n == 0 { return }
+            left -= n
+            guard left >= 0 else {
+                throw ImportError(
+                    path: path,
+                    message:
+                        "has more than \(TarArchive.trailingLimit >> 20) MiB of data after the end of its tar archive; its gzip checksum was not checked"
+                )
+            }
+        }
+    }
+
+    /// The most bytes read after the archive's end to reach its gzip trailer.
+    static let trailingLimit = 64 << 20
 
     private func skip(_ stream: ArchiveStream, _ count: Int64) throws {
         var left = count
