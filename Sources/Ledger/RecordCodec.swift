@@ -36,9 +36,12 @@ enum RecordCodec {
         if let app = env.app { writer.writeVarint(UInt64(interner.id(for: app))) }
         if let id = env.id { writer.writeString(id) }
         if let source = env.source {
-            let parts = [source.artifact, source.path, source.stream, source.locatorJSON, source.extraJSON]
-            var presence: UInt8 = 0
-            for (i, p) in parts.enumerated() where p != nil { presence |= 1 << UInt8(i) }
+            // Which of artifact, path, stream, locator and extra are present, bit by bit.
+            var presence: UInt8 = source.artifact != nil ? 1 : 0
+            if source.path != nil { presence |= 1 << 1 }
+            if source.stream != nil { presence |= 1 << 2 }
+            if source.locatorJSON != nil { presence |= 1 << 3 }
+            if source.extraJSON != nil { presence |= 1 << 4 }
             writer.write(presence)
             if let a = source.artifact { writer.writeString(a) }
             if let p = source.path { writer.writeVarint(UInt64(interner.id(for: p))) }
