@@ -284,21 +284,7 @@ extension DeviceEngine {
 
     /// DONATION_NO_MATCH, DONATION_DELETED, PATTERN_NOT_LEARNED for an intent type.
     mutating func donationReasons(intent: String, widgetParameters: [String: String]?) -> [Reason] {
-        let window = patternWindowMicros
-        var all = [UsageRecord]()
-        // Records of other intents are passed over by their hash, without comparing strings.
-        let intentHash = StringHash.of(intent)
-        let since = state.now - window
-        for bucket in state.usage {
-            bucket.withUnsafeBufferPointer { records in
-                for k in records.indices
-                where records[k].intentHash == intentHash && records[k].time > since && records[k].time <= state.now
-                    && records[k].intent == intent
-                {
-                    all.append(records[k])
-                }
-            }
-        }
+        var all = donations(of: intent)
         guard !all.isEmpty else { return [] }
         all.sort { $0.seq < $1.seq }
         var out = [Reason]()

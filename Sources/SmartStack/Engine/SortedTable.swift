@@ -17,6 +17,15 @@ package struct SortedTable<Value: Hashable>: Hashable {
 
     init() {}
 
+    /// The table of `keys` (strictly ascending) and their `values`.
+    init(ascendingKeys keys: [String], values: [Value]) {
+        precondition(keys.count == values.count)
+        self.keys = keys
+        self.values = values
+        hashes = keys.map { StringHash.of($0) }
+        reindex()
+    }
+
     /// The entry index of `key`, if present.
     @inline(__always)
     private func find(_ key: String, hash h: UInt64) -> Int? {

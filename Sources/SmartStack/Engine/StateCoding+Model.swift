@@ -303,11 +303,25 @@ extension SortedTable {
         }
     }
     init(_ r: inout StateReader, _ value: (inout StateReader) throws -> Value) throws {
-        self.init()
         let n = Int(try r.varint())
+        guard n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        var keys = [String]()
+        var values = [Value]()
+        keys.reserveCapacity(n)
+        values.reserveCapacity(n)
+        // Written in key order: taken as they come, and indexed once.
+        var ascending = true
         for _ in 0..<n {
             let k = try r.string()
-            self[k] = try value(&r)
+            if let last = keys.last, !(last < k) { ascending = false }
+            keys.append(k)
+            values.append(try value(&r))
+        }
+        if ascending {
+            self.init(ascendingKeys: keys, values: values)
+        } else {
+            self.init()
+            for (k, v) in zip(keys, values) { self[k] = v }
         }
     }
 }
@@ -361,8 +375,7 @@ extension UsageRecord {
         _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64), table: [UsageSignature],
         to bucket: inout [UsageRecord]
     ) throws -> (time: Int64, seq: UInt64) {
-        // Read into locals and made in the array's storage: a record returned by a
-        // throwing initializer is built aside and copied.
+        // The fields are read first, then the record is made once, in the bucket.
         let time = previous.time &+ (try r.int())
         let seq = previous.seq &+ UInt64(bitPattern: try r.int())
         let entry = Int(truncatingIfNeeded: try r.varint())
@@ -612,8 +625,13 @@ extension DeviceModel {
         wakeups = WakeupQueue(ascending: wakeupTimes, work: wakeupWork)
         usageChanged = try r.uint() != 0
         for (key, state) in try r.map({ try ReloadState(&$0) }) {
-            guard let slash = key.firstIndex(of: "/") else { throw StateReader.Malformed(offset: r.offset) }
-            reloads[TimelineBook.key(app: String(key[..<slash]), kind: String(key[key.index(after: slash)...]))] = state
+            // Split at the first `/` by its byte: `app/kind`.
+            guard let slash = key.utf8.firstIndex(of: UInt8(ascii: "/")) else {
+                throw StateReader.Malformed(offset: r.offset)
+            }
+            let app = String(Substring(key.utf8[..<slash]))
+            let kind = String(Substring(key.utf8[key.utf8.index(after: slash)...]))
+            reloads[TimelineBook.key(app: app, kind: kind)] = state
         }
         guard r.offset == r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
     }
