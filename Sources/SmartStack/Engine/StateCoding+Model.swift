@@ -375,7 +375,7 @@ extension UsageRecord {
         _ r: inout StateReader, hour: Int, after previous: (time: Int64, seq: UInt64), table: [UsageSignature],
         to bucket: inout [UsageRecord]
     ) throws -> (time: Int64, seq: UInt64) {
-        // The fields are read first, then the record is made once, in the bucket.
+        // The fields are read first, then the record is made and appended.
         let time = previous.time &+ (try r.int())
         let seq = previous.seq &+ UInt64(bitPattern: try r.int())
         let entry = Int(truncatingIfNeeded: try r.varint())

@@ -80,12 +80,10 @@ package struct UsageRecord: Codable, Hashable {
         time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
         donationId: String? = nil, groupIdentifier: String? = nil
     ) {
-        self.time = time
-        self.hour = hour
-        self.seq = seq
-        self.signature = UsageSignature(app: app, intent: intent, parameters: parameters)
-        self.donationId = donationId
-        self.groupIdentifier = groupIdentifier
+        self.init(
+            time: time, hour: hour, seq: seq,
+            signature: UsageSignature(app: app, intent: intent, parameters: parameters), donationId: donationId,
+            groupIdentifier: groupIdentifier, deletedBy: nil)
     }
 
     /// A record of an existing signature (a checkpoint's).
