@@ -107,15 +107,26 @@ struct ArtifactFile {
                 path: path,
                 message: "is \(st.st_size) bytes; the limit for one database is \(maximumBytes * 64) bytes (64 GiB)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImportError(path: path, message: "cannot be opened for reading; check the path and its permissions")
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw ImportError(
+                path: path,
+                message:
+                    "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions"
+            )
         }
-        defer { try? handle.close() }
+        defer { close(fd) }
         var hasher = SHA256()
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        } catch {
-            throw ImportError(path: path, message: "cannot be read: \(error.localizedDescription)")
+        // One buffer, read into again and again: its pages stay in the cache.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        while true {
+            let n = SystemIO.read(fd, into: buffer.baseAddress!, count: buffer.count)
+            if n == 0 { break }
+            guard n > 0 else {
+                throw ImportError(path: path, message: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         return hex(hasher.finalize())
     }

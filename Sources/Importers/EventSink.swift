@@ -18,8 +18,14 @@ public struct EventSink {
     private var idPrefixes: [String: String] = [:]
     /// Records whose content could not become an event: locator and reason.
     public private(set) var rejected: [(locator: Locator, reason: String)] = []
-    /// Positions (offsets, row ids) of records that yielded an event or were rejected.
+    /// Positions (offsets, row ids) of records that yielded an event or were rejected, while
+    /// `tracksPositions`.
     public private(set) var accounted = Set<Int64>()
+    /// Whether `accounted` is kept; a reader that counts its records' outcomes itself
+    /// (by `outcomes`) turns it off.
+    var tracksPositions = true
+    /// How many events were yielded and records rejected.
+    private(set) var outcomes = 0
     /// The events stay on this thread until prepared: repeated values can share a string.
     private var decoder = EventDecoder(sharingStrings: true)
     private var writer = CanonicalWriter(capacity: 1024)
@@ -68,9 +74,15 @@ public struct EventSink {
         _ type: String, time: Timestamp, app: String? = nil, stream: String, locator: Locator,
         fields: (inout CanonicalWriter) -> Void
     ) -> Bool {
-        accounted.insert(locator.position)
-        let prefix = idPrefixes[stream] ?? context.eventIDPrefix(stream: stream)
-        if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
+        outcomes += 1
+        if tracksPositions { accounted.insert(locator.position) }
+        let prefix: String
+        if let known = idPrefixes[stream] {
+            prefix = known
+        } else {
+            prefix = context.eventIDPrefix(stream: stream)
+            if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
+        }
         let text = locator.text
         // A record offset is its digits; a locator with a part, a JSON string.
         let locatorJSON = locator.part == nil ? text : CanonicalWriter.text(of: .string(text))
@@ -81,25 +93,29 @@ public struct EventSink {
         writer.beginObject()
         fields(&writer)
         writer.endObject()
-        let result = writer.bytes.withUnsafeBytes { (fields: UnsafeRawBufferPointer) -> Result<Event, FieldError> in
-            Result { () throws(FieldError) -> Event in
-                try decoder.decode(envelope: envelope, fields: fields, checkedArtifact: &checkedArtifact)
+        var failure: FieldError?
+        let event = writer.bytes.withUnsafeBytes { (fields) -> Event? in
+            do throws(FieldError) {
+                return try decoder.decode(envelope: envelope, fields: fields, checkedArtifact: &checkedArtifact)
+            } catch {
+                failure = error
+                return nil
             }
         }
-        switch result {
-        case .success(let event):
-            pending.append(event)
-            if pending.count >= Self.batchSize { flush() }
-            return true
-        case .failure(let error):
+        guard let event else {
+            let error = failure ?? FieldError(offset: 0, field: "", message: "cannot be decoded")
             rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))
             return false
         }
+        pending.append(event)
+        if pending.count >= Self.batchSize { flush() }
+        return true
     }
 
     /// Records that `locator` held something that cannot become an event.
     public mutating func reject(_ locator: Locator, _ reason: String) {
-        accounted.insert(locator.position)
+        outcomes += 1
+        if tracksPositions { accounted.insert(locator.position) }
         rejected.append((locator, reason))
     }
 
@@ -119,11 +135,6 @@ public struct EventSink {
         spooled.append(contentsOf: other.events)
         rejected += other.rejected
         accounted.formUnion(other.accounted)
-    }
-
-    /// Forgets the positions accounted for so far, once they have been counted.
-    mutating func forgetAccounted() {
-        accounted.removeAll(keepingCapacity: true)
     }
 
     /// Records that the record at `position` went into an event yielded under another

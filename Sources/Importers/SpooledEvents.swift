@@ -22,8 +22,10 @@ public struct SpooledEvents: Sendable {
     public private(set) var failure: String?
     /// The preparation whose provisional string ids the batches use.
     public let preparation: BulkPreparation
-    /// Frames: each batch's length (8 bytes, little-endian), then the batch serialized.
-    private var memory: [UInt8] = []
+    /// The serialized batches held in memory, after those in the temporary file.
+    private var memory: [[UInt8]] = []
+    /// Their bytes.
+    private var memoryBytes = 0
     private var spill: SpillFile?
 
     /// The bytes of the serialized batches.
@@ -75,13 +77,10 @@ public struct SpooledEvents: Sendable {
             do { try feed.publish(frame) } catch { failure = failure ?? "\(error)" }
             return
         }
-        // The buffer never grows past the limit (but for one larger frame).
-        if !memory.isEmpty && memory.count + 8 + frame.count > Self.memoryLimit { spillMemory() }
-        if memory.capacity < Self.memoryLimit && memory.count + 8 + frame.count > memory.capacity {
-            memory.reserveCapacity(min(Self.memoryLimit, max(2 * memory.capacity, memory.count + 8 + frame.count)))
-        }
-        withUnsafeBytes(of: UInt64(frame.count).littleEndian) { memory.append(contentsOf: $0) }
-        memory.append(contentsOf: frame)
+        // The frames held never pass the limit (but for one larger frame).
+        if !memory.isEmpty && memoryBytes + frame.count > Self.memoryLimit { spillMemory() }
+        memory.append(frame)
+        memoryBytes += frame.count
         bytes += frame.count
     }
 
@@ -102,7 +101,9 @@ public struct SpooledEvents: Sendable {
         }
         count += other.count
         do {
-            try other.forEachFrame { appendFrame(Array($0)) }
+            // Frames in memory are handed over as they are, not copied.
+            if let spill = other.spill { try spill.forEachFrame { appendFrame(Array($0)) } }
+            for frame in other.memory { appendFrame(frame) }
         } catch {
             failure = failure ?? "cannot read the spooled events: \(error)"
         }
@@ -115,8 +116,12 @@ public struct SpooledEvents: Sendable {
     private mutating func spillMemory() {
         do {
             if spill == nil { spill = try SpillFile() }
-            try spill?.write(memory)
+            for frame in memory {
+                try spill?.write(withUnsafeBytes(of: UInt64(frame.count).littleEndian) { Array($0) })
+                try spill?.write(frame)
+            }
             memory.removeAll(keepingCapacity: true)
+            memoryBytes = 0
         } catch {
             failure = failure ?? "\(error)"
         }
@@ -126,7 +131,7 @@ public struct SpooledEvents: Sendable {
     private func forEachFrame(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         precondition(feed == nil, "the batches of a file committed while it is read are in its feed")
         if let spill { try spill.forEachFrame(body) }
-        try memory.withUnsafeBytes { try SpillFile.frames(in: $0, body) }
+        for frame in memory { try frame.withUnsafeBytes(body) }
     }
 
     /// Why the spooled batches could not be read back.
@@ -236,19 +241,6 @@ final class SpillFile: @unchecked Sendable {
                     message: "cannot read the spooled events: \(String(cString: strerror(errno)))")
             }
             done += n
-        }
-    }
-
-    /// Calls `body` with each frame of `bytes`, which hold whole frames.
-    static func frames(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let length = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-            guard length >= 0, offset + 8 + length <= bytes.count else {
-                throw ImportError(path: "temporary file", message: "the spooled events end early")
-            }
-            try body(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)]))
-            offset += 8 + length
         }
     }
 }

@@ -218,6 +218,42 @@ struct KnowledgeCTests {
         #expect(refreshes.allSatisfy { canonical($0).contains("\"reason\":\"timeline\"") })
     }
 
+    @Test("rows of sixty streams not read, some with long names, are each counted under their stream")
+    func manyStreamsNotRead() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/knowledgeC.db"
+        // Three rows for each of 60 streams, interleaved with one another.
+        let extra = """
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 179)
+            INSERT INTO ZOBJECT (Z_PK, Z_ENT, Z_OPT, ZSTREAMNAME, ZSTARTDATE)
+            SELECT 10000 + i, 12, 1,
+                CASE WHEN i % 60 < 30 THEN '/other/s' || (i % 60)
+                     ELSE '/a/stream/name/longer/than/the/cache/keeps/whole/' || (i % 60) END,
+                816854400 + i FROM n;
+            """
+        try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(2_000, start: 816_854_400) + extra)
+        let ledger = try s.ledger()
+        let report = try importDB(db, into: ledger)
+        let read = Int(
+            try sqlite3(
+                db,
+                "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME NOT LIKE '/other/%' AND ZSTREAMNAME NOT LIKE '/a/stream/%' AND ZSTREAMNAME != '/safari/history'"
+            ))!
+        #expect(report.imported == read && report.failed == 0)
+        #expect(report.skipped == 2_180 - read)
+        for k in [0, 29] {
+            #expect(report.problems.contains("/other/s\(k): 3 rows of a stream StackLedger does not read"))
+        }
+        for k in [30, 59] {
+            #expect(
+                report.problems.contains(
+                    "/a/stream/name/longer/than/the/cache/keeps/whole/\(k): 3 rows of a stream StackLedger does not read"
+                ))
+        }
+        #expect(report.problems.filter { $0.hasSuffix("rows of a stream StackLedger does not read") }.count == 61)
+    }
+
     @Test("a database whose events pass 4 MiB is stored from its spilled batches in one commit, and again adds nothing")
     func spilled() throws {
         let s = Scratch()

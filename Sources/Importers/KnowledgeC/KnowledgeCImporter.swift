@@ -36,18 +36,12 @@ public enum KnowledgeCImporter {
         var skipped = 0
         do {
             let customMetadata = try KnowledgeCRow.customMetadata(evidence.database, schema)
-            try KnowledgeCRow.fetch(evidence.database, schema, counts: &counts) { chunk in
-                var rows = [KnowledgeCRow]()
-                rows.reserveCapacity(chunk.count)
-                for var row in chunk {
-                    if row.stream == "/app/relevantShortcuts" {
-                        shortcutRows.append(row)
-                        continue
-                    }
-                    if KnowledgeCRow.customMetadataStreams.contains(row.stream) {
-                        row.custom = customMetadata[row.pk] ?? []
-                    }
-                    rows.append(row)
+            try KnowledgeCRow.fetch(evidence.database, schema, customMetadata: customMetadata, counts: &counts) {
+                chunk in
+                var rows = chunk
+                if rows.contains(where: { $0.stream == "/app/relevantShortcuts" }) {
+                    shortcutRows += rows.filter { $0.stream == "/app/relevantShortcuts" }
+                    rows.removeAll { $0.stream == "/app/relevantShortcuts" }
                 }
                 decoding.send(rows)
             }
@@ -94,10 +88,7 @@ private final class ChunkDecoding: @unchecked Sendable {
 
     private func decodeAll() {
         while let rows = chunks.receive().item {
-            KnowledgeCRow.decode(rows, into: &sink)
-            skipped += rows.filter { !sink.accounted.contains($0.pk) }.count
-            // A chunk's rows are not met again (relevant shortcuts are read at the end).
-            sink.forgetAccounted()
+            skipped += KnowledgeCRow.decode(rows, into: &sink)
         }
         done.signal()
     }

@@ -8,23 +8,35 @@ extension KnowledgeCRow {
     /// Turns rows of every stream but `/app/relevantShortcuts` into events, in row order.
     /// Many rows are converted in parallel chunks and joined in order, so the result is the
     /// same. Relevant-shortcut rows form sets across rows: `relevantShortcuts` takes them all.
-    static func decode(_ rows: [KnowledgeCRow], into sink: inout EventSink) {
+    /// - Returns: how many rows yielded neither an event nor a rejection.
+    static func decode(_ rows: [KnowledgeCRow], into sink: inout EventSink) -> Int {
         let chunks = rows.count < 4_096 ? 1 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let size = (rows.count + chunks - 1) / max(chunks, 1)
         // Parts are joined into the sink in order: only the sink itself feeds a commit.
         let context = sink.context.withoutFeed
-        let parts = Mutex([EventSink.Contents?](repeating: nil, count: chunks))
+        let parts = Mutex([(EventSink.Contents, Int)?](repeating: nil, count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
             var part = EventSink(context: context)
-            decodeRows(rows[min(rows.count, c * size)..<min(rows.count, (c + 1) * size)], into: &part)
+            part.tracksPositions = false
+            let silent = decodeRows(rows[min(rows.count, c * size)..<min(rows.count, (c + 1) * size)], into: &part)
             let done = part.contents
-            parts.withLock { $0[c] = done }
+            parts.withLock { $0[c] = (done, silent) }
         }
-        for part in parts.withLock({ $0 }) { if let part { sink.append(part) } }
+        var silent = 0
+        for part in parts.withLock({ $0 }) {
+            if let part {
+                sink.append(part.0)
+                silent += part.1
+            }
+        }
+        return silent
     }
 
-    private static func decodeRows(_ rows: ArraySlice<KnowledgeCRow>, into sink: inout EventSink) {
+    /// Turns `rows` into events; how many yielded nothing.
+    private static func decodeRows(_ rows: ArraySlice<KnowledgeCRow>, into sink: inout EventSink) -> Int {
+        var silent = 0
         for row in rows {
+            let before = sink.outcomes
             switch row.stream {
             case "/app/inFocus", "/app/usage": row.foreground(&sink)
             case "/display/isBacklit": row.deviceState("backlight", &sink)
@@ -34,7 +46,9 @@ extension KnowledgeCRow {
             case "/dasd/widgetRefresh": row.refreshed(&sink)
             default: break
             }
+            if sink.outcomes == before { silent += 1 }
         }
+        return silent
     }
 
     private func foreground(_ sink: inout EventSink) {

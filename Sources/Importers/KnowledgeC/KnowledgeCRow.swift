@@ -23,8 +23,10 @@ struct KnowledgeCRow {
     /// The rows of the streams read, in row order, handed over `chunkSize` at a time so that
     /// a large database is never held whole. Every row of ZOBJECT is counted by its stream
     /// (`(none)` for a row without one) in `counts`, read or not: one pass over the table.
+    /// Rows of `customMetadataStreams` take theirs from `customMetadata`.
     static func fetch(
-        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384, counts: inout [String: Int],
+        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384,
+        customMetadata: [Int64: [(String, PlistValue)]] = [:], counts: inout [String: Int],
         _ body: ([KnowledgeCRow]) -> Void
     ) throws(SQLiteError) {
         let k = "Z_DKINTENTMETADATAKEY__"
@@ -48,23 +50,29 @@ struct KnowledgeCRow {
             ORDER BY o.Z_PK
             """
         let read = Set(KnowledgeCImporter.streams)
+        // Values repeat from row to row (streams, apps, intent classes): each is made once.
+        let cache = StringCache(capacity: 1024)
+        var tally = StreamTally(reading: read)
+        defer { tally.add(to: &counts) }
         var rows = [KnowledgeCRow]()
         rows.reserveCapacity(chunkSize)
         try db.query(sql) { row in
-            let stream = row.text(1) ?? "(none)"
-            counts[stream, default: 0] += 1
-            guard read.contains(stream) else { return }
+            let stream = row.text(1, cache: cache) ?? "(none)"
+            guard let takesCustom = tally.count(stream) else { return }
             if rows.count >= chunkSize {
                 body(rows)
                 rows.removeAll(keepingCapacity: true)
             }
+            let pk = row.int(0) ?? 0
             rows.append(
                 KnowledgeCRow(
-                    pk: row.int(0) ?? 0, stream: stream, valueString: row.text(2), valueInteger: row.int(3),
-                    start: row.double(4), end: row.double(5), created: row.double(6),
+                    pk: pk, stream: stream, valueString: row.text(2, cache: cache),
+                    valueInteger: row.int(3), start: row.double(4), end: row.double(5), created: row.double(6),
                     secondsFromGMT: Int(row.int(7) ?? 0),
-                    bundleID: row.text(8), groupID: row.text(9), intentClass: row.text(10), intentVerb: row.text(11),
-                    derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14)))
+                    bundleID: row.text(8, cache: cache), groupID: row.text(9, cache: cache),
+                    intentClass: row.text(10, cache: cache), intentVerb: row.text(11, cache: cache),
+                    derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14),
+                    custom: takesCustom ? customMetadata[pk] ?? [] : []))
         }
         if !rows.isEmpty { body(rows) }
     }
@@ -112,5 +120,41 @@ struct KnowledgeCRow {
     var duration: Double? {
         guard let start, let end, end >= start else { return nil }
         return end - start
+    }
+}
+
+/// Counts rows by stream, and says whether each stream is read: a stream's rows are
+/// recognised by the string's two words (the same object, from a cache, or the same short
+/// string), so a row costs no hashing of its stream's name.
+private struct StreamTally {
+    private let reading: Set<String>
+    /// Per stream: nil when it is not read, else whether its rows take custom metadata.
+    private var entries: [(bits: (UInt64, UInt64), name: String, read: Bool?, count: Int)] = []
+    /// Streams counted by name once `entries` is full.
+    private var overflow: [String: Int] = [:]
+
+    init(reading: Set<String>) { self.reading = reading }
+
+    /// Counts a row of `stream`: nil when the stream is not read, else whether its rows
+    /// take custom metadata.
+    mutating func count(_ stream: String) -> Bool? {
+        let bits = unsafeBitCast(stream, to: (UInt64, UInt64).self)
+        for k in entries.indices where entries[k].bits == bits {
+            entries[k].count += 1
+            return entries[k].read
+        }
+        let read = reading.contains(stream) ? KnowledgeCRow.customMetadataStreams.contains(stream) : nil
+        if entries.count < 64 {
+            entries.append((bits, stream, read, 1))
+        } else {
+            overflow[stream, default: 0] += 1
+        }
+        return read
+    }
+
+    /// Adds the counts, by stream name, to `counts`.
+    func add(to counts: inout [String: Int]) {
+        for e in entries { counts[e.name, default: 0] += e.count }
+        for (name, n) in overflow { counts[name, default: 0] += n }
     }
 }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import SmartStack
 
 /// A read-only SQLite connection to a piece of evidence.
 ///
@@ -106,6 +107,14 @@ struct SQLiteRow {
         guard let p = sqlite3_column_text(statement, i) else { return nil }
         let n = Int(sqlite3_column_bytes(statement, i))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    /// Column `i` as text, nil when NULL; a value seen recently comes from `cache` (the
+    /// same string object). Bytes that are not UTF-8 are repaired as `text(_:)` does.
+    func text(_ i: Int32, cache: StringCache) -> String? {
+        guard let p = sqlite3_column_text(statement, i) else { return nil }
+        let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
+        return cache.string(raw) ?? String(decoding: raw, as: UTF8.self)
     }
 
     /// Column `i` as a double, nil when NULL.

@@ -86,13 +86,13 @@ public struct CanonicalWriter {
     /// Writes true or false.
     public mutating func bool(_ b: Bool) {
         valueStart()
-        bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        for c in (b ? "true" : "false").utf8 { bytes.append(c) }
     }
 
     /// Writes null.
     public mutating func null() {
         valueStart()
-        bytes.append(contentsOf: Array("null".utf8))
+        for c in "null".utf8 { bytes.append(c) }
     }
 
     /// Writes a time as an RFC 3339 string with its own offset.
