@@ -85,8 +85,9 @@ struct ArtifactFile {
         sha256 = Self.hex(SHA256.hash(data: bytes))
     }
 
-    /// The SHA-256 of a file, streamed (for databases, whose bytes are read by SQLite).
-    static func sha256(path: String) throws(ImportError) -> String {
+    /// Checks that `path` names a regular file (a link followed) within the limit for a
+    /// database, as `sha256(path:)` requires.
+    static func checkHashable(path: String) throws(ImportError) {
         // Only a regular file (a link followed), and no more than the limit: a device such
         // as /dev/zero never ends.
         var st = stat()
@@ -107,6 +108,11 @@ struct ArtifactFile {
                 path: path,
                 message: "is \(st.st_size) bytes; the limit for one database is \(maximumBytes * 64) bytes (64 GiB)")
         }
+    }
+
+    /// The SHA-256 of a file, streamed (for databases, whose bytes are read by SQLite).
+    static func sha256(path: String) throws(ImportError) -> String {
+        try checkHashable(path: path)
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             throw ImportError(

@@ -19,12 +19,23 @@ public enum KnowledgeCImporter {
         report.container = "SQLite"
         let evidence: EvidenceDatabase
         let schema: KnowledgeCSchema
+        let customMetadata: [Int64: [(String, PlistValue)]]
+        // The schema and the custom metadata are read while the file is hashed.
+        let prepared: Result<(KnowledgeCSchema, [Int64: [(String, PlistValue)]]), any Error>
         do {
-            evidence = try EvidenceDatabase(path: path)
-            report.artifact = evidence.sha256
-            schema = try KnowledgeCSchema(evidence.database)
+            (evidence, prepared) = try EvidenceDatabase.open(path: path) { database in
+                let schema = try KnowledgeCSchema(database)
+                return (schema, try KnowledgeCRow.customMetadata(database, schema))
+            }
         } catch {
             return .failure(report, error.message)
+        }
+        report.artifact = evidence.sha256
+        switch prepared {
+        case .success(let prepared): (schema, customMetadata) = prepared
+        case .failure(let error as ImportError): return .failure(report, error.message)
+        case .failure(let error):
+            return .failure(report, "cannot be queried: \(error); nothing from this file was imported")
         }
         var context = context
         context.sha256 = evidence.sha256
@@ -35,7 +46,6 @@ public enum KnowledgeCImporter {
         var shortcutRows = [KnowledgeCRow]()
         var skipped = 0
         do {
-            let customMetadata = try KnowledgeCRow.customMetadata(evidence.database, schema)
             try KnowledgeCRow.fetch(evidence.database, schema, customMetadata: customMetadata, counts: &counts) {
                 chunk in
                 var rows = chunk

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// An SQLite database from an extraction, opened so that the evidence is never written.
@@ -55,6 +56,49 @@ final class EvidenceDatabase {
         }
     }
 
+    private init(path: String, sha256: String, database: SQLiteDatabase) {
+        self.path = path
+        self.sha256 = sha256
+        self.walSHA256 = nil
+        self.database = database
+        self.copyDirectory = nil
+    }
+
+    /// Opens the database at `path` as `init(path:)` does, and calls `body` with it while
+    /// the file is hashed on another thread, so that what `body` reads first (a schema, a
+    /// side table) costs no time of its own. A database with a write-ahead log is hashed
+    /// and copied first, as `init(path:)` does, and `body` runs after.
+    /// - Returns: the database, its hash taken, and what `body` returned or threw.
+    /// - Throws: `ImportError` as `init(path:)` does.
+    static func open<T>(
+        path: String, whileHashing body: (SQLiteDatabase) throws -> T
+    ) throws(ImportError) -> (EvidenceDatabase, Result<T, any Error>) {
+        let walSize =
+            (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        guard walSize == 0, (try? ArtifactFile.checkHashable(path: path)) != nil else {
+            let evidence = try EvidenceDatabase(path: path)
+            return (evidence, Result { try body(evidence.database) })
+        }
+        let hashing = BackgroundHash(path: path)
+        var opened: (database: SQLiteDatabase, result: Result<T, any Error>)?
+        var failure: (any Error)?
+        do {
+            let database = try SQLiteDatabase(immutablePath: path)
+            opened = (database, Result { try body(database) })
+        } catch {
+            failure = error
+        }
+        let sha256 = try hashing.wait()
+        guard let opened else {
+            throw ImportError(
+                path: path,
+                message:
+                    "is not a readable SQLite database (\(failure.map { "\($0)" } ?? "")); nothing from this file was imported"
+            )
+        }
+        return (EvidenceDatabase(path: path, sha256: sha256, database: opened.database), opened.result)
+    }
+
     deinit {
         if let copyDirectory { try? FileManager.default.removeItem(atPath: copyDirectory) }
     }
@@ -76,3 +120,23 @@ final class EvidenceDatabase {
 
 @available(*, unavailable)
 extension EvidenceDatabase: Sendable {}
+
+/// A file's SHA-256, taken on a thread of its own.
+private final class BackgroundHash: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written by the hashing thread before `done` is signalled; read after.
+    private var result: Result<String, ImportError>?
+
+    init(path: String) {
+        Thread {
+            self.result = Result { () throws(ImportError) -> String in try ArtifactFile.sha256(path: path) }
+            self.done.signal()
+        }.start()
+    }
+
+    /// The hash, once taken.
+    func wait() throws(ImportError) -> String {
+        done.wait()
+        return try result!.get()
+    }
+}
