@@ -74,21 +74,7 @@ public struct EventSink {
         _ type: String, time: Timestamp, app: String? = nil, stream: String, locator: Locator,
         fields: (inout CanonicalWriter) -> Void
     ) -> Bool {
-        outcomes += 1
-        if tracksPositions { accounted.insert(locator.position) }
-        let prefix: String
-        if let known = idPrefixes[stream] {
-            prefix = known
-        } else {
-            prefix = context.eventIDPrefix(stream: stream)
-            if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
-        }
-        let text = locator.text
-        // A record offset is its digits; a locator with a part, a JSON string.
-        let locatorJSON = locator.part == nil ? text : CanonicalWriter.text(of: .string(text))
-        let source = Provenance(artifact: context.sha256, path: context.path, stream: stream, locatorJSON: locatorJSON)
-        let envelope = Envelope(
-            type: type, time: time, device: context.device, app: app, id: prefix + text, source: source)
+        let envelope = envelope(type, time: time, app: app, stream: stream, locator: locator)
         writer.bytes.removeAll(keepingCapacity: true)
         writer.beginObject()
         fields(&writer)
@@ -102,6 +88,49 @@ public struct EventSink {
                 return nil
             }
         }
+        return take(event, failure, locator)
+    }
+
+    /// Yields one event given as its typed body and unknown fields, decoded by the same
+    /// rules as one whose fields are written as JSON (`EventDecoder.decode(envelope:body:extras:checkedArtifact:)`).
+    /// - Returns: whether the event was valid; an invalid one is listed in `rejected`.
+    @discardableResult
+    public mutating func yield(
+        _ body: EventBody, time: Timestamp, app: String? = nil, stream: String, locator: Locator,
+        extras: [JSONMember] = []
+    ) -> Bool {
+        let envelope = envelope(body.typeName, time: time, app: app, stream: stream, locator: locator)
+        do throws(FieldError) {
+            let event = try decoder.decode(
+                envelope: envelope, body: body, extras: extras, checkedArtifact: &checkedArtifact)
+            return take(event, nil, locator)
+        } catch {
+            return take(nil, error, locator)
+        }
+    }
+
+    /// The envelope of a record's event, with its id and source.
+    private mutating func envelope(
+        _ type: String, time: Timestamp, app: String?, stream: String, locator: Locator
+    ) -> Envelope {
+        outcomes += 1
+        if tracksPositions { accounted.insert(locator.position) }
+        let prefix: String
+        if let known = idPrefixes[stream] {
+            prefix = known
+        } else {
+            prefix = context.eventIDPrefix(stream: stream)
+            if idPrefixes.count < 64 { idPrefixes[stream] = prefix }
+        }
+        let text = locator.text
+        // A record offset is its digits; a locator with a part, a JSON string.
+        let locatorJSON = locator.part == nil ? text : CanonicalWriter.text(of: .string(text))
+        let source = Provenance(artifact: context.sha256, path: context.path, stream: stream, locatorJSON: locatorJSON)
+        return Envelope(type: type, time: time, device: context.device, app: app, id: prefix + text, source: source)
+    }
+
+    /// Keeps a decoded event, or lists the record as rejected; whether it was kept.
+    private mutating func take(_ event: Event?, _ failure: FieldError?, _ locator: Locator) -> Bool {
         guard let event else {
             let error = failure ?? FieldError(offset: 0, field: "", message: "cannot be decoded")
             rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))

@@ -57,30 +57,17 @@ extension KnowledgeCRow {
             return
         }
         guard let t = time(start, &sink) else { return }
-        sink.yield("app.foreground", time: t, app: app, stream: stream, locator: locator) { w in
-            if let duration {
-                w.key("duration")
-                w.number(duration)
-            }
-        }
+        sink.yield(
+            .appForeground(AppForeground(duration: duration)), time: t, app: app, stream: stream, locator: locator)
     }
 
     private func deviceState(_ device: String, _ sink: inout EventSink) {
         guard let t = time(start, &sink) else { return }
         let value = valueInteger ?? 0
-        sink.yield("context.changed", time: t, stream: stream, locator: locator) { w in
-            w.key("context")
-            w.beginObject()
-            w.key("device")
-            w.string(device)
-            w.endObject()
-            w.key("active")
-            w.bool(value == 1)
-            if let duration {
-                w.key("duration")
-                w.number(duration)
-            }
-        }
+        // The duration is not one of the type's fields: it is kept as an unknown one.
+        sink.yield(
+            .contextChanged(ContextChanged(context: .deviceState(device), active: value == 1)), time: t,
+            stream: stream, locator: locator, extras: duration.map { [JSONMember("duration", .number($0))] } ?? [])
     }
 
     private func intent(_ sink: inout EventSink) {
@@ -93,31 +80,15 @@ extension KnowledgeCRow {
             return
         }
         guard let t = time(start, &sink) else { return }
-        sink.yield("intent.donated", time: t, app: app, stream: stream, locator: locator) { w in
-            w.key("api")
-            w.string("siriKit")
-            w.key("intent")
-            w.beginObject()
-            w.key("intent")
-            w.string(className)
-            w.endObject()
-            if let id = derivedIntentID, !id.isEmpty {
-                w.key("donationId")
-                w.string(id)
-            }
-            if let g = groupID, !g.isEmpty {
-                w.key("groupIdentifier")
-                w.string(g)
-            }
-            if let v = intentVerb, !v.isEmpty {
-                w.key("verb")
-                w.string(v)
-            }
-            if let s = donatedBySiri {
-                w.key("donatedBySiri")
-                w.bool(s != 0)
-            }
-        }
+        let donation = IntentDonated(
+            api: "siriKit", intent: Intent(name: className),
+            donationId: derivedIntentID.flatMap { $0.isEmpty ? nil : $0 },
+            groupIdentifier: groupID.flatMap { $0.isEmpty ? nil : $0 })
+        // The verb and whether Siri donated are not the type's fields: kept as unknown ones.
+        var extras = [JSONMember]()
+        if let v = intentVerb, !v.isEmpty { extras.append(JSONMember("verb", .string(v))) }
+        if let s = donatedBySiri { extras.append(JSONMember("donatedBySiri", .bool(s != 0))) }
+        sink.yield(.intentDonated(donation), time: t, app: app, stream: stream, locator: locator, extras: extras)
     }
 
     /// `/widgets/viewed` (value: the widget's bundle id) and `/dasd/widgetView` (value: the
@@ -132,22 +103,10 @@ extension KnowledgeCRow {
         guard let t = time(start, &sink) else { return }
         let inStack = custom("inStack")?.integer
         let expiration = custom("expirationDelta")?.number
-        sink.yield("widget.viewed", time: t, app: app, stream: stream, locator: locator) { w in
-            w.key("kind")
-            w.string(kind)
-            if let duration {
-                w.key("duration")
-                w.number(duration)
-            }
-            if let inStack {
-                w.key("inStack")
-                w.bool(inStack != 0)
-            }
-            if let expiration {
-                w.key("expirationDelta")
-                w.number(expiration)
-            }
-        }
+        let engagement = Engagement(kind: kind, duration: duration, inStack: inStack.map { $0 != 0 })
+        sink.yield(
+            .widgetViewed(engagement), time: t, app: app, stream: stream, locator: locator,
+            extras: expiration.map { [JSONMember("expirationDelta", .number($0))] } ?? [])
     }
 
     /// `/dasd/widgetRefresh`: value the budget id; metadata `extensionBundle`,
@@ -161,18 +120,10 @@ extension KnowledgeCRow {
         guard let t = time(start, &sink) else { return }
         let reason = custom("refreshReason").map { $0.string ?? $0.integer.map(String.init) ?? "" }
         let dasInitiated = custom("isDASInitiated")?.integer
-        sink.yield("widget.reloaded", time: t, app: app, stream: stream, locator: locator) { w in
-            w.key("kind")
-            w.string(kind)
-            if let reason, !reason.isEmpty {
-                w.key("reason")
-                w.string(reason)
-            }
-            if let dasInitiated {
-                w.key("isDASInitiated")
-                w.bool(dasInitiated != 0)
-            }
-        }
+        let reload = WidgetReloaded(kind: kind, reason: reason.flatMap { $0.isEmpty ? nil : $0 })
+        sink.yield(
+            .widgetReloaded(reload), time: t, app: app, stream: stream, locator: locator,
+            extras: dasInitiated.map { [JSONMember("isDASInitiated", .bool($0 != 0))] } ?? [])
     }
 
     /// `/app/relevantShortcuts`: one row per shortcut; rows of one app created at the same

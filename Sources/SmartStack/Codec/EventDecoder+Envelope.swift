@@ -34,10 +34,10 @@ extension EventDecoder {
     }
 
     /// The keys of a line's envelope.
-    private static let envelopeKeys: Set<String> = ["type", "time", "device", "app", "id", "source"]
+    static let envelopeKeys: Set<String> = ["type", "time", "device", "app", "id", "source"]
 
     /// The checks a line's envelope keys get, on an envelope given as a value.
-    private static func check(
+    static func check(
         _ envelope: Envelope, _ type: EventType, checkedArtifact: inout String?
     ) throws(FieldError) {
         func fail(_ field: String, _ message: String) -> FieldError {

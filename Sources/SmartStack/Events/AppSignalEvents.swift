@@ -181,6 +181,14 @@ public struct WidgetReloaded: Shape {
     /// The `budgetRemaining` field of the event contract (docs/events.md).
     public var budgetRemaining: Double?
 
+    /// Creates a reload.
+    public init(kind: String, instance: String? = nil, reason: String? = nil, budgetRemaining: Double? = nil) {
+        self.kind = kind
+        self.instance = instance
+        self.reason = reason
+        self.budgetRemaining = budgetRemaining
+    }
+
     init(fields f: inout ObjectFields) throws(FieldError) {
         kind = try f.string("kind")
         instance = try f.optionalNonEmptyString("instance")
@@ -232,6 +240,18 @@ public struct IntentDonated: Shape {
     public var donationId: String?
     /// The `groupIdentifier` field of the event contract (docs/events.md).
     public var groupIdentifier: String?
+
+    /// Creates a donation.
+    public init(
+        api: String, intent: Intent, predictionParameters: [String]? = nil, donationId: String? = nil,
+        groupIdentifier: String? = nil
+    ) {
+        self.api = api
+        self.intent = intent
+        self.predictionParameters = predictionParameters
+        self.donationId = donationId
+        self.groupIdentifier = groupIdentifier
+    }
 
     init(fields f: inout ObjectFields) throws(FieldError) {
         api = try f.enumeration("api", ["appIntents", "siriKit"])

@@ -23,6 +23,13 @@ public struct Event: Hashable, Sendable {
         self.extras = extras
     }
 
+    /// An event whose envelope already names the body's type.
+    init(envelope: Envelope, body: EventBody, extras: [JSONMember]) {
+        self.envelope = envelope
+        self.body = body
+        self.extras = extras
+    }
+
     /// The event's type.
     public var type: EventType { EventType(body) }
 }

@@ -258,6 +258,18 @@ public struct Engagement: Shape {
     /// The `inStack` field of the event contract (docs/events.md).
     public var inStack: Bool?
 
+    /// Creates an engagement.
+    public init(
+        instance: String? = nil, kind: String? = nil, duration: Double? = nil, stack: String? = nil,
+        inStack: Bool? = nil
+    ) {
+        self.instance = instance
+        self.kind = kind
+        self.duration = duration
+        self.stack = stack
+        self.inStack = inStack
+    }
+
     init(fields f: inout ObjectFields) throws(FieldError) {
         instance = try f.optionalNonEmptyString("instance")
         kind = try f.optionalNonEmptyString("kind")

@@ -7,6 +7,12 @@ public struct ContextChanged: Shape {
     /// The `active` field of the event contract (docs/events.md).
     public var active: Bool
 
+    /// Creates a change of context.
+    public init(context: RelevantContext, active: Bool) {
+        self.context = context
+        self.active = active
+    }
+
     init(fields f: inout ObjectFields) throws(FieldError) {
         context = try f.shape("context")
         active = try f.bool("active")
@@ -103,6 +109,9 @@ public struct DeviceInfo: Shape {
 public struct AppForeground: Shape {
     /// The `duration` field of the event contract (docs/events.md).
     public var duration: Double?
+
+    /// Creates a foreground period.
+    public init(duration: Double? = nil) { self.duration = duration }
 
     init(fields f: inout ObjectFields) throws(FieldError) {
         duration = try f.optionalDuration("duration")
