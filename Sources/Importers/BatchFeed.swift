@@ -19,10 +19,11 @@ final class BatchFeed: @unchecked Sendable {
     /// What a commit reading the feed throws when the file cannot be stored from it.
     struct Aborted: Error {}
 
+    /// A batch held as it is, or where the temporary file holds it serialized.
     private struct Frame {
         var offset: Int
         var length: Int
-        var bytes: [UInt8]?
+        var batch: PreparedBatch?
     }
 
     // Guarded by `condition`.
@@ -43,25 +44,26 @@ final class BatchFeed: @unchecked Sendable {
         return end
     }
 
-    /// Adds a serialized batch after those published.
-    func publish(_ frame: [UInt8]) throws {
+    /// Adds a batch after those published.
+    func publish(_ batch: PreparedBatch) throws {
         condition.lock()
         defer { condition.unlock() }
-        frames.append(Frame(offset: 0, length: frame.count, bytes: frame))
-        inMemory += frame.count
+        frames.append(Frame(offset: 0, length: 0, batch: batch))
+        inMemory += batch.estimatedBytes
         if inMemory > Self.memoryLimit { try spillOldest() }
         condition.broadcast()
     }
 
-    /// Moves every frame held in memory but the newest to the temporary file.
+    /// Moves every batch held in memory but the newest to the temporary file, serialized.
     private func spillOldest() throws {
         if spill == nil { spill = try SpillFile() }
         for k in frames.indices.dropLast() {
-            guard let bytes = frames[k].bytes else { continue }
+            guard let batch = frames[k].batch else { continue }
+            let bytes = batch.serialized()
             try spill?.write(bytes)
-            frames[k] = Frame(offset: spilled, length: bytes.count, bytes: nil)
+            frames[k] = Frame(offset: spilled, length: bytes.count, batch: nil)
             spilled += bytes.count
-            inMemory -= bytes.count
+            inMemory -= batch.estimatedBytes
         }
     }
 
@@ -95,8 +97,8 @@ final class BatchFeed: @unchecked Sendable {
             if ending == .failed || ending == .bypassed { throw Aborted() }
             guard let frame else { return }
             let batch: PreparedBatch
-            if let bytes = frame.bytes {
-                batch = try bytes.withUnsafeBytes { try SpooledEvents.batch($0) }
+            if let held = frame.batch {
+                batch = held
             } else {
                 guard let file else { throw Aborted() }
                 if buffer.count < frame.length { buffer = [UInt8](repeating: 0, count: frame.length) }

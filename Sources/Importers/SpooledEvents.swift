@@ -8,9 +8,9 @@ public import SmartStack
 #endif
 
 /// The events an importer yields, encoded for the store as they come: batches prepared by
-/// a `BulkPreparation`, in memory up to `memoryLimit` bytes, the rest in an unlinked
-/// temporary file. A file of any size is held in about that much memory until it is
-/// stored, and storing it copies its records without decoding or encoding them again.
+/// a `BulkPreparation`, held as they are up to `memoryLimit` bytes, the rest serialized to
+/// an unlinked temporary file. A file of any size is held in about that much memory until
+/// it is stored, and storing it copies its records without decoding or encoding them again.
 public struct SpooledEvents: Sendable {
     /// How many events.
     public private(set) var count = 0
@@ -22,13 +22,13 @@ public struct SpooledEvents: Sendable {
     public private(set) var failure: String?
     /// The preparation whose provisional string ids the batches use.
     public let preparation: BulkPreparation
-    /// The serialized batches held in memory, after those in the temporary file.
-    private var memory: [[UInt8]] = []
-    /// Their bytes.
+    /// The batches held in memory, after those in the temporary file.
+    private var memory: [PreparedBatch] = []
+    /// About their bytes.
     private var memoryBytes = 0
     private var spill: SpillFile?
 
-    /// The bytes of the serialized batches.
+    /// About the bytes of the batches.
     public private(set) var bytes = 0
 
     /// Whether some batches went to the temporary file.
@@ -68,20 +68,20 @@ public struct SpooledEvents: Sendable {
             if lastTime.map({ time > $0 }) ?? true { lastTime = time }
         }
         count += events.count
-        appendFrame(preparation.prepare(events, worker: worker).serialized())
+        appendBatch(preparation.prepare(events, worker: worker))
     }
 
-    private mutating func appendFrame(_ frame: [UInt8]) {
+    private mutating func appendBatch(_ batch: PreparedBatch) {
+        let size = batch.estimatedBytes
+        bytes += size
         if let feed {
-            bytes += frame.count
-            do { try feed.publish(frame) } catch { failure = failure ?? "\(error)" }
+            do { try feed.publish(batch) } catch { failure = failure ?? "\(error)" }
             return
         }
-        // The frames held never pass the limit (but for one larger frame).
-        if !memory.isEmpty && memoryBytes + frame.count > Self.memoryLimit { spillMemory() }
-        memory.append(frame)
-        memoryBytes += frame.count
-        bytes += frame.count
+        // The batches held never pass the limit (but for one larger batch).
+        if !memory.isEmpty && memoryBytes + size > Self.memoryLimit { spillMemory() }
+        memory.append(batch)
+        memoryBytes += size
     }
 
     /// Appends `other`'s events after these; prepared again when another preparation
@@ -101,9 +101,9 @@ public struct SpooledEvents: Sendable {
         }
         count += other.count
         do {
-            // Frames in memory are handed over as they are, not copied.
-            if let spill = other.spill { try spill.forEachFrame { appendFrame(Array($0)) } }
-            for frame in other.memory { appendFrame(frame) }
+            // Batches in memory are handed over as they are, not copied.
+            if let spill = other.spill { try spill.forEachFrame { appendBatch(try Self.batch($0)) } }
+            for batch in other.memory { appendBatch(batch) }
         } catch {
             failure = failure ?? "cannot read the spooled events: \(error)"
         }
@@ -116,7 +116,8 @@ public struct SpooledEvents: Sendable {
     private mutating func spillMemory() {
         do {
             if spill == nil { spill = try SpillFile() }
-            for frame in memory {
+            for batch in memory {
+                let frame = batch.serialized()
                 try spill?.write(withUnsafeBytes(of: UInt64(frame.count).littleEndian) { Array($0) })
                 try spill?.write(frame)
             }
@@ -125,13 +126,6 @@ public struct SpooledEvents: Sendable {
         } catch {
             failure = failure ?? "\(error)"
         }
-    }
-
-    /// Calls `body` with each serialized batch, in order.
-    private func forEachFrame(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        precondition(feed == nil, "the batches of a file committed while it is read are in its feed")
-        if let spill { try spill.forEachFrame(body) }
-        for frame in memory { try frame.withUnsafeBytes(body) }
     }
 
     /// Why the spooled batches could not be read back.
@@ -145,10 +139,11 @@ public struct SpooledEvents: Sendable {
     public func forEachBatch(_ body: (PreparedBatch) throws -> Void) throws {
         if let feed { return try feed.forEachBatch(body) }
         do {
-            try forEachFrame { frame in try body(try Self.batch(frame)) }
+            try spill?.forEachFrame { frame in try body(try Self.batch(frame)) }
         } catch let error as ImportError {
             throw ReadError(message: error.message)
         }
+        for batch in memory { try body(batch) }
     }
 
     /// The batch a frame holds.

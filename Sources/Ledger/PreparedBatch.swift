@@ -45,6 +45,11 @@ public struct PreparedBatch: Sendable {
 
     /// How many events the batch holds.
     public var count: Int { records.count }
+
+    /// About how many bytes the batch holds in memory (its records, keys and strings).
+    public var estimatedBytes: Int {
+        bytes.count + idKeys.count + keys.count * 8 + records.count * 64 + newStrings.reduce(0) { $0 + $1.utf8.count }
+    }
 }
 
 /// What the preparing threads know of the string table: the committed strings plus
