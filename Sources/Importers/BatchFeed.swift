@@ -31,7 +31,8 @@ final class BatchFeed: @unchecked Sendable {
     private var frames: [Frame] = []
     private var inMemory = 0
     private var spill: SpillFile?
-    private var spilled = 0
+    /// Bytes of batches moved to the temporary file.
+    private(set) var spilled = 0
     private var end: End?
 
     /// Bytes of batches kept in memory before older ones go to the temporary file.
