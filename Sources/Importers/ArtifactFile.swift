@@ -31,14 +31,7 @@ struct ArtifactFile {
         // Opened without waiting (a FIFO has no writer to wait for), then looked at through
         // the open file itself: a link is followed to what it names, and only a regular
         // file is read, its size the file's own.
-        let fd = open(path, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw ImportError(
-                path: path,
-                message:
-                    "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions"
-            )
-        }
+        let fd = try Self.openForReading(path)
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
@@ -85,6 +78,19 @@ struct ArtifactFile {
         sha256 = Self.hex(SHA256.hash(data: bytes))
     }
 
+    /// `path` opened for reading, without waiting (a FIFO has no writer to wait for).
+    private static func openForReading(_ path: String) throws(ImportError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw ImportError(
+                path: path,
+                message:
+                    "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions"
+            )
+        }
+        return fd
+    }
+
     /// Checks that `path` names a regular file (a link followed) within the limit for a
     /// database, as `sha256(path:)` requires.
     static func checkHashable(path: String) throws(ImportError) {
@@ -113,14 +119,7 @@ struct ArtifactFile {
     /// The SHA-256 of a file, streamed (for databases, whose bytes are read by SQLite).
     static func sha256(path: String) throws(ImportError) -> String {
         try checkHashable(path: path)
-        let fd = open(path, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw ImportError(
-                path: path,
-                message:
-                    "cannot be opened for reading (\(String(cString: strerror(errno)))); check the path and its permissions"
-            )
-        }
+        let fd = try openForReading(path)
         defer { close(fd) }
         var hasher = SHA256()
         // One buffer, read into again and again: its pages stay in the cache.
