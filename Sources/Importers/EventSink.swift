@@ -88,7 +88,9 @@ public struct EventSink {
                 return nil
             }
         }
-        return take(event, failure, locator)
+        guard let event else { return reject(failure, locator) }
+        keep(event)
+        return true
     }
 
     /// Yields one event given as its typed body and unknown fields, decoded by the same
@@ -101,11 +103,10 @@ public struct EventSink {
     ) -> Bool {
         let envelope = envelope(body.typeName, time: time, app: app, stream: stream, locator: locator)
         do throws(FieldError) {
-            let event = try decoder.decode(
-                envelope: envelope, body: body, extras: extras, checkedArtifact: &checkedArtifact)
-            return take(event, nil, locator)
+            keep(try decoder.decode(envelope: envelope, body: body, extras: extras, checkedArtifact: &checkedArtifact))
+            return true
         } catch {
-            return take(nil, error, locator)
+            return reject(error, locator)
         }
     }
 
@@ -129,16 +130,17 @@ public struct EventSink {
         return Envelope(type: type, time: time, device: context.device, app: app, id: prefix + text, source: source)
     }
 
-    /// Keeps a decoded event, or lists the record as rejected; whether it was kept.
-    private mutating func take(_ event: Event?, _ failure: FieldError?, _ locator: Locator) -> Bool {
-        guard let event else {
-            let error = failure ?? FieldError(offset: 0, field: "", message: "cannot be decoded")
-            rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))
-            return false
-        }
+    /// Keeps a decoded event.
+    private mutating func keep(_ event: consuming Event) {
         pending.append(event)
         if pending.count >= Self.batchSize { flush() }
-        return true
+    }
+
+    /// Lists a record whose event could not be decoded as rejected; false.
+    private mutating func reject(_ failure: FieldError?, _ locator: Locator) -> Bool {
+        let error = failure ?? FieldError(offset: 0, field: "", message: "cannot be decoded")
+        rejected.append((locator, "\(error.field.isEmpty ? "" : "field \(error.field): ")\(error.message)"))
+        return false
     }
 
     /// Records that `locator` held something that cannot become an event.

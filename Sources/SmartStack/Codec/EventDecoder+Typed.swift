@@ -137,7 +137,9 @@ extension EventDecoder {
             switch m.value {
             case .null, .bool: continue
             case .string(let s): guard plain(s) else { return false }
-            case .number(let n): guard n.value.isFinite, JSONNumber(n.value) == n else { return false }
+            // A number's canonical text reads back as the same number unless it is not a
+            // JSON number at all (`nan`, `inf`): every JSON number ends with a digit.
+            case .number(let n): guard let last = n.text.utf8.last, (0x30...0x39).contains(last) else { return false }
             case .array, .object: return false
             }
         }
