@@ -21,8 +21,7 @@ final class EvidenceDatabase {
         self.path = path
         sha256 = try ArtifactFile.sha256(path: path)
         let wal = path + "-wal"
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber)?.intValue ?? 0
-        walSHA256 = walSize > 0 ? try ArtifactFile.sha256(path: wal) : nil
+        walSHA256 = Self.hasLog(path) ? try ArtifactFile.sha256(path: wal) : nil
         do {
             if walSHA256 != nil {
                 let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -56,6 +55,12 @@ final class EvidenceDatabase {
         }
     }
 
+    /// Whether a non-empty write-ahead log lies beside the database at `path`.
+    private static func hasLog(_ path: String) -> Bool {
+        let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber
+        return (size?.intValue ?? 0) > 0
+    }
+
     private init(path: String, sha256: String, database: SQLiteDatabase) {
         self.path = path
         self.sha256 = sha256
@@ -73,9 +78,7 @@ final class EvidenceDatabase {
     static func open<T>(
         path: String, whileHashing body: (SQLiteDatabase) throws -> T
     ) throws(ImportError) -> (EvidenceDatabase, Result<T, any Error>) {
-        let walSize =
-            (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
-        guard walSize == 0, (try? ArtifactFile.checkHashable(path: path)) != nil else {
+        guard !hasLog(path), (try? ArtifactFile.checkHashable(path: path)) != nil else {
             let evidence = try EvidenceDatabase(path: path)
             return (evidence, Result { try body(evidence.database) })
         }
