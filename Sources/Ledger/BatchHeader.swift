@@ -92,23 +92,61 @@ public struct BatchHeader: Hashable, Sendable {
 
 /// Streams the chain inputs of one batch into two SHA-256 digests.
 struct BatchDigests {
-    var strings = SHA256()
-    var records = SHA256()
+    let strings = StagedDigest()
+    let records = StagedDigest()
 
-    mutating func addString(id: UInt32, bytes: UnsafeRawBufferPointer) {
-        var w = ByteWriter(capacity: 8)
-        w.writeFixed(id)
-        w.writeFixed(UInt32(bytes.count))
-        strings.update(data: w.bytes)
-        strings.update(bufferPointer: bytes)
+    func addString(id: UInt32, bytes: UnsafeRawBufferPointer) {
+        var prefix = (id.littleEndian, UInt32(bytes.count).littleEndian)
+        withUnsafeBytes(of: &prefix) { strings.add($0) }
+        strings.add(bytes)
     }
 
-    mutating func addRecord(seq: UInt64, bytes: UnsafeRawBufferPointer) {
+    func addRecord(seq: UInt64, bytes: UnsafeRawBufferPointer) {
         var prefix = (seq.littleEndian, UInt32(bytes.count).littleEndian)
-        withUnsafeBytes(of: &prefix) { p in
-            records.update(bufferPointer: UnsafeRawBufferPointer(rebasing: p[0..<8]))
-            records.update(bufferPointer: UnsafeRawBufferPointer(rebasing: p[8..<12]))
+        withUnsafeBytes(of: &prefix) { p in records.add(UnsafeRawBufferPointer(rebasing: p[0..<12])) }
+        records.add(bytes)
+    }
+}
+
+/// A SHA-256 digest fed through a buffer: small inputs are gathered and hashed together,
+/// so that each costs a copy rather than a call into the hash. The digest is that of the
+/// inputs in order, as if each were hashed as it came.
+final class StagedDigest {
+    private var hash = SHA256()
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var count = 0
+
+    init(capacity: Int = 64 << 10) {
+        buffer = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Adds `bytes` after the inputs before.
+    @inline(__always)
+    func add(_ bytes: UnsafeRawBufferPointer) {
+        if count + bytes.count > buffer.count {
+            flush()
+            if bytes.count > buffer.count {
+                hash.update(bufferPointer: bytes)
+                return
+            }
         }
-        records.update(bufferPointer: bytes)
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            (buffer.baseAddress! + count).copyMemory(from: base, byteCount: bytes.count)
+            count += bytes.count
+        }
+    }
+
+    /// The digest of every input added.
+    func finalize() -> SHA256.Digest {
+        flush()
+        return hash.finalize()
+    }
+
+    private func flush() {
+        guard count > 0 else { return }
+        hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        count = 0
     }
 }

@@ -14,7 +14,7 @@ public final class BatchWriter {
     let firstSeq: UInt64
     let recordedMicros: Int64
     @exclusivity(unchecked) private(set) var nextSeq: UInt64
-    @exclusivity(unchecked) private var digests = BatchDigests()
+    private let digests = BatchDigests()
     @exclusivity(unchecked) private var scratch = ByteWriter(capacity: 1024)
     @exclusivity(unchecked) private var keys: [IndexKeyID] = []
     /// The preparation epoch whose provisional string ids this transaction may trust (-1: none).

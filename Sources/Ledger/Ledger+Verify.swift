@@ -99,7 +99,7 @@ struct Verifier {
             if header.previousHash != previous {
                 report.report(header.firstSeq, "the batch's link to the previous hash is broken")
             }
-            var digests = BatchDigests()
+            let digests = BatchDigests()
             let problemsBefore = report.problems.count
             if header.stringCount > 0 {
                 for id in header.firstStringID..<header.firstStringID + header.stringCount {
@@ -304,7 +304,7 @@ struct Verifier {
         let log = try txn.cursor(dbs.log)
         for h in headers {
             if h.previousHash != previous { return .init(seq: h.firstSeq, message: "the hash chain is broken") }
-            var digests = BatchDigests()
+            let digests = BatchDigests()
             for id in h.firstStringID..<h.firstStringID + h.stringCount {
                 var k = StoreKeys.stringID(id)
                 guard let v = try withUnsafeBytes(of: &k, { try txn.get(dbs.strings, key: $0) }) else {

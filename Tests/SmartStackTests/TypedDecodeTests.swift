@@ -22,7 +22,7 @@ struct TypedDecodeTests {
         String(repeating: "a", count: 4096), String(repeating: "a", count: 4097), "type", "kind", "duration",
     ]
     static let numbers: [Double] = [
-        0, -0.0, 1, 12.5, -3, 0.1 + 0.2, 1e-7, 315_576_000, 315_576_000.5, 9_007_199_254_740_993, .nan, .infinity,
+        0, -0.0, 1, 12.5, -3, 0.1 + 0.2, 1e-7, 315_576_000, 315_576_000.5, 9_007_199_254_740_994, .nan, .infinity,
         -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
     ]
 
