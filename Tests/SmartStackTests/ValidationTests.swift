@@ -126,6 +126,22 @@ struct ValidationTests {
         #expect(e.field == "entries" && e.message.contains("limit is 10000"))
     }
 
+    @Test(
+        "limits: a number of an unknown field or intent parameter whose power of ten passes ±1,000,000,000 fails naming the limit",
+        arguments: [
+            "1e1000000001", "10e1000000000", "1e-1000000001", "0.1e-1000000000", "-1e99999999999999999999999",
+            "18000000000000000000000000E003709551615",
+        ])
+    func numberExponentLimit(number: String) throws {
+        for line in [
+            #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a","note":{"n":[\#(number)]}}"#,
+            #"{"type":"intent.donated","time":"2026-11-20T07:00:00Z","app":"a","api":"appIntents","intent":{"intent":"I","parameters":{"n":\#(number)}}}"#,
+        ] {
+            let e = try #require(error(line), "\(line)")
+            #expect(e.message.contains("the limit of a number's exponent"), "\(e.message)")
+        }
+    }
+
     @Test("limits: a line of 8 MiB passes, one byte more fails naming the limit")
     func lineLimit() throws {
         let head = #"{"type":"app.foreground","time":"2026-11-20T07:00:00Z","app":"a""#

@@ -355,7 +355,10 @@ struct ObjectFields {
             if !isUsed(m) {
                 guard let key = r.string(k), let v = r.value(k + 1) else {
                     throw FieldError(
-                        token: k + 1, message: "holds a string that is not valid UTF-8 or has a bad escape")
+                        token: k + 1,
+                        message:
+                            "holds a string that is not valid UTF-8 or has a bad escape, or a number whose power of ten passes ±1,000,000,000 (the limit of a number's exponent)"
+                    )
                 }
                 out.append(JSONMember(key, v))
             }

@@ -24,31 +24,41 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The number a JSON literal spells, given its nearest `Double` `d` (infinite when the
-    /// literal is past a `Double`'s range).
-    init(literal: UnsafeRawBufferPointer, nearest d: Double) {
-        guard d.isFinite else {
-            text = ExactDecimal(literal)?.canonicalText ?? String(decoding: literal, as: UTF8.self)
-            return
+    /// literal is past a `Double`'s range); nil when the literal's value is past
+    /// `ExactDecimal.exponentLimit`.
+    init?(literal: UnsafeRawBufferPointer, nearest d: Double) {
+        if d.isFinite {
+            let shortest = JSONNumber(d)
+            if shortest.text.utf8.elementsEqual(literal) {
+                self = shortest
+                return
+            }
+            guard let given = ExactDecimal(literal) else { return nil }
+            if let held = ExactDecimal(Array(shortest.text.utf8)), given == held {
+                self = shortest
+                return
+            }
+            text = given.canonicalText
+        } else {
+            guard let given = ExactDecimal(literal) else { return nil }
+            text = given.canonicalText
         }
-        let shortest = JSONNumber(d)
-        guard !shortest.text.utf8.elementsEqual(literal), let given = ExactDecimal(literal),
-            let held = ExactDecimal(Array(shortest.text.utf8)), given != held
-        else {
-            self = shortest
-            return
-        }
-        text = given.canonicalText
     }
 }
 
 /// A decimal value as sign, significant digits (no leading or trailing zeros) and a power
 /// of ten: `-1.250e2` is (true, "125", 0); zero is (false, "", 0).
 struct ExactDecimal: Equatable {
+    /// The largest power of ten a value may have, either way, in its canonical text
+    /// (`1e+1000000000`, `1e-1000000000`): past it a number is refused, not rounded.
+    static let exponentLimit = 1_000_000_000
+
     var negative: Bool
     var digits: [UInt8]
     var exponent: Int
 
-    /// Parses JSON number text; nil if it is not one.
+    /// Parses JSON number text; nil if it is not one, or if its value is past
+    /// `exponentLimit`.
     init?<Bytes: Collection>(_ text: Bytes) where Bytes.Element == UInt8 {
         var i = text.startIndex
         negative = false
@@ -83,8 +93,8 @@ struct ExactDecimal: Equatable {
             var e = 0
             var sawExponentDigit = false
             while i < text.endIndex, (0x30...0x39).contains(text[i]) {
-                // Past a billion the value is far outside any Double; keep the bound.
-                e = min(e * 10 + Int(text[i] - 0x30), 1_000_000_000)
+                // Bounded so that it cannot overflow: anything near the bound is refused below.
+                e = min(e * 10 + Int(text[i] - 0x30), 4 * ExactDecimal.exponentLimit)
                 sawExponentDigit = true
                 i = text.index(after: i)
             }
@@ -102,6 +112,9 @@ struct ExactDecimal: Equatable {
             negative = false
             exponent = 0
         }
+        // The exponents the canonical text writes: `e+exponent`, or `e-(1 - point)`.
+        let point = digits.count + exponent
+        guard exponent <= ExactDecimal.exponentLimit, 1 - point <= ExactDecimal.exponentLimit else { return nil }
     }
 
     /// The canonical text of the value (see `JSONNumber`).

@@ -164,7 +164,8 @@ struct TapeReader {
         return strtod(buffer, nil)
     }
 
-    /// Materialises any value as a `JSONValue` (used for unknown fields).
+    /// Materialises any value as a `JSONValue` (used for unknown fields); nil when a string
+    /// in it is not valid UTF-8 or a number is past `ExactDecimal.exponentLimit`.
     func value(_ i: Int) -> JSONValue? {
         let t = tokens[i]
         switch t.kind {
@@ -174,8 +175,8 @@ struct TapeReader {
         case .number:
             // Kept exactly, even past a Double's range: only the text is stored.
             let d = number(i)
-            return .number(
-                JSONNumber(literal: UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)]), nearest: d))
+            return JSONNumber(literal: UnsafeRawBufferPointer(rebasing: text[Int(t.start)..<Int(t.end)]), nearest: d)
+                .map(JSONValue.number)
         case .string: return string(i).map(JSONValue.string)
         case .array:
             var items = [JSONValue]()
