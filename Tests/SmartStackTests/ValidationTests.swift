@@ -1,3 +1,4 @@
+import RecordFormat
 import SmartStack
 import Testing
 
@@ -139,6 +140,43 @@ struct ValidationTests {
         ] {
             let e = try #require(error(line), "\(line)")
             #expect(e.message.contains("the limit of a number's exponent"), "\(e.message)")
+        }
+    }
+
+    @Test(
+        "limits: an envelope given as a value holds to a line's 4096 bytes a string, counted as JSON writes it",
+        arguments: ["device", "app", "id", "source.path", "source.stream"])
+    func envelopeStringLimit(field: String) throws {
+        func envelope(_ value: String) -> Envelope {
+            Envelope(
+                type: "app.foreground", time: Timestamp(microseconds: 1_637_000_000_000_000, offsetMinutes: 0),
+                device: field == "device" ? value : "phone", app: field == "app" ? value : "com.example.app",
+                id: field == "id" ? value : "id-1",
+                source: Provenance(
+                    artifact: String(repeating: "ab", count: 32), path: field == "source.path" ? value : "k.db",
+                    stream: field == "source.stream" ? value : "/app/usage", locatorJSON: "12"))
+        }
+        func decoded(_ value: String) throws -> Event {
+            var decoder = EventDecoder()
+            var checked: String?
+            return try Array("{}".utf8).withUnsafeBytes {
+                try decoder.decode(envelope: envelope(value), fields: $0, checkedArtifact: &checked)
+            }
+        }
+        _ = try decoded(String(repeating: "a", count: 4096))
+        _ = try decoded(String(repeating: "\"", count: 2048))
+        for over in [
+            String(repeating: "a", count: 4097), String(repeating: "\"", count: 2049),
+            "\u{1}" + String(repeating: "é", count: 2046),
+        ] {
+            let e = try #require(throws: FieldError.self) { try decoded(over) }
+            #expect(e.field == field && e.message.contains("limit of 4096 bytes"), "\(e)")
+            // The same value in a line fails there too.
+            var quoted = CanonicalWriter()
+            quoted.string(over)
+            let line = try decoded("x").canonicalJSON.replacing(#":"x""#, with: ":" + quoted.text)
+            #expect(line.utf8.count > 4096)
+            #expect(try #require(error(line)).message.contains("limit of 4096 bytes"))
         }
     }
 

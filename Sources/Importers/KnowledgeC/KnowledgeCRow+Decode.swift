@@ -37,6 +37,11 @@ extension KnowledgeCRow {
         var silent = 0
         for row in rows {
             let before = sink.outcomes
+            if let malformed = row.malformed {
+                sink.reject(row.locator, "\(row.stream) row: \(malformed)")
+                continue
+            }
+            if row.endsBeforeStart(&sink) { continue }
             switch row.stream {
             case "/app/inFocus", "/app/usage": row.foreground(&sink)
             case "/display/isBacklit": row.deviceState("backlight", &sink)
@@ -131,6 +136,10 @@ extension KnowledgeCRow {
     static func relevantShortcuts(_ rows: [KnowledgeCRow], _ sink: inout EventSink) {
         var groups = [(first: KnowledgeCRow, shortcuts: [RelevantShortcutValue])]()
         for row in rows {
+            if let malformed = row.malformed {
+                sink.reject(row.locator, "\(row.stream) row: \(malformed)")
+                continue
+            }
             guard let app = row.valueString ?? row.bundleID, !app.isEmpty else {
                 sink.reject(row.locator, "/app/relevantShortcuts row names no app (ZVALUESTRING)")
                 continue
@@ -157,7 +166,8 @@ extension KnowledgeCRow {
             }
         }
         for g in groups {
-            guard let t = g.first.time(g.first.created ?? g.first.start, &sink) else { continue }
+            let column = g.first.created == nil ? "ZSTARTDATE" : "ZCREATIONDATE"
+            guard let t = g.first.time(g.first.created ?? g.first.start, &sink, column: column) else { continue }
             let app = g.first.valueString ?? g.first.bundleID ?? ""
             sink.yield("shortcuts.relevantSet", time: t, app: app, stream: g.first.stream, locator: g.first.locator) {
                 w in

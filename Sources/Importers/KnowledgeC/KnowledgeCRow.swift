@@ -19,6 +19,9 @@ struct KnowledgeCRow {
     var donatedBySiri: Int64?
     var serializedShortcut: [UInt8]?
     var custom: [(String, PlistValue)] = []
+    /// A column that holds a value of the wrong kind (text in a date, a BLOB in a name),
+    /// said in words: the row yields no event.
+    var malformed: String?
 
     /// The rows of the streams read, in row order, handed over `chunkSize` at a time so that
     /// a large database is never held whole. Every row of ZOBJECT is counted by its stream
@@ -64,15 +67,24 @@ struct KnowledgeCRow {
                 rows.removeAll(keepingCapacity: true)
             }
             let pk = row.int(0) ?? 0
+            var bad: String?
             rows.append(
                 KnowledgeCRow(
-                    pk: pk, stream: stream, valueString: row.text(2, cache: cache),
-                    valueInteger: row.int(3), start: row.double(4), end: row.double(5), created: row.double(6),
-                    secondsFromGMT: Int(row.int(7) ?? 0),
-                    bundleID: row.text(8, cache: cache), groupID: row.text(9, cache: cache),
-                    intentClass: row.text(10, cache: cache), intentVerb: row.text(11, cache: cache),
-                    derivedIntentID: row.text(12), donatedBySiri: row.int(13), serializedShortcut: row.blob(14),
-                    custom: takesCustom ? customMetadata[pk] ?? [] : []))
+                    pk: pk, stream: stream,
+                    valueString: row.checkedText(2, "ZVALUESTRING", cache: cache, problem: &bad),
+                    valueInteger: row.checkedInt(3, "ZVALUEINTEGER", problem: &bad),
+                    start: row.checkedDouble(4, "ZSTARTDATE", problem: &bad),
+                    end: row.checkedDouble(5, "ZENDDATE", problem: &bad),
+                    created: row.checkedDouble(6, "ZCREATIONDATE", problem: &bad),
+                    secondsFromGMT: Int(row.checkedInt(7, "ZSECONDSFROMGMT", problem: &bad) ?? 0),
+                    bundleID: row.checkedText(8, "ZSOURCE.ZBUNDLEID", cache: cache, problem: &bad),
+                    groupID: row.checkedText(9, "ZSOURCE.ZGROUPID", cache: cache, problem: &bad),
+                    intentClass: row.checkedText(10, k + "INTENTCLASS", cache: cache, problem: &bad),
+                    intentVerb: row.checkedText(11, k + "INTENTVERB", cache: cache, problem: &bad),
+                    derivedIntentID: row.checkedText(12, k + "DERIVEDINTENTIDENTIFIER", cache: cache, problem: &bad),
+                    donatedBySiri: row.checkedInt(13, k + "DONATEDBYSIRI", problem: &bad),
+                    serializedShortcut: row.blob(14), custom: takesCustom ? customMetadata[pk] ?? [] : [],
+                    malformed: bad))
         }
         if !rows.isEmpty { body(rows) }
     }
@@ -109,17 +121,36 @@ struct KnowledgeCRow {
 
     func custom(_ name: String) -> PlistValue? { custom.first { $0.0 == name }?.1 }
 
-    func time(_ cocoa: Double?, _ sink: inout EventSink) -> Timestamp? {
-        guard let cocoa, let t = Timestamp.cocoaSeconds(cocoa, offsetSeconds: secondsFromGMT) else {
-            sink.reject(locator, "\(stream) row has no valid start time (ZSTARTDATE)")
+    /// The instant of Cocoa time `cocoa` (the row's `column`) at the row's offset from UTC;
+    /// nil, with the row rejected saying why, when there is none.
+    func time(_ cocoa: Double?, _ sink: inout EventSink, column: String = "ZSTARTDATE") -> Timestamp? {
+        guard abs(secondsFromGMT) < 86_400 else {
+            sink.reject(
+                locator, "\(stream) row: ZSECONDSFROMGMT \(secondsFromGMT) is not an offset from UTC (under a day)")
+            return nil
+        }
+        guard let cocoa else {
+            sink.reject(locator, "\(stream) row has no time (\(column) is NULL)")
+            return nil
+        }
+        guard let t = Timestamp.cocoaSeconds(cocoa, offsetSeconds: secondsFromGMT) else {
+            sink.reject(locator, "\(stream) row: \(column) \(cocoa) (seconds from 2001) is not a time within 1970-2200")
             return nil
         }
         return t
     }
 
+    /// The time from start to end; nil when either is missing.
     var duration: Double? {
-        guard let start, let end, end >= start else { return nil }
+        guard let start, let end else { return nil }
         return end - start
+    }
+
+    /// Whether the row ends before it starts; if so it is rejected, saying so.
+    func endsBeforeStart(_ sink: inout EventSink) -> Bool {
+        guard let start, let end, end < start else { return false }
+        sink.reject(locator, "\(stream) row ends (ZENDDATE \(end)) before it starts (ZSTARTDATE \(start))")
+        return true
     }
 }
 

@@ -123,6 +123,65 @@ struct SQLiteRow {
     /// Column `i` as an integer, nil when NULL.
     func int(_ i: Int32) -> Int64? { isNull(i) ? nil : sqlite3_column_int64(statement, i) }
 
+    /// Column `i` as text, nil when NULL; a value seen recently comes from `cache`. A BLOB,
+    /// or text that is not UTF-8, is not taken: it gives nil and `problem` (when not yet
+    /// set) says which column, `name`, holds what. A number is taken as SQLite writes it.
+    func checkedText(_ i: Int32, _ name: String, cache: StringCache, problem: inout String?) -> String? {
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_BLOB:
+            if problem == nil { problem = "\(name) holds a BLOB, not text" }
+            return nil
+        default:
+            guard let p = sqlite3_column_text(statement, i) else { return nil }
+            let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
+            guard let s = cache.string(raw) else {
+                if problem == nil { problem = "\(name) holds text that is not valid UTF-8" }
+                return nil
+            }
+            return s
+        }
+    }
+
+    /// Column `i` as a number, nil when NULL. Text or a BLOB is not taken (SQLite would
+    /// read it as 0): it gives nil and `problem` (when not yet set) names the column.
+    func checkedDouble(_ i: Int32, _ name: String, problem: inout String?) -> Double? {
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_column_double(statement, i)
+        default:
+            if problem == nil { problem = "\(name) holds \(describe(i)), not a number" }
+            return nil
+        }
+    }
+
+    /// Column `i` as an integer, nil when NULL. Text, a BLOB or a number with a fraction is
+    /// not taken: it gives nil and `problem` (when not yet set) names the column.
+    func checkedInt(_ i: Int32, _ name: String, problem: inout String?) -> Int64? {
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return sqlite3_column_int64(statement, i)
+        case SQLITE_FLOAT:
+            let d = sqlite3_column_double(statement, i)
+            if d.rounded() == d, abs(d) < 9.2e18 { return Int64(d) }
+            if problem == nil { problem = "\(name) holds \(d), not an integer" }
+            return nil
+        default:
+            if problem == nil { problem = "\(name) holds \(describe(i)), not an integer" }
+            return nil
+        }
+    }
+
+    /// What a text or BLOB column holds, for a message: the text (cut at 40 characters)
+    /// or the BLOB's size.
+    private func describe(_ i: Int32) -> String {
+        if sqlite3_column_type(statement, i) == SQLITE_BLOB {
+            return "a BLOB of \(sqlite3_column_bytes(statement, i)) bytes"
+        }
+        let text = text(i) ?? ""
+        return "the text \"\(text.count > 40 ? text.prefix(40) + "…" : text[...])\""
+    }
+
     /// Column `i` as bytes, nil when NULL.
     func blob(_ i: Int32) -> [UInt8]? {
         guard !isNull(i) else { return nil }

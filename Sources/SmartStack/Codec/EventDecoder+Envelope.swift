@@ -51,6 +51,20 @@ extension EventDecoder {
         if let app = envelope.app, app.isEmpty { throw fail("app", "must not be empty") }
         if type.requiresApp && envelope.app == nil { throw fail("app", "is required for \(envelope.type)") }
         if let id = envelope.id, id.isEmpty { throw fail("id", "must not be empty") }
+        // A line's strings pass its parser's limit; the same strings given as values do too.
+        func limited(_ field: String, _ value: String?) throws(FieldError) {
+            let limit = JSONTape.Limits().maximumStringBytes
+            // Escaped, a byte takes at most six.
+            guard let value, value.utf8.count > limit / 6, CanonicalWriter.escapedByteCount(value) > limit else {
+                return
+            }
+            throw fail(field, "exceeds the limit of \(limit) bytes for a string (as JSON writes it)")
+        }
+        try limited("device", envelope.device)
+        try limited("app", envelope.app)
+        try limited("id", envelope.id)
+        try limited("source.path", envelope.source?.path)
+        try limited("source.stream", envelope.source?.stream)
         guard let source = envelope.source else { return }
         guard let artifact = source.artifact, artifact == checkedArtifact || isLowercaseHex(artifact, count: 64)
         else {
