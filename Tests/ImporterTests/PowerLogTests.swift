@@ -106,6 +106,35 @@ struct PowerLogTests {
         #expect(try ledger.storedEvents().map(canonical).allSatisfy { $0.contains("\"duration\":64.5") })
     }
 
+    @Test("a row whose column holds the wrong kind of value fails alone, naming the column; SQLite would read it as 0")
+    func wrongKindOfValue() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/CurrentPowerlog.PLSQL"
+        try sqlite3Write(
+            db,
+            """
+            CREATE TABLE '\(Self.stats)' ('ID' INTEGER PRIMARY KEY AUTOINCREMENT, 'timestamp', 'bundleID', 'kind', 'isInStack', 'totalTimeSpentOnScreen', 'identifier', 'size', 'location', 'page', 'suggestionIdentifier');
+            INSERT INTO '\(Self.stats)' VALUES (1, 'yesterday', 'com.apple.weather.widget', 'eather', 1, 64.5, 'W-1', 1, 0, 0, NULL);
+            INSERT INTO '\(Self.stats)' VALUES (2, 1795161700, X'00ff', 'eather', 1, 64.5, 'W-1', 1, 0, 0, NULL);
+            INSERT INTO '\(Self.stats)' VALUES (3, 1795161700, 'com.apple.weather.widget', 'eather', 'no', 64.5, 'W-1', 1, 0, 0, NULL);
+            INSERT INTO '\(Self.stats)' VALUES (4, 1795161700, 'com.apple.weather.widget', 'eather', 1, 64.5, 'W-1', 1.5, 0, 0, NULL);
+            INSERT INTO '\(Self.stats)' VALUES (5, 1795161800, 'com.apple.weather.widget', 'eather', 1, 30, 'W-1', 1.0, 0, 0, NULL);
+            """)
+        let ledger = try s.ledger()
+        let report = try ImportRun(format: .powerlog).run(path: db, into: ledger)[0]
+        for line in [
+            "1: \(Self.stats) row: timestamp holds the text \"yesterday\", not a number",
+            "2: \(Self.stats) row: bundleID holds a BLOB, not text",
+            "3: \(Self.stats) row: isInStack holds the text \"no\", not an integer",
+            "4: \(Self.stats) row: size holds 1.5, not an integer",
+        ] {
+            #expect(report.problems.contains(line), "\(report.problems)")
+        }
+        #expect(report.imported == 1 && report.failed == 4)
+        #expect(try ledger.storedEvents().map(canonical).allSatisfy { $0.contains(#""duration":30"#) })
+    }
+
     @Test("a database without the PowerLog widget tables imports nothing and says so")
     func notPowerLog() throws {
         let s = Scratch()

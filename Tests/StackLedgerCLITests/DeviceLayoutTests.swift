@@ -469,6 +469,48 @@ struct DuetExpertStoreTests {
     }
 }
 
+extension DuetExpertStoreTests {
+    @Test(
+        "a row whose column holds the wrong kind of value fails alone, naming the column; an identifier written as text is kept as text"
+    )
+    func wrongKindOfValue() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let db = dir.path + "/_ATXInfoSuggestionStore.db"
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("CREATE TABLE proactiveStackRotations (suggestionId, criterion, widgetBundleId, widgetKind, intentHash, isStalenessRotation, rotationTimestamp)")
+            db.execute("CREATE TABLE timelineDonations (timestamp, score, duration, extensionBundleId, containerBundleIdentifier, widgetKind, widgetFamily, intentHash)")
+            db.executemany("INSERT INTO proactiveStackRotations VALUES (?,?,?,?,?,?,?)", [
+                ("s1", "relevance", "com.apple.weather.widget", "com.apple.weather", "h-1", 0, 657541440.0),
+                ("s2", 3, "com.apple.weather.widget", "com.apple.weather", 5, 0, "later"),
+                ("s3", 3, "com.apple.weather.widget", "com.apple.weather", 5, "no", 657541500.0)])
+            db.executemany("INSERT INTO timelineDonations VALUES (?,?,?,?,?,?,?,?)", [
+                (657541200.0, 42.5, 1800, "com.apple.weather.widget", "com.apple.weather", "com.apple.weather", 2, "abc"),
+                (657541260.0, "high", 1800, "com.apple.weather.widget", "com.apple.weather", "com.apple.weather", 2, 11),
+                (657541320.0, 10, 1800, bytes([255, 0]), "com.apple.weather", "com.apple.weather", 2, 11)])
+            db.commit()
+            """
+        let w = try CLI.run(executable: "/usr/bin/python3", ["-c", script, db])
+        #expect(w.status == 0, "\(w.stderr)")
+        let r = try CLI.run(["import", "atx", db, "--device", "phone", "--store", dir.store])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        for line in [
+            "2: proactiveStackRotations row: rotationTimestamp holds the text \"later\", not a number",
+            "3: proactiveStackRotations row: isStalenessRotation holds the text \"no\", not an integer",
+            "2: timelineDonations row: score holds the text \"high\", not a number",
+            "3: timelineDonations row: extensionBundleId holds a BLOB, not text",
+        ] {
+            #expect(r.stdout.contains(line), "\(r.stdout)")
+        }
+        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        #expect(log.contains(#""criterion":"relevance""#) && log.contains(#""intentHash":"h-1""#), "\(log)")
+        #expect(log.contains(#""intentHash":"abc""#), "\(log)")
+        #expect(log.split(separator: "\n").count == 2)
+    }
+}
+
 /// docs/events.md: duplicates of imported events are judged without `source`.
 @Suite("The same record through another path")
 struct ImportedDuplicateTests {

@@ -142,11 +142,50 @@ public enum ATXInfoSuggestionStoreImporter {
 
     private static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// The columns each table's query reads after its rowid, by place, name and kind.
+    private static let engagementColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "widgetUniqueId", .text), (2, "extensionBundleId", .text), (3, "widgetKind", .text), (4, "date", .number),
+        (5, "engagementType", .integer), (6, "containerBundleIdentifier", .text), (7, "size", .integer),
+    ]
+    private static let rotationColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "rotationTimestamp", .number), (2, "widgetBundleId", .text), (3, "widgetKind", .text),
+        (4, "criterion", .integerOrText), (5, "isStalenessRotation", .integer), (6, "suggestionId", .text),
+        (7, "intentHash", .integerOrText),
+    ]
+    private static let donationColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "timestamp", .number), (2, "extensionBundleId", .text), (3, "containerBundleIdentifier", .text),
+        (4, "widgetKind", .text), (5, "widgetFamily", .integerOrText), (6, "intentHash", .integerOrText),
+        (7, "score", .number), (8, "duration", .number),
+    ]
+    private static let suggestedColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "firstAppearDate", .number), (2, "widgetUniqueId", .text),
+    ]
+    private static let reloadColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "timestamp", .number), (2, "extensionBundleId", .text), (3, "kind", .text), (4, "family", .integerOrText),
+        (5, "readyForDisplay", .integer), (6, "containerBundleIdentifier", .text),
+    ]
+    private static let dismissalColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "date", .number), (2, "extensionBundleId", .text), (3, "kind", .text), (4, "intentHash", .integerOrText),
+        (5, "duration", .number),
+    ]
+
+    /// Whether the row's columns hold what `columns` says; if not, the row is rejected,
+    /// naming the column.
+    private static func fits(
+        _ row: SQLiteRow, _ columns: [(Int32, String, SQLiteRow.Kind)], _ locator: Locator, _ table: String,
+        _ sink: inout EventSink
+    ) -> Bool {
+        guard let problem = row.mismatch(columns) else { return true }
+        sink.reject(locator, "\(table) row: \(problem)")
+        return false
+    }
+
     private static func engagement(
         _ row: SQLiteRow, _ sink: inout EventSink, _ known: inout [String: (ext: String?, kind: String, app: String?)]
     ) {
         let table = "widgetEngagements"
         let locator = Locator(row.int(0) ?? 0)
+        guard fits(row, engagementColumns, locator, table, &sink) else { return }
         let id = nonEmpty(row.text(1))
         let ext = nonEmpty(row.text(2))
         let app = nonEmpty(row.text(6))
@@ -187,6 +226,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func rotation(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "proactiveStackRotations"
         let locator = Locator(row.int(0) ?? 0)
+        guard fits(row, rotationColumns, locator, table, &sink) else { return }
         guard let kind = nonEmpty(row.text(3)), let ext = nonEmpty(row.text(2)) else {
             sink.reject(locator, "\(table) row names no widget (widgetBundleId and widgetKind)")
             return
@@ -197,19 +237,20 @@ public enum ATXInfoSuggestionStoreImporter {
             w.string(ext)
             w.key("kind")
             w.string(kind)
-            w.optionalString("criterion", row.int(4).map(String.init) ?? nonEmpty(row.text(4)))
+            w.optionalString("criterion", row.integerOrText(4))
             if let staleness = row.int(5) {
                 w.key("staleness")
                 w.bool(staleness != 0)
             }
             w.optionalString("suggestionId", nonEmpty(row.text(6)))
-            w.optionalString("intentHash", row.int(7).map(String.init) ?? nonEmpty(row.text(7)))
+            w.optionalString("intentHash", row.integerOrText(7))
         }
     }
 
     private static func donation(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "timelineDonations"
         let locator = Locator(row.int(0) ?? 0)
+        guard fits(row, donationColumns, locator, table, &sink) else { return }
         let ext = nonEmpty(row.text(2))
         let app = nonEmpty(row.text(3))
         guard let kind = nonEmpty(row.text(4)), ext != nil || app != nil else {
@@ -223,8 +264,8 @@ public enum ATXInfoSuggestionStoreImporter {
             w.optionalString("extension", ext)
             w.key("kind")
             w.string(kind)
-            w.optionalString("family", row.int(5).map(String.init) ?? nonEmpty(row.text(5)))
-            w.optionalString("intentHash", row.int(6).map(String.init) ?? nonEmpty(row.text(6)))
+            w.optionalString("family", row.integerOrText(5))
+            w.optionalString("intentHash", row.integerOrText(6))
             w.key("date")
             w.time(t)
             w.key("relevance")
@@ -246,6 +287,7 @@ public enum ATXInfoSuggestionStoreImporter {
     ) {
         let table = "suggestedWidgets"
         let locator = Locator(row.int(0) ?? 0)
+        guard fits(row, suggestedColumns, locator, table, &sink) else { return }
         guard let id = nonEmpty(row.text(2)) else {
             sink.reject(locator, "\(table) row has no widgetUniqueId")
             return
@@ -269,6 +311,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func reload(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "widgetReloadForSuggestion"
         let locator = Locator(row.int(0) ?? 0)
+        guard fits(row, reloadColumns, locator, table, &sink) else { return }
         guard let kind = nonEmpty(row.text(3)) else {
             sink.reject(locator, "\(table) row names no kind")
             return
@@ -290,6 +333,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func dismissal(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "widgetSuggestionDismiss"
         let locator = Locator(row.int(0) ?? 0)
+        guard fits(row, dismissalColumns, locator, table, &sink) else { return }
         guard let kind = nonEmpty(row.text(3)), let ext = nonEmpty(row.text(2)) else {
             sink.reject(locator, "\(table) row names no widget (extensionBundleId and kind)")
             return
@@ -300,7 +344,7 @@ public enum ATXInfoSuggestionStoreImporter {
             w.string(ext)
             w.key("kind")
             w.string(kind)
-            w.optionalString("intentHash", row.int(4).map(String.init) ?? nonEmpty(row.text(4)))
+            w.optionalString("intentHash", row.integerOrText(4))
             if let duration = row.double(5) {
                 w.key("recordedDuration")
                 w.number(max(0, duration))

@@ -62,6 +62,7 @@ public enum PowerLogImporter {
                         "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("isInStack")), \(c("totalTimeSpentOnScreen")), \(c("identifier")), \(c("size")), \(c("location")), \(c("page")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
+                        guard fits(row, statsColumns, table, &sink) else { return }
                         observed(row, table, &sink)
                         if row.int(4) == 1, let bundle = row.text(2), let kind = row.text(3), !bundle.isEmpty,
                             !kind.isEmpty, let seconds = row.double(5), let t = row.double(1),
@@ -79,6 +80,7 @@ public enum PowerLogImporter {
                         "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("reason")), \(c("remainingBudget")), \(c("cost")), \(c("identifier")), \(c("size")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
+                        guard fits(row, reloadColumns, table, &sink) else { return }
                         reloaded(row, table, &sink)
                     }
                 }
@@ -103,6 +105,29 @@ public enum PowerLogImporter {
         var result = ArtifactImport(events: [], report: report)
         result.take(sink)
         return result
+    }
+
+    /// The columns of a WidgetStats row after its ID, by place, name and kind.
+    private static let statsColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "timestamp", .number), (2, "bundleID", .text), (3, "kind", .text), (4, "isInStack", .integer),
+        (5, "totalTimeSpentOnScreen", .number), (6, "identifier", .text), (7, "size", .integer),
+        (8, "location", .integer), (9, "page", .integer), (10, "suggestionIdentifier", .text),
+    ]
+    /// The columns of a WidgetUpdates or SuggestedWidgetReload row after its ID.
+    private static let reloadColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (1, "timestamp", .number), (2, "bundleID", .text), (3, "kind", .text), (4, "reason", .integer),
+        (5, "remainingBudget", .number), (6, "cost", .integer), (7, "identifier", .text), (8, "size", .integer),
+        (9, "suggestionIdentifier", .text),
+    ]
+
+    /// Whether the row's columns hold what `columns` says; if not, the row is rejected,
+    /// naming the column.
+    private static func fits(
+        _ row: SQLiteRow, _ columns: [(Int32, String, SQLiteRow.Kind)], _ table: String, _ sink: inout EventSink
+    ) -> Bool {
+        guard let problem = row.mismatch(columns) else { return true }
+        sink.reject(Locator(row.int(0) ?? 0), "\(table) row: \(problem)")
+        return false
     }
 
     private static func time(_ row: SQLiteRow, _ locator: Locator, _ table: String, _ sink: inout EventSink)

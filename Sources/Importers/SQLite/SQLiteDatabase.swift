@@ -126,7 +126,7 @@ struct SQLiteRow {
     /// Column `i` as text, nil when NULL; a value seen recently comes from `cache`. A BLOB,
     /// or text that is not UTF-8, is not taken: it gives nil and `problem` (when not yet
     /// set) says which column, `name`, holds what. A number is taken as SQLite writes it.
-    func checkedText(_ i: Int32, _ name: String, cache: StringCache, problem: inout String?) -> String? {
+    func checkedText(_ i: Int32, _ name: String, cache: StringCache?, problem: inout String?) -> String? {
         switch sqlite3_column_type(statement, i) {
         case SQLITE_NULL: return nil
         case SQLITE_BLOB:
@@ -135,11 +135,57 @@ struct SQLiteRow {
         default:
             guard let p = sqlite3_column_text(statement, i) else { return nil }
             let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
-            guard let s = cache.string(raw) else {
+            guard let s = cache?.string(raw) ?? String(validating: raw, as: UTF8.self) else {
                 if problem == nil { problem = "\(name) holds text that is not valid UTF-8" }
                 return nil
             }
             return s
+        }
+    }
+
+    /// What a column must hold for its row to be read; NULL fits every kind.
+    enum Kind {
+        /// UTF-8 text (a number, as SQLite writes it, will do).
+        case text
+        /// An integer or a real.
+        case number
+        /// An integer, or a real without a fraction.
+        case integer
+        /// Either an integer (or a real without a fraction) or UTF-8 text.
+        case integerOrText
+    }
+
+    /// The first of `columns` (its place in the row, name and kind) whose value is of
+    /// another kind, in words (`date holds the text "x", not a number`); nil when every
+    /// one fits. SQLite would read text as the number 0 and repair text that is not UTF-8.
+    func mismatch(_ columns: [(Int32, String, Kind)]) -> String? {
+        var problem: String?
+        for (i, name, kind) in columns {
+            switch kind {
+            case .text: _ = checkedText(i, name, cache: nil, problem: &problem)
+            case .number: _ = checkedDouble(i, name, problem: &problem)
+            case .integer: _ = checkedInt(i, name, problem: &problem)
+            case .integerOrText:
+                if sqlite3_column_type(statement, i) == SQLITE_TEXT {
+                    _ = checkedText(i, name, cache: nil, problem: &problem)
+                } else {
+                    _ = checkedInt(i, name, problem: &problem)
+                }
+            }
+            if problem != nil { return problem }
+        }
+        return nil
+    }
+
+    /// Column `i` as it is written, an integer's digits or text; nil when NULL or empty.
+    func integerOrText(_ i: Int32) -> String? {
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return String(sqlite3_column_int64(statement, i))
+        case SQLITE_FLOAT:
+            let d = sqlite3_column_double(statement, i)
+            return d.rounded() == d && abs(d) < 9.2e18 ? String(Int64(d)) : String(d)
+        default: return text(i).flatMap { $0.isEmpty ? nil : $0 }
         }
     }
 
