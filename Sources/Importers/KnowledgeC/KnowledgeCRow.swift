@@ -67,27 +67,36 @@ struct KnowledgeCRow {
                 rows.removeAll(keepingCapacity: true)
             }
             let pk = row.int(0) ?? 0
-            var bad: String?
+            // Values of the wrong kind are noted as they are read; the message is made
+            // only for a row that has one.
+            var bad = false
             rows.append(
                 KnowledgeCRow(
-                    pk: pk, stream: stream,
-                    valueString: row.checkedText(2, "ZVALUESTRING", cache: cache, problem: &bad),
-                    valueInteger: row.checkedInt(3, "ZVALUEINTEGER", problem: &bad),
-                    start: row.checkedDouble(4, "ZSTARTDATE", problem: &bad),
-                    end: row.checkedDouble(5, "ZENDDATE", problem: &bad),
-                    created: row.checkedDouble(6, "ZCREATIONDATE", problem: &bad),
-                    secondsFromGMT: Int(row.checkedInt(7, "ZSECONDSFROMGMT", problem: &bad) ?? 0),
-                    bundleID: row.checkedText(8, "ZSOURCE.ZBUNDLEID", cache: cache, problem: &bad),
-                    groupID: row.checkedText(9, "ZSOURCE.ZGROUPID", cache: cache, problem: &bad),
-                    intentClass: row.checkedText(10, k + "INTENTCLASS", cache: cache, problem: &bad),
-                    intentVerb: row.checkedText(11, k + "INTENTVERB", cache: cache, problem: &bad),
-                    derivedIntentID: row.checkedText(12, k + "DERIVEDINTENTIDENTIFIER", cache: cache, problem: &bad),
-                    donatedBySiri: row.checkedInt(13, k + "DONATEDBYSIRI", problem: &bad),
+                    pk: pk, stream: stream, valueString: row.text(2, cache: cache, wrongKind: &bad),
+                    valueInteger: row.int(3, wrongKind: &bad), start: row.double(4, wrongKind: &bad),
+                    end: row.double(5, wrongKind: &bad), created: row.double(6, wrongKind: &bad),
+                    secondsFromGMT: Int(row.int(7, wrongKind: &bad) ?? 0),
+                    bundleID: row.text(8, cache: cache, wrongKind: &bad),
+                    groupID: row.text(9, cache: cache, wrongKind: &bad),
+                    intentClass: row.text(10, cache: cache, wrongKind: &bad),
+                    intentVerb: row.text(11, cache: cache, wrongKind: &bad),
+                    derivedIntentID: row.text(12, cache: nil, wrongKind: &bad),
+                    donatedBySiri: row.int(13, wrongKind: &bad),
                     serializedShortcut: row.blob(14), custom: takesCustom ? customMetadata[pk] ?? [] : [],
-                    malformed: bad))
+                    malformed: bad ? row.mismatch(KnowledgeCRow.columns) : nil))
         }
         if !rows.isEmpty { body(rows) }
     }
+
+    /// The columns `fetch` reads after the row's Z_PK and stream, by place, name and kind.
+    static let columns: [(Int32, String, SQLiteRow.Kind)] = [
+        (2, "ZVALUESTRING", .text), (3, "ZVALUEINTEGER", .integer), (4, "ZSTARTDATE", .number),
+        (5, "ZENDDATE", .number), (6, "ZCREATIONDATE", .number), (7, "ZSECONDSFROMGMT", .integer),
+        (8, "ZSOURCE.ZBUNDLEID", .text), (9, "ZSOURCE.ZGROUPID", .text),
+        (10, "Z_DKINTENTMETADATAKEY__INTENTCLASS", .text), (11, "Z_DKINTENTMETADATAKEY__INTENTVERB", .text),
+        (12, "Z_DKINTENTMETADATAKEY__DERIVEDINTENTIDENTIFIER", .text),
+        (13, "Z_DKINTENTMETADATAKEY__DONATEDBYSIRI", .integer),
+    ]
 
     /// The streams whose rows take custom metadata (`extensionBundle`, `inStack`,
     /// `refreshReason`, ...).

@@ -143,6 +143,46 @@ struct SQLiteRow {
         }
     }
 
+    /// Column `i` as text, nil when NULL; a value seen recently comes from `cache`. A BLOB,
+    /// or text that is not UTF-8, gives nil and sets `wrongKind` (`mismatch` says more).
+    @inline(__always)
+    func text(_ i: Int32, cache: StringCache?, wrongKind: inout Bool) -> String? {
+        let type = sqlite3_column_type(statement, i)
+        if type == SQLITE_NULL { return nil }
+        guard type != SQLITE_BLOB, let p = sqlite3_column_text(statement, i) else {
+            wrongKind = true
+            return nil
+        }
+        let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
+        guard let s = cache?.string(raw) ?? String(validating: raw, as: UTF8.self) else {
+            wrongKind = true
+            return nil
+        }
+        return s
+    }
+
+    /// Column `i` as a number, nil when NULL; text or a BLOB gives nil and sets `wrongKind`.
+    @inline(__always)
+    func double(_ i: Int32, wrongKind: inout Bool) -> Double? {
+        let type = sqlite3_column_type(statement, i)
+        if type == SQLITE_INTEGER || type == SQLITE_FLOAT { return sqlite3_column_double(statement, i) }
+        if type != SQLITE_NULL { wrongKind = true }
+        return nil
+    }
+
+    /// Column `i` as an integer, nil when NULL; text, a BLOB or a number with a fraction
+    /// gives nil and sets `wrongKind`.
+    @inline(__always)
+    func int(_ i: Int32, wrongKind: inout Bool) -> Int64? {
+        let type = sqlite3_column_type(statement, i)
+        if type == SQLITE_INTEGER { return sqlite3_column_int64(statement, i) }
+        if type == SQLITE_NULL { return nil }
+        var problem: String?
+        let value = checkedInt(i, "", problem: &problem)
+        if problem != nil { wrongKind = true }
+        return value
+    }
+
     /// What a column must hold for its row to be read; NULL fits every kind.
     enum Kind {
         /// UTF-8 text (a number, as SQLite writes it, will do).
