@@ -255,6 +255,43 @@ struct KnowledgeCTests {
         #expect(stored.contains { $0.contains(#""active":true"#) })
     }
 
+    @Test("a widget row whose custom metadata holds the wrong kind of value fails alone, naming the value")
+    func hostileCustomMetadata() throws {
+        let s = Scratch()
+        defer { s.cleanup() }
+        let db = s.path + "/knowledgeC.db"
+        let t = 816_854_400.0
+        try sqlite3Write(
+            db,
+            KnowledgeCFixture.schema + """
+                INSERT INTO ZOBJECT (Z_PK, Z_ENT, Z_OPT, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE, ZSECONDSFROMGMT) VALUES
+                  (1, 12, 1, '/dasd/widgetView', 'com.example.widget-budget', \(t), \(t + 5), 0),
+                  (2, 12, 1, '/dasd/widgetView', 'com.example.widget-budget', \(t + 10), \(t + 15), 0),
+                  (3, 12, 1, '/dasd/widgetView', 'com.example.widget-budget', \(t + 20), \(t + 25), 0),
+                  (4, 12, 1, '/dasd/widgetRefresh', 'com.example.widget-budget', \(t + 30), \(t + 30), 0);
+                INSERT INTO ZCUSTOMMETADATA (Z_PK, Z_ENT, ZNAME, ZSTRINGVALUE, ZINTEGERVALUE) VALUES
+                  (11, 5, 'inStack', NULL, 1), (12, 5, 'extensionBundle', 'com.example.widget', NULL),
+                  (21, 5, 'inStack', 'yes', NULL),
+                  (31, 5, 'extensionBundle', X'00ff', NULL),
+                  (41, 5, 'isDASInitiated', NULL, '1x');
+                INSERT INTO Z_5EVENT VALUES (11, 1), (12, 1), (21, 2), (31, 3), (41, 4);
+                """)
+        let ledger = try s.ledger()
+        let report = try importDB(db, into: ledger)
+        for line in [
+            "2: /dasd/widgetView row: its custom metadata inStack holds the text \"yes\", not an integer",
+            "3: /dasd/widgetView row: its custom metadata (Z_PK 31): ZCUSTOMMETADATA.ZSTRINGVALUE holds a BLOB, not text",
+            "4: /dasd/widgetRefresh row: its custom metadata (Z_PK 41): ZCUSTOMMETADATA.ZINTEGERVALUE holds the text \"1x\", not an integer",
+        ] {
+            #expect(report.problems.contains(line), "\(report.problems)")
+        }
+        #expect(report.imported == 1 && report.failed == 3)
+        let stored = try ledger.storedEvents().map(\.canonicalJSON)
+        #expect(
+            stored.count == 1 && stored[0].contains(#""app":"com.example.widget""#)
+                && stored[0].contains(#""inStack":true"#), "\(stored)")
+    }
+
     @Test("a generated 5,000-row database: one event per row of a read stream")
     func bulk() throws {
         let s = Scratch()

@@ -19,9 +19,9 @@ public enum KnowledgeCImporter {
         report.container = "SQLite"
         let evidence: EvidenceDatabase
         let schema: KnowledgeCSchema
-        let customMetadata: [Int64: [(String, PlistValue)]]
+        let customMetadata: KnowledgeCRow.CustomMetadata
         // The schema and the custom metadata are read while the file is hashed.
-        let prepared: Result<(KnowledgeCSchema, [Int64: [(String, PlistValue)]]), any Error>
+        let prepared: Result<(KnowledgeCSchema, KnowledgeCRow.CustomMetadata), any Error>
         do {
             (evidence, prepared) = try EvidenceDatabase.open(path: path) { database in
                 let schema = try KnowledgeCSchema(database)

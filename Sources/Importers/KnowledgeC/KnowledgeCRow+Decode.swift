@@ -104,6 +104,13 @@ extension KnowledgeCRow {
             sink.reject(locator, "\(stream) row names no widget (ZVALUESTRING)")
             return
         }
+        guard
+            customFits(
+                [
+                    ("extensionBundle", "text", { $0.string != nil }), ("inStack", "an integer", { $0.integer != nil }),
+                    ("expirationDelta", "a number", { $0.number != nil }),
+                ], &sink)
+        else { return }
         let app = custom("extensionBundle")?.string ?? bundleID ?? kind
         guard let t = time(start, &sink) else { return }
         let inStack = custom("inStack")?.integer
@@ -121,6 +128,14 @@ extension KnowledgeCRow {
             sink.reject(locator, "/dasd/widgetRefresh row names no widget (ZVALUESTRING)")
             return
         }
+        guard
+            customFits(
+                [
+                    ("extensionBundle", "text", { $0.string != nil }),
+                    ("refreshReason", "text or an integer", { $0.string != nil || $0.integer != nil }),
+                    ("isDASInitiated", "an integer", { $0.integer != nil }),
+                ], &sink)
+        else { return }
         let app = custom("extensionBundle")?.string ?? bundleID ?? kind
         guard let t = time(start, &sink) else { return }
         let reason = custom("refreshReason").map { $0.string ?? $0.integer.map(String.init) ?? "" }

@@ -29,7 +29,7 @@ struct KnowledgeCRow {
     /// Rows of `customMetadataStreams` take theirs from `customMetadata`.
     static func fetch(
         _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384,
-        customMetadata: [Int64: [(String, PlistValue)]] = [:], counts: inout [String: Int],
+        customMetadata: CustomMetadata = CustomMetadata(), counts: inout [String: Int],
         _ body: ([KnowledgeCRow]) -> Void
     ) throws(SQLiteError) {
         let k = "Z_DKINTENTMETADATAKEY__"
@@ -82,8 +82,9 @@ struct KnowledgeCRow {
                     intentVerb: row.text(11, cache: cache, wrongKind: &bad),
                     derivedIntentID: row.text(12, cache: nil, wrongKind: &bad),
                     donatedBySiri: row.int(13, wrongKind: &bad),
-                    serializedShortcut: row.blob(14), custom: takesCustom ? customMetadata[pk] ?? [] : [],
-                    malformed: bad ? row.mismatch(KnowledgeCRow.columns) : nil))
+                    serializedShortcut: row.blob(14), custom: takesCustom ? customMetadata.values[pk] ?? [] : [],
+                    malformed: bad
+                        ? row.mismatch(KnowledgeCRow.columns) : takesCustom ? customMetadata.problems[pk] : nil))
         }
         if !rows.isEmpty { body(rows) }
     }
@@ -102,28 +103,68 @@ struct KnowledgeCRow {
     /// `refreshReason`, ...).
     static let customMetadataStreams: Set<String> = ["/dasd/widgetView", "/dasd/widgetRefresh"]
 
+    /// The custom metadata of the rows that have some, by the row's Z_PK.
+    struct CustomMetadata {
+        /// Each row's names and values, in the metadata's Z_PK order.
+        var values: [Int64: [(String, PlistValue)]] = [:]
+        /// The rows one of whose metadata holds a value of the wrong kind, with the first
+        /// such value in words: they yield no event.
+        var problems: [Int64: String] = [:]
+    }
+
+    /// The columns of a custom metadata row after the event's and its own Z_PK.
+    static let customColumns: [(Int32, String, SQLiteRow.Kind)] = [
+        (2, "ZCUSTOMMETADATA.ZNAME", .text), (3, "ZCUSTOMMETADATA.ZSTRINGVALUE", .text),
+        (4, "ZCUSTOMMETADATA.ZINTEGERVALUE", .integer), (5, "ZCUSTOMMETADATA.ZDOUBLEVALUE", .number),
+    ]
+
     /// Custom metadata of every row that has some, by the row's Z_PK, in the metadata's
     /// Z_PK order. The rows of `customMetadataStreams` take theirs.
-    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError)
-        -> [Int64: [(String, PlistValue)]]
-    {
-        guard let join = s.customMetadataJoin else { return [:] }
+    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError) -> CustomMetadata {
+        guard let join = s.customMetadataJoin else { return CustomMetadata() }
         var out = [Int64: [(pk: Int64, name: String, value: PlistValue)]]()
+        var problems = [Int64: String]()
         // Neither sorted nor joined with ZOBJECT by SQLite: a hash of a few lists is cheaper.
         let sql = """
             SELECT j.\(join.eventColumn), c.Z_PK, c.ZNAME, c.ZSTRINGVALUE, c.ZINTEGERVALUE, c.ZDOUBLEVALUE
             FROM \(join.table) j JOIN ZCUSTOMMETADATA c ON j.\(join.metadataColumn) = c.Z_PK
             """
         try db.query(sql) { row in
-            guard let pk = row.int(0), let name = row.text(2) else { return }
+            guard let pk = row.int(0) else { return }
+            if let problem = row.mismatch(customColumns) {
+                if problems[pk] == nil { problems[pk] = "its custom metadata (Z_PK \(row.int(1) ?? 0)): \(problem)" }
+                return
+            }
+            guard let name = row.text(2) else { return }
             let value: PlistValue =
                 row.text(3).map(PlistValue.string) ?? row.int(4).map(PlistValue.integer) ?? row.double(5).map(
                     PlistValue.real) ?? .null
             out[pk, default: []].append((row.int(1) ?? 0, name, value))
         }
-        return out.mapValues { list in
+        let values = out.mapValues { list in
             (list.count > 1 ? list.sorted { $0.pk < $1.pk } : list).map { ($0.name, $0.value) }
         }
+        return CustomMetadata(values: values, problems: problems)
+    }
+
+    /// Whether each custom metadata value named in `kinds` is absent or of its kind (said
+    /// in words, and tested); if not, the row is rejected, saying which value holds what.
+    func customFits(_ kinds: [(name: String, kind: String, fits: (PlistValue) -> Bool)], _ sink: inout EventSink)
+        -> Bool
+    {
+        for (name, kind, fits) in kinds {
+            guard let value = custom(name), value != .null, !fits(value) else { continue }
+            let held: String
+            switch value {
+            case .string(let s): held = "the text \"\(s.count > 40 ? s.prefix(40) + "…" : s[...])\""
+            case .integer(let i): held = String(i)
+            case .real(let d): held = String(d)
+            default: held = "a value of another kind"
+            }
+            sink.reject(locator, "\(stream) row: its custom metadata \(name) holds \(held), not \(kind)")
+            return false
+        }
+        return true
     }
 
     var locator: Locator { Locator(pk) }
