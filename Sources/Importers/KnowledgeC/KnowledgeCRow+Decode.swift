@@ -104,13 +104,7 @@ extension KnowledgeCRow {
             sink.reject(locator, "\(stream) row names no widget (ZVALUESTRING)")
             return
         }
-        guard
-            customFits(
-                [
-                    ("extensionBundle", "text", { $0.string != nil }), ("inStack", "an integer", { $0.integer != nil }),
-                    ("expirationDelta", "a number", { $0.number != nil }),
-                ], &sink)
-        else { return }
+        guard customFits(Self.viewedMetadata, &sink) else { return }
         let app = custom("extensionBundle")?.string ?? bundleID ?? kind
         guard let t = time(start, &sink) else { return }
         let inStack = custom("inStack")?.integer
@@ -121,6 +115,19 @@ extension KnowledgeCRow {
             extras: expiration.map { [JSONMember("expirationDelta", .number($0))] } ?? [])
     }
 
+    /// The custom metadata `viewed` reads, with their kinds.
+    static let viewedMetadata: [CustomKind] = [
+        ("extensionBundle", "text", { $0.string != nil }), ("inStack", "an integer", { $0.integer != nil }),
+        ("expirationDelta", "a number", { $0.number != nil }),
+    ]
+
+    /// The custom metadata `refreshed` reads, with their kinds.
+    static let refreshedMetadata: [CustomKind] = [
+        ("extensionBundle", "text", { $0.string != nil }),
+        ("refreshReason", "text or an integer", { $0.string != nil || $0.integer != nil }),
+        ("isDASInitiated", "an integer", { $0.integer != nil }),
+    ]
+
     /// `/dasd/widgetRefresh`: value the budget id; metadata `extensionBundle`,
     /// `refreshReason`, `isDASInitiated`.
     private func refreshed(_ sink: inout EventSink) {
@@ -128,14 +135,7 @@ extension KnowledgeCRow {
             sink.reject(locator, "/dasd/widgetRefresh row names no widget (ZVALUESTRING)")
             return
         }
-        guard
-            customFits(
-                [
-                    ("extensionBundle", "text", { $0.string != nil }),
-                    ("refreshReason", "text or an integer", { $0.string != nil || $0.integer != nil }),
-                    ("isDASInitiated", "an integer", { $0.integer != nil }),
-                ], &sink)
-        else { return }
+        guard customFits(Self.refreshedMetadata, &sink) else { return }
         let app = custom("extensionBundle")?.string ?? bundleID ?? kind
         guard let t = time(start, &sink) else { return }
         let reason = custom("refreshReason").map { $0.string ?? $0.integer.map(String.init) ?? "" }

@@ -112,6 +112,9 @@ struct KnowledgeCRow {
         var problems: [Int64: String] = [:]
     }
 
+    /// A custom metadata value's name, its kind in words, and the test of that kind.
+    typealias CustomKind = (name: String, kind: String, fits: @Sendable (PlistValue) -> Bool)
+
     /// The columns of a custom metadata row after the event's and its own Z_PK.
     static let customColumns: [(Int32, String, SQLiteRow.Kind)] = [
         (2, "ZCUSTOMMETADATA.ZNAME", .text), (3, "ZCUSTOMMETADATA.ZSTRINGVALUE", .text),
@@ -149,9 +152,7 @@ struct KnowledgeCRow {
 
     /// Whether each custom metadata value named in `kinds` is absent or of its kind (said
     /// in words, and tested); if not, the row is rejected, saying which value holds what.
-    func customFits(_ kinds: [(name: String, kind: String, fits: (PlistValue) -> Bool)], _ sink: inout EventSink)
-        -> Bool
-    {
+    func customFits(_ kinds: [CustomKind], _ sink: inout EventSink) -> Bool {
         for (name, kind, fits) in kinds {
             guard let value = custom(name), value != .null, !fits(value) else { continue }
             let held: String
