@@ -169,23 +169,12 @@ public enum ATXInfoSuggestionStoreImporter {
         (5, "duration", .number),
     ]
 
-    /// Whether the row's columns hold what `columns` says; if not, the row is rejected,
-    /// naming the column.
-    private static func fits(
-        _ row: SQLiteRow, _ columns: [(Int32, String, SQLiteRow.Kind)], _ locator: Locator, _ table: String,
-        _ sink: inout EventSink
-    ) -> Bool {
-        guard let problem = row.mismatch(columns) else { return true }
-        sink.reject(locator, "\(table) row: \(problem)")
-        return false
-    }
-
     private static func engagement(
         _ row: SQLiteRow, _ sink: inout EventSink, _ known: inout [String: (ext: String?, kind: String, app: String?)]
     ) {
         let table = "widgetEngagements"
         let locator = Locator(row.int(0) ?? 0)
-        guard fits(row, engagementColumns, locator, table, &sink) else { return }
+        guard row.fits(engagementColumns, rejectingAt: locator, of: table, into: &sink) else { return }
         let id = nonEmpty(row.text(1))
         let ext = nonEmpty(row.text(2))
         let app = nonEmpty(row.text(6))
@@ -226,7 +215,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func rotation(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "proactiveStackRotations"
         let locator = Locator(row.int(0) ?? 0)
-        guard fits(row, rotationColumns, locator, table, &sink) else { return }
+        guard row.fits(rotationColumns, rejectingAt: locator, of: table, into: &sink) else { return }
         guard let kind = nonEmpty(row.text(3)), let ext = nonEmpty(row.text(2)) else {
             sink.reject(locator, "\(table) row names no widget (widgetBundleId and widgetKind)")
             return
@@ -250,7 +239,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func donation(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "timelineDonations"
         let locator = Locator(row.int(0) ?? 0)
-        guard fits(row, donationColumns, locator, table, &sink) else { return }
+        guard row.fits(donationColumns, rejectingAt: locator, of: table, into: &sink) else { return }
         let ext = nonEmpty(row.text(2))
         let app = nonEmpty(row.text(3))
         guard let kind = nonEmpty(row.text(4)), ext != nil || app != nil else {
@@ -287,7 +276,7 @@ public enum ATXInfoSuggestionStoreImporter {
     ) {
         let table = "suggestedWidgets"
         let locator = Locator(row.int(0) ?? 0)
-        guard fits(row, suggestedColumns, locator, table, &sink) else { return }
+        guard row.fits(suggestedColumns, rejectingAt: locator, of: table, into: &sink) else { return }
         guard let id = nonEmpty(row.text(2)) else {
             sink.reject(locator, "\(table) row has no widgetUniqueId")
             return
@@ -311,7 +300,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func reload(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "widgetReloadForSuggestion"
         let locator = Locator(row.int(0) ?? 0)
-        guard fits(row, reloadColumns, locator, table, &sink) else { return }
+        guard row.fits(reloadColumns, rejectingAt: locator, of: table, into: &sink) else { return }
         guard let kind = nonEmpty(row.text(3)) else {
             sink.reject(locator, "\(table) row names no kind")
             return
@@ -333,7 +322,7 @@ public enum ATXInfoSuggestionStoreImporter {
     private static func dismissal(_ row: SQLiteRow, _ sink: inout EventSink) {
         let table = "widgetSuggestionDismiss"
         let locator = Locator(row.int(0) ?? 0)
-        guard fits(row, dismissalColumns, locator, table, &sink) else { return }
+        guard row.fits(dismissalColumns, rejectingAt: locator, of: table, into: &sink) else { return }
         guard let kind = nonEmpty(row.text(3)), let ext = nonEmpty(row.text(2)) else {
             sink.reject(locator, "\(table) row names no widget (extensionBundleId and kind)")
             return

@@ -157,7 +157,7 @@ struct KnowledgeCRow {
             guard let value = custom(name), value != .null, !fits(value) else { continue }
             let held: String
             switch value {
-            case .string(let s): held = "the text \"\(s.count > 40 ? s.prefix(40) + "…" : s[...])\""
+            case .string(let s): held = SQLiteRow.quoted(s)
             case .integer(let i): held = String(i)
             case .real(let d): held = String(d)
             default: held = "a value of another kind"

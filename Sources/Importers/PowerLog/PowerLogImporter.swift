@@ -62,7 +62,8 @@ public enum PowerLogImporter {
                         "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("isInStack")), \(c("totalTimeSpentOnScreen")), \(c("identifier")), \(c("size")), \(c("location")), \(c("page")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
-                        guard fits(row, statsColumns, table, &sink) else { return }
+                        guard row.fits(statsColumns, rejectingAt: Locator(row.int(0) ?? 0), of: table, into: &sink)
+                        else { return }
                         observed(row, table, &sink)
                         if row.int(4) == 1, let bundle = row.text(2), let kind = row.text(3), !bundle.isEmpty,
                             !kind.isEmpty, let seconds = row.double(5), let t = row.double(1),
@@ -80,7 +81,8 @@ public enum PowerLogImporter {
                         "SELECT ID, timestamp, \(c("bundleID")), \(c("kind")), \(c("reason")), \(c("remainingBudget")), \(c("cost")), \(c("identifier")), \(c("size")), \(c("suggestionIdentifier")) FROM \(table) ORDER BY ID"
                     try evidence.database.query(sql) { row in
                         rowIDs.append((table, row.int(0) ?? 0))
-                        guard fits(row, reloadColumns, table, &sink) else { return }
+                        guard row.fits(reloadColumns, rejectingAt: Locator(row.int(0) ?? 0), of: table, into: &sink)
+                        else { return }
                         reloaded(row, table, &sink)
                     }
                 }
@@ -119,16 +121,6 @@ public enum PowerLogImporter {
         (5, "remainingBudget", .number), (6, "cost", .integer), (7, "identifier", .text), (8, "size", .integer),
         (9, "suggestionIdentifier", .text),
     ]
-
-    /// Whether the row's columns hold what `columns` says; if not, the row is rejected,
-    /// naming the column.
-    private static func fits(
-        _ row: SQLiteRow, _ columns: [(Int32, String, SQLiteRow.Kind)], _ table: String, _ sink: inout EventSink
-    ) -> Bool {
-        guard let problem = row.mismatch(columns) else { return true }
-        sink.reject(Locator(row.int(0) ?? 0), "\(table) row: \(problem)")
-        return false
-    }
 
     private static func time(_ row: SQLiteRow, _ locator: Locator, _ table: String, _ sink: inout EventSink)
         -> Timestamp?

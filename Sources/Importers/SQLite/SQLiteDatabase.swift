@@ -124,37 +124,12 @@ struct SQLiteRow {
     func int(_ i: Int32) -> Int64? { isNull(i) ? nil : sqlite3_column_int64(statement, i) }
 
     /// Column `i` as text, nil when NULL; a value seen recently comes from `cache`. A BLOB,
-    /// or text that is not UTF-8, is not taken: it gives nil and `problem` (when not yet
-    /// set) says which column, `name`, holds what. A number is taken as SQLite writes it.
-    func checkedText(_ i: Int32, _ name: String, cache: StringCache?, problem: inout String?) -> String? {
-        switch sqlite3_column_type(statement, i) {
-        case SQLITE_NULL: return nil
-        case SQLITE_BLOB:
-            if problem == nil { problem = "\(name) holds a BLOB, not text" }
-            return nil
-        default:
-            guard let p = sqlite3_column_text(statement, i) else { return nil }
-            let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
-            guard let s = cache?.string(raw) ?? String(validating: raw, as: UTF8.self) else {
-                if problem == nil { problem = "\(name) holds text that is not valid UTF-8" }
-                return nil
-            }
-            return s
-        }
-    }
-
-    /// Column `i` as text, nil when NULL; a value seen recently comes from `cache`. A BLOB,
     /// or text that is not UTF-8, gives nil and sets `wrongKind` (`mismatch` says more).
     @inline(__always)
     func text(_ i: Int32, cache: StringCache?, wrongKind: inout Bool) -> String? {
         let type = sqlite3_column_type(statement, i)
         if type == SQLITE_NULL { return nil }
-        guard type != SQLITE_BLOB, let p = sqlite3_column_text(statement, i) else {
-            wrongKind = true
-            return nil
-        }
-        let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
-        guard let s = cache?.string(raw) ?? String(validating: raw, as: UTF8.self) else {
+        guard type != SQLITE_BLOB, let s = validText(i, cache: cache) else {
             wrongKind = true
             return nil
         }
@@ -174,13 +149,17 @@ struct SQLiteRow {
     /// gives nil and sets `wrongKind`.
     @inline(__always)
     func int(_ i: Int32, wrongKind: inout Bool) -> Int64? {
-        let type = sqlite3_column_type(statement, i)
-        if type == SQLITE_INTEGER { return sqlite3_column_int64(statement, i) }
-        if type == SQLITE_NULL { return nil }
-        var problem: String?
-        let value = checkedInt(i, "", problem: &problem)
-        if problem != nil { wrongKind = true }
-        return value
+        switch sqlite3_column_type(statement, i) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(statement, i)
+        case SQLITE_NULL: return nil
+        case SQLITE_FLOAT:
+            if let v = SQLiteRow.integral(sqlite3_column_double(statement, i)) { return v }
+            wrongKind = true
+            return nil
+        default:
+            wrongKind = true
+            return nil
+        }
     }
 
     /// What a column must hold for its row to be read; NULL fits every kind.
@@ -199,22 +178,32 @@ struct SQLiteRow {
     /// another kind, in words (`date holds the text "x", not a number`); nil when every
     /// one fits. SQLite would read text as the number 0 and repair text that is not UTF-8.
     func mismatch(_ columns: [(Int32, String, Kind)]) -> String? {
-        var problem: String?
         for (i, name, kind) in columns {
-            switch kind {
-            case .text: _ = checkedText(i, name, cache: nil, problem: &problem)
-            case .number: _ = checkedDouble(i, name, problem: &problem)
-            case .integer: _ = checkedInt(i, name, problem: &problem)
-            case .integerOrText:
-                if sqlite3_column_type(statement, i) == SQLITE_TEXT {
-                    _ = checkedText(i, name, cache: nil, problem: &problem)
-                } else {
-                    _ = checkedInt(i, name, problem: &problem)
-                }
+            let type = sqlite3_column_type(statement, i)
+            switch (type, kind) {
+            case (SQLITE_NULL, _): continue
+            case (SQLITE_BLOB, .text): return "\(name) holds a BLOB, not text"
+            case (SQLITE_TEXT, .text), (SQLITE_TEXT, .integerOrText):
+                if validText(i, cache: nil) == nil { return "\(name) holds text that is not valid UTF-8" }
+            case (SQLITE_INTEGER, .text), (SQLITE_FLOAT, .text), (SQLITE_INTEGER, _), (SQLITE_FLOAT, .number): continue
+            case (SQLITE_FLOAT, _):
+                let d = sqlite3_column_double(statement, i)
+                if SQLiteRow.integral(d) == nil { return "\(name) holds \(d), not an integer" }
+            default:
+                return "\(name) holds \(describe(i)), not \(kind == .number ? "a number" : "an integer")"
             }
-            if problem != nil { return problem }
         }
         return nil
+    }
+
+    /// Whether the row's columns hold what `columns` says; if not, the row is rejected as
+    /// `table`'s row at `locator`, naming the column.
+    func fits(
+        _ columns: [(Int32, String, Kind)], rejectingAt locator: Locator, of table: String, into sink: inout EventSink
+    ) -> Bool {
+        guard let problem = mismatch(columns) else { return true }
+        sink.reject(locator, "\(table) row: \(problem)")
+        return false
     }
 
     /// Column `i` as it is written, an integer's digits or text; nil when NULL or empty.
@@ -224,38 +213,21 @@ struct SQLiteRow {
         case SQLITE_INTEGER: return String(sqlite3_column_int64(statement, i))
         case SQLITE_FLOAT:
             let d = sqlite3_column_double(statement, i)
-            return d.rounded() == d && abs(d) < 9.2e18 ? String(Int64(d)) : String(d)
+            return SQLiteRow.integral(d).map { String($0) } ?? String(d)
         default: return text(i).flatMap { $0.isEmpty ? nil : $0 }
         }
     }
 
-    /// Column `i` as a number, nil when NULL. Text or a BLOB is not taken (SQLite would
-    /// read it as 0): it gives nil and `problem` (when not yet set) names the column.
-    func checkedDouble(_ i: Int32, _ name: String, problem: inout String?) -> Double? {
-        switch sqlite3_column_type(statement, i) {
-        case SQLITE_NULL: return nil
-        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_column_double(statement, i)
-        default:
-            if problem == nil { problem = "\(name) holds \(describe(i)), not a number" }
-            return nil
-        }
+    /// Column `i`'s text when it is UTF-8 (from `cache` when seen recently); nil otherwise.
+    private func validText(_ i: Int32, cache: StringCache?) -> String? {
+        guard let p = sqlite3_column_text(statement, i) else { return nil }
+        let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
+        return cache?.string(raw) ?? String(validating: raw, as: UTF8.self)
     }
 
-    /// Column `i` as an integer, nil when NULL. Text, a BLOB or a number with a fraction is
-    /// not taken: it gives nil and `problem` (when not yet set) names the column.
-    func checkedInt(_ i: Int32, _ name: String, problem: inout String?) -> Int64? {
-        switch sqlite3_column_type(statement, i) {
-        case SQLITE_NULL: return nil
-        case SQLITE_INTEGER: return sqlite3_column_int64(statement, i)
-        case SQLITE_FLOAT:
-            let d = sqlite3_column_double(statement, i)
-            if d.rounded() == d, abs(d) < 9.2e18 { return Int64(d) }
-            if problem == nil { problem = "\(name) holds \(d), not an integer" }
-            return nil
-        default:
-            if problem == nil { problem = "\(name) holds \(describe(i)), not an integer" }
-            return nil
-        }
+    /// `d` as an integer when it has no fraction and fits one.
+    private static func integral(_ d: Double) -> Int64? {
+        d.rounded() == d && abs(d) < 9.2e18 ? Int64(d) : nil
     }
 
     /// What a text or BLOB column holds, for a message: the text (cut at 40 characters)
@@ -264,8 +236,12 @@ struct SQLiteRow {
         if sqlite3_column_type(statement, i) == SQLITE_BLOB {
             return "a BLOB of \(sqlite3_column_bytes(statement, i)) bytes"
         }
-        let text = text(i) ?? ""
-        return "the text \"\(text.count > 40 ? text.prefix(40) + "…" : text[...])\""
+        return SQLiteRow.quoted(text(i) ?? "")
+    }
+
+    /// `s` quoted for a message, cut at 40 characters: `the text "…"`.
+    static func quoted(_ s: String) -> String {
+        "the text \"\(s.count > 40 ? s.prefix(40) + "…" : s[...])\""
     }
 
     /// Column `i` as bytes, nil when NULL.

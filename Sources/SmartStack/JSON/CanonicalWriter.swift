@@ -181,17 +181,9 @@ public struct CanonicalWriter {
     /// How many bytes `s` takes between its quotes as this writer escapes it: what a
     /// parser's limit on a string's length counts.
     static func escapedByteCount(_ s: String) -> Int {
-        var s = s
-        return s.withUTF8 { utf8 in
-            var count = utf8.count
-            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-                switch c {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 1
-                default: count += 5
-                }
-            }
-            return count
-        }
+        var w = CanonicalWriter(capacity: s.utf8.count + 16)
+        w.string(s)
+        return w.bytes.count - 2
     }
 
     /// Whether any of eight bytes is a control character, a quote or a backslash.

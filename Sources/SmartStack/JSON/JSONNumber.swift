@@ -27,22 +27,17 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     /// literal is past a `Double`'s range); nil when the literal's value is past
     /// `ExactDecimal.exponentLimit`.
     init?(literal: UnsafeRawBufferPointer, nearest d: Double) {
-        if d.isFinite {
-            let shortest = JSONNumber(d)
-            if shortest.text.utf8.elementsEqual(literal) {
-                self = shortest
-                return
-            }
-            guard let given = ExactDecimal(literal) else { return nil }
-            if let held = ExactDecimal(Array(shortest.text.utf8)), given == held {
-                self = shortest
-                return
-            }
-            text = given.canonicalText
-        } else {
-            guard let given = ExactDecimal(literal) else { return nil }
-            text = given.canonicalText
+        let shortest = d.isFinite ? JSONNumber(d) : nil
+        if let shortest, shortest.text.utf8.elementsEqual(literal) {
+            self = shortest
+            return
         }
+        guard let given = ExactDecimal(literal) else { return nil }
+        if let shortest, ExactDecimal(Array(shortest.text.utf8)) == given {
+            self = shortest
+            return
+        }
+        text = given.canonicalText
     }
 }
 
