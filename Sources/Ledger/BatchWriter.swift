@@ -103,6 +103,13 @@ public final class BatchWriter {
     /// Stores a prepared batch's records, whose string ids this transaction's table defines.
     func appendRecords(of b: PreparedBatch) throws -> AppendReceipt {
         var receipt = AppendReceipt(recordedAt: Timestamp(microseconds: recordedMicros))
+        // One cursor a table for the whole batch: a key beside the cursor's last one (a
+        // record's sequence number, a device's next time, a kind's next value) is found
+        // without descending the tree again.
+        let ids = try txn.cursor(dbs.ids)
+        let log = try txn.cursor(dbs.log)
+        let deviceTime = try txn.cursor(dbs.deviceTime)
+        let domainKeys = try txn.cursor(dbs.keys)
         try b.bytes.withUnsafeBytes { arena in
             try b.idKeys.withUnsafeBytes { idArena in
                 for r in b.records {
@@ -111,9 +118,8 @@ public final class BatchWriter {
                     var seqKey = StoreKeys.seq(seq)
                     if !r.idKey.isEmpty {
                         let existing = try withUnsafeBytes(of: &seqKey) { v in
-                            try txn.put(
-                                dbs.ids, key: UnsafeRawBufferPointer(rebasing: idArena[r.idKey]), value: v,
-                                flags: .noOverwrite)
+                            try ids.put(
+                                key: UnsafeRawBufferPointer(rebasing: idArena[r.idKey]), value: v, flags: .noOverwrite)
                         }
                         if let existing {
                             _ = try resolveDuplicate(id: r.id ?? "", existingKey: existing, body: body)
@@ -123,7 +129,7 @@ public final class BatchWriter {
                     }
                     let crc = RecordCodec.finish(r.bodyCRC, seq: seq).littleEndian
                     let slot = try withUnsafeBytes(of: &seqKey) { k in
-                        try txn.reserve(dbs.log, key: k, length: r.length + 4, flags: .append)
+                        try log.reserve(key: k, length: r.length + 4, flags: .append)
                     }
                     slot.copyMemory(from: body)
                     withUnsafeBytes(of: crc) {
@@ -133,11 +139,11 @@ public final class BatchWriter {
                     var device = StoreKeys.stringID(r.device)
                     var timeSeq = StoreKeys.timeSeq(r.micros, seq)
                     try withUnsafeBytes(of: &device) { k in
-                        try withUnsafeBytes(of: &timeSeq) { v in try putIndex(dbs.deviceTime, key: k, value: v) }
+                        try withUnsafeBytes(of: &timeSeq) { v in try Self.putIndex(deviceTime, key: k, value: v) }
                     }
                     for key in b.keys[r.keys] {
                         try key.withKey { k in
-                            try withUnsafeBytes(of: &seqKey) { v in try putIndex(dbs.keys, key: k, value: v) }
+                            try withUnsafeBytes(of: &seqKey) { v in try Self.putIndex(domainKeys, key: k, value: v) }
                         }
                     }
                     nextSeq += 1
@@ -184,6 +190,15 @@ public final class BatchWriter {
             try txn.put(db, key: key, value: value, flags: .appendDuplicate)
         } catch LMDBError.keyExists {
             try txn.put(db, key: key, value: value)
+        }
+    }
+
+    /// `putIndex` through a cursor kept open for a batch.
+    private static func putIndex(_ cursor: Cursor, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+        do {
+            try cursor.put(key: key, value: value, flags: .appendDuplicate)
+        } catch LMDBError.keyExists {
+            try cursor.put(key: key, value: value)
         }
     }
 

@@ -38,12 +38,15 @@ public final class BulkPreparation: Sendable {
     /// One thread's view: a local cache in front of the shared table.
     public final class Worker {
         let owner: BulkPreparation
-        var local: [String: UInt32] = [:]
+        // A worker serves one thread (it is not Sendable), so its tables need no dynamic
+        // exclusivity checks: `id(for:)` runs several times for every event.
+        @exclusivity(unchecked) var local: [String: UInt32] = [:]
         /// Strings met recently, by their representation's bits: a decoder that shares one
         /// `String` for a value that repeats hands over the same bits each time, found here
         /// without hashing the text. An entry keeps its string alive, so equal bits mean
         /// the same string.
-        private var recent = [Recent](repeating: Recent(bits: (0, 0), string: "", id: 0), count: 256)
+        @exclusivity(unchecked) private var recent = [Recent](
+            repeating: Recent(bits: (0, 0), string: "", id: 0), count: 256)
 
         private struct Recent {
             var bits: (UInt64, UInt64)

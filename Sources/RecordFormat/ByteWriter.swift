@@ -28,12 +28,27 @@ public struct ByteWriter: Sendable {
 
     /// Writes an unsigned LEB128 varint.
     @inlinable public mutating func writeVarint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
+        if value < 0x80 {
+            bytes.append(UInt8(value))
+            return
         }
-        bytes.append(UInt8(v))
+        // Longer values (times, lengths) are put together on the stack and appended at once:
+        // one capacity check, not one for each byte.
+        var buffer: (UInt64, UInt64) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &buffer) { raw -> Int in
+            var v = value
+            var i = 0
+            while v >= 0x80 {
+                raw[i] = UInt8(truncatingIfNeeded: v) | 0x80
+                v >>= 7
+                i += 1
+            }
+            raw[i] = UInt8(v)
+            return i + 1
+        }
+        withUnsafeBytes(of: &buffer) { raw in
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<count]))
+        }
     }
 
     /// Writes a signed integer as a zigzag varint.

@@ -69,6 +69,41 @@ struct LMDBKitTests {
         }
     }
 
+    @Test("a cursor kept open puts, reserves and refuses a present key as mdb_put does")
+    func cursorPuts() throws {
+        try withEnvironment { env in
+            let db = try env.write { try $0.openDatabase("c", flags: .create) }
+            try env.write { txn in
+                let c = try txn.cursor(db)
+                for k: UInt8 in [4, 2, 9, 3] {
+                    let existing = try [k].withUnsafeBytes { key in
+                        try [k &* 10].withUnsafeBytes { value in
+                            try c.put(key: key, value: value, flags: .noOverwrite).map(Array.init)
+                        }
+                    }
+                    #expect(existing == nil)
+                }
+                let existing = try [UInt8(2)].withUnsafeBytes { key in
+                    try [UInt8(99)].withUnsafeBytes { value in
+                        try c.put(key: key, value: value, flags: .noOverwrite).map(Array.init)
+                    }
+                }
+                #expect(existing == [20])
+                let slot = try [UInt8(10)].withUnsafeBytes { try c.reserve(key: $0, length: 3, flags: .append) }
+                slot.copyBytes(from: [7, 8, 9])
+                #expect(throws: LMDBError.keyExists) {
+                    try [UInt8(5)].withUnsafeBytes { _ = try c.reserve(key: $0, length: 1, flags: .append) }
+                }
+            }
+            try env.read { (txn) throws in
+                #expect(try txn.get(db, key: [2]).map(Array.init) == [20])
+                #expect(try txn.get(db, key: [10]).map(Array.init) == [7, 8, 9])
+                #expect(try txn.get(db, key: [5]) == nil)
+                #expect(try txn.statistics(db).entries == 5)
+            }
+        }
+    }
+
     @Test("a full map grows and the write is retried")
     func growth() throws {
         try withEnvironment(.init(initialMapSize: 32 << 10)) { env in
