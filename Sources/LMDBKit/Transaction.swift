@@ -80,17 +80,6 @@ public final class Transaction {
         return nil
     }
 
-    /// Reserves `length` bytes for `key`'s value and returns them to be filled before
-    /// the transaction ends (`mdb_put` with `MDB_RESERVE`); saves a copy.
-    public func reserve(
-        _ db: Database, key: UnsafeRawBufferPointer, length: Int, flags: PutFlags = []
-    ) throws(LMDBError) -> UnsafeMutableRawBufferPointer {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: length, mv_data: nil)
-        try check(mdb_put(handle, db.dbi, &k, &v, flags.rawValue | UInt32(MDB_RESERVE)), "mdb_put")
-        return UnsafeMutableRawBufferPointer(start: v.mv_data, count: length)
-    }
-
     /// Deletes `key` (and with `value`, only that duplicate). Returns whether it existed.
     @discardableResult
     public func delete(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil)

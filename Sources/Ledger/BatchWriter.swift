@@ -79,11 +79,15 @@ public final class BatchWriter {
         var device = StoreKeys.stringID(interner.id(for: env.device))
         var timeSeq = StoreKeys.timeSeq(env.time.microseconds, seq)
         try withUnsafeBytes(of: &device) { k in
-            try withUnsafeBytes(of: &timeSeq) { v in try putIndex(dbs.deviceTime, key: k, value: v) }
+            try withUnsafeBytes(of: &timeSeq) { v in
+                try Self.putIndex { try txn.put(dbs.deviceTime, key: k, value: v, flags: $0) }
+            }
         }
         for key in keys {
             try key.withKey { k in
-                try withUnsafeBytes(of: &seqKey) { v in try putIndex(dbs.keys, key: k, value: v) }
+                try withUnsafeBytes(of: &seqKey) { v in
+                    try Self.putIndex { try txn.put(dbs.keys, key: k, value: v, flags: $0) }
+                }
             }
         }
         nextSeq += 1
@@ -139,11 +143,15 @@ public final class BatchWriter {
                     var device = StoreKeys.stringID(r.device)
                     var timeSeq = StoreKeys.timeSeq(r.micros, seq)
                     try withUnsafeBytes(of: &device) { k in
-                        try withUnsafeBytes(of: &timeSeq) { v in try Self.putIndex(deviceTime, key: k, value: v) }
+                        try withUnsafeBytes(of: &timeSeq) { v in
+                            try Self.putIndex { try deviceTime.put(key: k, value: v, flags: $0) }
+                        }
                     }
                     for key in b.keys[r.keys] {
                         try key.withKey { k in
-                            try withUnsafeBytes(of: &seqKey) { v in try Self.putIndex(domainKeys, key: k, value: v) }
+                            try withUnsafeBytes(of: &seqKey) { v in
+                                try Self.putIndex { try domainKeys.put(key: k, value: v, flags: $0) }
+                            }
                         }
                     }
                     nextSeq += 1
@@ -184,21 +192,13 @@ public final class BatchWriter {
     }
 
     /// Appends an index value at the end of its key's values when it sorts last (the
-    /// usual case: times mostly ascend, sequence numbers always), else inserts it.
-    private func putIndex(_ db: Database, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
+    /// usual case: times mostly ascend, sequence numbers always), else inserts it; `put`
+    /// stores it with the flags given.
+    private static func putIndex(_ put: (PutFlags) throws -> Void) throws {
         do {
-            try txn.put(db, key: key, value: value, flags: .appendDuplicate)
+            try put(.appendDuplicate)
         } catch LMDBError.keyExists {
-            try txn.put(db, key: key, value: value)
-        }
-    }
-
-    /// `putIndex` through a cursor kept open for a batch.
-    private static func putIndex(_ cursor: Cursor, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
-        do {
-            try cursor.put(key: key, value: value, flags: .appendDuplicate)
-        } catch LMDBError.keyExists {
-            try cursor.put(key: key, value: value)
+            try put([])
         }
     }
 
