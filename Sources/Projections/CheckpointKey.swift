@@ -13,8 +13,9 @@ struct CheckpointKey {
     /// of the engine tag, so that values of another layout are never read as this one.
     static let formatVersion = 8
     /// Of a fold's checkpoints, every this many stands alone; those between copy runs from
-    /// the one before, so restoring one puts together at most this many.
-    static let keyframeInterval = 8
+    /// the one before, so restoring one puts together at most this many (eight on
+    /// average, each a copy of a state's bytes).
+    static let keyframeInterval = 16
 
     /// The 8 bytes that name an engine version and a policy: a policy override or a new
     /// engine never reuses another's checkpoints.

@@ -3,7 +3,8 @@ import SmartStack
 import Synchronization
 
 /// The checkpoints one fold makes, in order: the first stands alone; the next ones copy
-/// the runs they share with the one before from it, with a standalone one every
+/// the runs they share with the one before from it (the days of usage records unchanged,
+/// and what `StateDiff` finds), with a standalone one every
 /// `CheckpointKey.keyframeInterval`.
 struct CheckpointSeries {
     let device: String
@@ -30,9 +31,10 @@ struct CheckpointSeries {
     mutating func next(_ state: CheckpointState, time: Int64, seq: UInt64) -> (key: [UInt8], value: [UInt8]) {
         let bytes = state.bytes(reusing: &usageDays)
         let base = made % CheckpointKey.keyframeInterval == 0 ? nil : previous
+        let copies = base.map { StateDiff.copies(of: bytes, from: $0.state, keeping: usageDays.copies) } ?? []
         let entry = (
             CheckpointKey.key(device, tag, time: time, seq: seq),
-            CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: usageDays.copies)
+            CheckpointValue.encode(highSeq: ceiling, state: bytes, base: base, copies: copies)
         )
         previous = (time, seq, bytes)
         made += 1

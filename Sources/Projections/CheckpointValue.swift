@@ -8,8 +8,8 @@ import SmartStack
 /// varints), the whole state's CRC-32C (4 bytes), then the rest of the state's bytes as
 /// they are. A state is mostly repeated names and small numbers, but writing its bytes
 /// as they are costs a copy where compressing them costs as much as writing the state;
-/// the runs (the days of usage records unchanged since the earlier state) are most of a
-/// state and are stored as three numbers each.
+/// the runs (the days of usage records unchanged since the earlier state, and the other
+/// runs `StateDiff` finds in it) are most of a state and are stored as three numbers each.
 struct CheckpointValue {
     var highSeq: UInt64
     var size: Int
@@ -126,19 +126,37 @@ enum StatePatch {
     }
 
     /// The state of `size` bytes made of `literals` with the runs `copies` names taken
-    /// from `base`; nil when they do not fit.
+    /// from `base`; nil when they do not fit. Every run is checked before a byte is copied.
     static func assemble(size: Int, literals: ArraySlice<UInt8>, base: [UInt8], copies: [StateCopy]) -> [UInt8]? {
-        var out = [UInt8]()
-        out.reserveCapacity(size)
-        var used = literals.startIndex
+        var end = 0
+        var copied = 0
         for c in copies {
-            let gap = c.at - out.count
-            guard gap >= 0, used + gap <= literals.endIndex, c.from + c.count <= base.count else { return nil }
-            out.append(contentsOf: literals[used..<(used + gap)])
-            used += gap
-            out.append(contentsOf: base[c.from..<(c.from + c.count)])
+            guard c.at >= end, c.count >= 0, c.from >= 0, c.from <= base.count - c.count else { return nil }
+            end = c.at + c.count
+            copied += c.count
         }
-        out.append(contentsOf: literals[used...])
-        return out.count == size ? out : nil
+        guard end <= size, literals.count == size - copied else { return nil }
+        if size == 0 { return [] }
+        return [UInt8](unsafeUninitializedCapacity: size) { out, initialized in
+            literals.withUnsafeBytes { literals in
+                base.withUnsafeBytes { base in
+                    let to = UnsafeMutableRawPointer(out.baseAddress!)
+                    var (at, used) = (0, 0)
+                    func put(_ from: UnsafeRawBufferPointer, _ offset: Int, _ count: Int) {
+                        guard count > 0 else { return }
+                        (to + at).copyMemory(from: from.baseAddress! + offset, byteCount: count)
+                        at += count
+                    }
+                    for c in copies {
+                        let gap = c.at - at
+                        put(literals, used, gap)
+                        used += gap
+                        put(base, c.from, c.count)
+                    }
+                    put(literals, used, size - at)
+                }
+            }
+            initialized = size
+        }
     }
 }

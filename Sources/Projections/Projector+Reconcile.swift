@@ -16,8 +16,8 @@ extension Projector {
     /// are dropped and queries fold on from the last one the refold made.
     static let reconcileBudget = 65_536
     /// Stale checkpoints dated after the late events that a refold compares at most
-    /// (with checkpoints 1,024 events apart, the first ~25,000 events after them).
-    static let reconcileComparisons = 24
+    /// (with checkpoints 512 events apart, the first ~25,000 events after them).
+    static let reconcileComparisons = 48
 
     /// Refolds `device` over the log of `ceiling` records from its last checkpoint before
     /// the late events of `span`, making checkpoints as a fold does, and compares the

@@ -15,8 +15,8 @@ public final class Projector {
     /// The policy in force.
     public let policy: Policy
     /// Events per device between two checkpoints, unless set otherwise: an answer folds
-    /// 512 of them on average after restoring a checkpoint.
-    public static let defaultCheckpointInterval = 1_024
+    /// 256 of them on average after restoring a checkpoint.
+    public static let defaultCheckpointInterval = 512
     /// Events per device between two checkpoints.
     public var checkpointInterval = Projector.defaultCheckpointInterval
     /// Whether to read and save checkpoints.

@@ -26,4 +26,18 @@ struct InternedStringsTests {
         }
         #expect(reference.count == texts.count)
     }
+
+    @Test("strings keep their indices when the few looked for one by one become many in tables")
+    func fewThenMany() {
+        var table = InternedStrings()
+        let texts = (0..<(InternedStrings.linearLimit + 4)).map { "name-\($0)-of-a-longer-string" }
+        for (i, text) in texts.enumerated() {
+            #expect(table.insert(text) == nil)
+            // Every earlier one, as the same value and as a new string of the same text.
+            for j in 0...i {
+                #expect(table.insert(texts[j]) == j)
+                #expect(table.insert(String(decoding: Array(texts[j].utf8), as: UTF8.self)) == j)
+            }
+        }
+    }
 }

@@ -442,7 +442,7 @@ extension DeviceModel {
             let (bytes, from) = days.bytes(day: day, edit: dayEdits[day]) {
                 StateWriter.section(capacity: 64 + 24 * count) { w in
                     w.int(day)
-                    var table = UsageSignatureTable()
+                    var table = UsageSignatureTable(records: count)
                     for hour in 0..<24 {
                         usage[hour].withUnsafeBufferPointer { bucket in
                             for index in start[hour]..<end[hour] { table.note(bucket[index].signature) }

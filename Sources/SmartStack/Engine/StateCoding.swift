@@ -153,16 +153,21 @@ final class WriteBuffer {
 /// a second table remembers each value's representation (its two words: the storage's
 /// address and count, or a small string's bytes): the same representation is the same
 /// string, found without reading its bytes. Every value remembered that way is kept, so
-/// that no other string can take its address while the writer lives.
+/// that no other string can take its address while the writer lives. The first
+/// `linearLimit` strings are looked for one by one, with no table made: most sections
+/// (a usage signature's) hold a few.
 struct InternedStrings {
     private var strings: [String] = []
-    /// Indices into `strings` (+1; 0 is empty), and the hashes they sit under.
-    private var slots = [Int32](repeating: 0, count: 64)
-    private var hashes = [UInt32](repeating: 0, count: 64)
+    /// Indices into `strings` (+1; 0 is empty), and the hashes they sit under; empty
+    /// while the strings are few.
+    private var slots: [Int32] = []
+    private var hashes: [UInt32] = []
     /// Representations seen, and the index (+1; 0 is empty) of the string each is.
-    private var seen = [Representation](repeating: Representation(0, 0), count: 128)
-    private var seenIndex = [Int32](repeating: 0, count: 128)
+    private var seen: [Representation] = []
+    private var seenIndex: [Int32] = []
     private var seenCount = 0
+    /// How many strings are looked for one by one before the tables are made.
+    static let linearLimit = 8
     /// Values remembered in `seen` that are not in `strings` themselves.
     private var kept: [String] = []
 
@@ -175,6 +180,16 @@ struct InternedStrings {
     mutating func insert(_ s: String) -> Int? {
         let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
         let representation = Representation(words.0, words.1)
+        if slots.isEmpty {
+            // Each string held is alive in `strings`: the same representation is the same string.
+            for (i, known) in strings.enumerated() {
+                let k = unsafeBitCast(known, to: (UInt64, UInt64).self)
+                if Representation(k.0, k.1) == representation || known == s { return i }
+            }
+            strings.append(s)
+            if strings.count > InternedStrings.linearLimit { makeTables() }
+            return nil
+        }
         let mask = seen.count - 1
         var i =
             Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32)
@@ -191,6 +206,31 @@ struct InternedStrings {
         seenCount += 1
         if seenCount * 2 > seen.count { growSeen() }
         return found
+    }
+
+    /// Makes the tables from the strings held so far.
+    private mutating func makeTables() {
+        slots = [Int32](repeating: 0, count: 64)
+        hashes = [UInt32](repeating: 0, count: 64)
+        seen = [Representation](repeating: Representation(0, 0), count: 128)
+        seenIndex = [Int32](repeating: 0, count: 128)
+        let mask = slots.count - 1
+        for (index, string) in strings.enumerated() {
+            let hash = UInt32(truncatingIfNeeded: StringHash.of(string))
+            var i = Int(hash) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = Int32(index + 1)
+            hashes[i] = hash
+            let words = unsafeBitCast(string, to: (UInt64, UInt64).self)
+            let seenMask = seen.count - 1
+            var j =
+                Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32)
+                & seenMask
+            while seenIndex[j] != 0 { j = (j + 1) & seenMask }
+            seen[j] = Representation(words.0, words.1)
+            seenIndex[j] = Int32(index + 1)
+            seenCount += 1
+        }
     }
 
     private mutating func insertByContent(_ s: String) -> Int? {

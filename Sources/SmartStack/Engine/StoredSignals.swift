@@ -161,10 +161,13 @@ package final class UsageSignature: Codable, Hashable, Sendable {
         a === b || (a.app == b.app && a.intent == b.intent && a.parameters == b.parameters)
     }
 
+    /// The app and the hashes made at init: equal signatures have the same pattern key
+    /// (the intent and its parameters) and intent, and hashing a dictionary costs a hasher
+    /// for each of its entries.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(app)
-        hasher.combine(intent)
-        hasher.combine(parameters)
+        hasher.combine(patternHash)
+        hasher.combine(intentHash)
     }
 }
 

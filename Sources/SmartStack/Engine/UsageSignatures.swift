@@ -82,6 +82,13 @@ struct UsageSignatureTable {
     private var byObject: [ObjectIdentifier: Int] = [:]
     private var byContent: [UsageSignature: Int] = [:]
 
+    /// A table for up to `records` records, made without growing.
+    init(records: Int) {
+        byObject.reserveCapacity(records)
+        byContent.reserveCapacity(min(records, 32))
+        signatures.reserveCapacity(min(records, 32))
+    }
+
     /// Adds `signature` unless the table holds it (or one of the same content).
     mutating func note(_ signature: UsageSignature) {
         let object = ObjectIdentifier(signature)
