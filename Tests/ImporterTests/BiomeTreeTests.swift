@@ -10,11 +10,12 @@ import Testing
 struct GeneratedBiome {
     /// 2026-11-20T08:00:00Z in Cocoa seconds.
     static let morning = 816_854_400.0
-    let scratch = Scratch()
+    let scratch: Scratch
     var root: String { scratch.path + "/extraction" }
     let streams = "extraction/private/var/mobile/Library/Biome/streams"
 
     init() throws {
+        scratch = try Scratch()
         let t = Self.morning
         var intents = SEGBWriter(version: 2, created: t)
         intents.records = [
@@ -206,7 +207,7 @@ struct BiomeTreeTests {
     @Test(
         "a v2 trailer listing one slot twice (written, then deleted) yields the slot once per entry without advancing")
     func duplicateTrailerEntry() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         var w = SEGBWriter(version: 2, created: GeneratedBiome.morning)
         w.records = [

@@ -39,7 +39,7 @@ struct IconStateTests {
     }
 
     func read(_ bytes: [UInt8], layoutTime: Timestamp? = nil) throws -> (ArtifactImport, Scratch) {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         let path = try scratch.write("private/var/mobile/Library/SpringBoard/IconState.plist", bytes)
         let result = IconStateImporter.read(
             path: path,
@@ -79,7 +79,7 @@ struct IconStateTests {
 
     @Test("without --layout-time the layout's time is the file's modification time")
     func modificationTime() throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.cleanup() }
         let path = try scratch.write("IconState.plist", Self.sample())
         let mtime = Date(timeIntervalSince1970: 1_639_656_000.25)
@@ -141,7 +141,7 @@ struct IconStateTests {
 
     @Test("importing the same file twice adds nothing")
     func twice() throws {
-        let scratch = Scratch()
+        let scratch = try Scratch()
         defer { scratch.cleanup() }
         let path = try scratch.write("private/var/mobile/Library/SpringBoard/IconState.plist", Self.sample())
         var options = ImportRun.Options()

@@ -9,9 +9,9 @@ import StackLedgerTesting
 struct Scratch {
     let path: String
 
-    init() {
+    init() throws {
         path = NSTemporaryDirectory() + "stackledger-import-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     func cleanup() { try? FileManager.default.removeItem(atPath: path) }

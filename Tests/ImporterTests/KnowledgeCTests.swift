@@ -21,7 +21,7 @@ struct KnowledgeCTests {
 
     @Test("the macOS 10.14 sample: every inFocus, usage and backlight row, checked against sqlite3")
     func realSample() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let path = try s.copyFixture(Self.fixture, to: "evidence/knowledgeC.db")
         #expect(try md5(path) == "85bbff7248285e6dc42b2c1d760eda45")
@@ -69,7 +69,7 @@ struct KnowledgeCTests {
         "an iOS-shaped database: intents, relevant shortcuts, widget views and refreshes, locks; Z_nEVENT from the schema"
     )
     func iosStreams() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         let t = 816_854_400.0 // 2026-11-20T08:00:00Z
@@ -140,7 +140,7 @@ struct KnowledgeCTests {
 
     @Test("a database with a write-ahead log: its committed rows are read, and neither file changes")
     func writeAheadLog() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         try FileManager.default.createDirectory(atPath: s.path + "/evidence", withIntermediateDirectories: true)
         let script = """
@@ -185,7 +185,7 @@ struct KnowledgeCTests {
 
     @Test("a file that is not a knowledgeC database imports nothing and says why", arguments: ["text", "other-sqlite"])
     func notKnowledgeC(_ kind: String) throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let path = s.path + "/knowledgeC.db"
         if kind == "text" {
@@ -203,7 +203,7 @@ struct KnowledgeCTests {
         "rows whose values are of the wrong kind, out of range or too long each fail alone, saying which column holds what; the rest import"
     )
     func hostileRows() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         let start = 816_854_400.0
@@ -257,7 +257,7 @@ struct KnowledgeCTests {
 
     @Test("a widget row whose custom metadata holds the wrong kind of value fails alone, naming the value")
     func hostileCustomMetadata() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         let t = 816_854_400.0
@@ -294,7 +294,7 @@ struct KnowledgeCTests {
 
     @Test("a generated 5,000-row database: one event per row of a read stream")
     func bulk() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(5_000, start: 816_854_400))
@@ -313,7 +313,7 @@ struct KnowledgeCTests {
 
     @Test("rows of sixty streams not read, some with long names, are each counted under their stream")
     func manyStreamsNotRead() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         // Three rows for each of 60 streams, interleaved with one another.
@@ -349,7 +349,7 @@ struct KnowledgeCTests {
 
     @Test("a database whose events pass 4 MiB is stored from its spilled batches in one commit, and again adds nothing")
     func spilled() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
@@ -373,7 +373,7 @@ struct KnowledgeCTests {
         "a spilled database stored into a store whose map must grow keeps every event, committed after or while it is read",
         arguments: [false, true])
     func spilledIntoAGrowingMap(streaming: Bool) throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/knowledgeC.db"
         try sqlite3Write(db, KnowledgeCFixture.schema + KnowledgeCFixture.bulkRows(60_000, start: 816_854_400))
@@ -392,7 +392,7 @@ struct KnowledgeCTests {
         "of several databases read together, one whose id is stored with other content imports nothing; the others import whole",
         arguments: [false, true])
     func oneFileRefusedAmongOthers(streaming: Bool) throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         try FileManager.default.createDirectory(atPath: s.path + "/dbs", withIntermediateDirectories: true)
         for (k, name) in ["a", "b", "c"].enumerated() {
@@ -425,7 +425,7 @@ struct KnowledgeCTests {
         "a database that cannot be read, among others committed while they are read, imports nothing; the others import whole"
     )
     func unreadableAmongStreamed() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         try FileManager.default.createDirectory(atPath: s.path + "/dbs", withIntermediateDirectories: true)
         try sqlite3Write(

@@ -12,7 +12,7 @@ struct PowerLogTests {
 
     @Test("the iOS 15 sample: 16 WidgetStats rows become stack.observed, checked against sqlite3")
     func realSample() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let path = try s.copyFixture(
             Self.fixture, to: "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")
@@ -57,7 +57,7 @@ struct PowerLogTests {
 
     @Test("WidgetUpdates and SuggestedWidgetReload rows become widget.reloaded with budget and reason")
     func reloads() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/CurrentPowerlog.PLSQL"
         try sqlite3Write(
@@ -87,7 +87,7 @@ struct PowerLogTests {
 
     @Test("a WidgetStats row whose time on screen the contract cannot hold fails alone, named by its row")
     func hugeTimeOnScreen() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/CurrentPowerlog.PLSQL"
         try sqlite3Write(
@@ -108,7 +108,7 @@ struct PowerLogTests {
 
     @Test("a row whose column holds the wrong kind of value fails alone, naming the column; SQLite would read it as 0")
     func wrongKindOfValue() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let db = s.path + "/CurrentPowerlog.PLSQL"
         try sqlite3Write(
@@ -137,7 +137,7 @@ struct PowerLogTests {
 
     @Test("a database without the PowerLog widget tables imports nothing and says so")
     func notPowerLog() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let report = try ImportRun(format: .powerlog).run(
             path: try s.copyFixture(KnowledgeCTests.fixture, to: "x.PLSQL"), into: try s.ledger())[0]

@@ -75,7 +75,7 @@ struct SEGBFixtureTests {
 
     @Test("importing the real files yields one context event per written record, with provenance")
     func importReal() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let ledger = try s.ledger()
         var options = ImportRun.Options()
@@ -103,7 +103,7 @@ struct SEGBFixtureTests {
 
     @Test("a flipped payload byte fails that record's CRC; the file's other records are kept")
     func crcMismatch() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(Self.trueTone))))
         bytes[80 + 8 + 1] ^= 0x04
@@ -123,7 +123,7 @@ struct SEGBFixtureTests {
             ("too short", 3),
         ])
     func unreadable(_ name: String, _ damage: Int) throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         var bytes: [UInt8]
         switch damage {
@@ -184,7 +184,7 @@ struct ArtifactLimitTests {
 extension ArtifactLimitTests {
     @Test("an artifact file over 1 GiB is refused before it is read, naming the limit")
     func fileSize() throws {
-        let s = Scratch()
+        let s = try Scratch()
         defer { s.cleanup() }
         let path = s.path + "/Device.ScreenLocked.segb"
         #expect(FileManager.default.createFile(atPath: path, contents: nil))

@@ -58,7 +58,7 @@ struct CaseBundleTests {
         let select = try CLI.run(
             executable: Self.tools + "case_sparql_select", ["--disallow-empty-results", table, query, bundle])
         #expect(select.status == 0, "\(select.stderr)")
-        return (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+        return try String(contentsOfFile: table, encoding: .utf8)
     }
 
     @Test("why --format case validates, and the query finds every part of the answer's provenance")
