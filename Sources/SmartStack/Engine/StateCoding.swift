@@ -174,26 +174,32 @@ struct InternedStrings {
     private struct Representation: Equatable {
         var a: UInt64, b: UInt64
         init(_ a: UInt64, _ b: UInt64) { (self.a, self.b) = (a, b) }
+
+        init(_ s: String) {
+            let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
+            (a, b) = (words.0, words.1)
+        }
+
+        /// Where the representation's search starts in a table of `mask + 1` slots.
+        func slot(_ mask: Int) -> Int {
+            Int(truncatingIfNeeded: ((a ^ (b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
+        }
     }
 
     /// The index of `s` if it was inserted before; else inserts it and returns nil.
     mutating func insert(_ s: String) -> Int? {
-        let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
-        let representation = Representation(words.0, words.1)
+        let representation = Representation(s)
         if slots.isEmpty {
             // Each string held is alive in `strings`: the same representation is the same string.
-            for (i, known) in strings.enumerated() {
-                let k = unsafeBitCast(known, to: (UInt64, UInt64).self)
-                if Representation(k.0, k.1) == representation || known == s { return i }
+            for (i, known) in strings.enumerated() where Representation(known) == representation || known == s {
+                return i
             }
             strings.append(s)
             if strings.count > InternedStrings.linearLimit { makeTables() }
             return nil
         }
         let mask = seen.count - 1
-        var i =
-            Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32)
-            & mask
+        var i = representation.slot(mask)
         while seenIndex[i] != 0 {
             if seen[i] == representation { return Int(seenIndex[i]) - 1 }
             i = (i + 1) & mask
@@ -214,23 +220,11 @@ struct InternedStrings {
         hashes = [UInt32](repeating: 0, count: 64)
         seen = [Representation](repeating: Representation(0, 0), count: 128)
         seenIndex = [Int32](repeating: 0, count: 128)
-        let mask = slots.count - 1
         for (index, string) in strings.enumerated() {
-            let hash = UInt32(truncatingIfNeeded: StringHash.of(string))
-            var i = Int(hash) & mask
-            while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = Int32(index + 1)
-            hashes[i] = hash
-            let words = unsafeBitCast(string, to: (UInt64, UInt64).self)
-            let seenMask = seen.count - 1
-            var j =
-                Int(truncatingIfNeeded: ((words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32)
-                & seenMask
-            while seenIndex[j] != 0 { j = (j + 1) & seenMask }
-            seen[j] = Representation(words.0, words.1)
-            seenIndex[j] = Int32(index + 1)
-            seenCount += 1
+            place(Int32(index + 1), hash: UInt32(truncatingIfNeeded: StringHash.of(string)))
+            remember(Representation(string), Int32(index + 1))
         }
+        seenCount = strings.count
     }
 
     private mutating func insertByContent(_ s: String) -> Int? {
@@ -248,31 +242,36 @@ struct InternedStrings {
         return nil
     }
 
+    /// Puts `slot` (an index into `strings`, +1) under `hash`, in the first free slot.
+    private mutating func place(_ slot: Int32, hash: UInt32) {
+        let mask = slots.count - 1
+        var i = Int(hash) & mask
+        while slots[i] != 0 { i = (i + 1) & mask }
+        slots[i] = slot
+        hashes[i] = hash
+    }
+
+    /// Puts `representation`, naming `index` (+1), in the first free slot of `seen`.
+    private mutating func remember(_ representation: Representation, _ index: Int32) {
+        let mask = seen.count - 1
+        var i = representation.slot(mask)
+        while seenIndex[i] != 0 { i = (i + 1) & mask }
+        seen[i] = representation
+        seenIndex[i] = index
+    }
+
     private mutating func grow() {
         let (oldSlots, oldHashes) = (slots, hashes)
         slots = [Int32](repeating: 0, count: oldSlots.count * 2)
         hashes = [UInt32](repeating: 0, count: oldSlots.count * 2)
-        let mask = slots.count - 1
-        for (slot, hash) in zip(oldSlots, oldHashes) where slot != 0 {
-            var i = Int(hash) & mask
-            while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = slot
-            hashes[i] = hash
-        }
+        for (slot, hash) in zip(oldSlots, oldHashes) where slot != 0 { place(slot, hash: hash) }
     }
 
     private mutating func growSeen() {
         let (oldSeen, oldIndex) = (seen, seenIndex)
         seen = [Representation](repeating: Representation(0, 0), count: oldSeen.count * 2)
         seenIndex = [Int32](repeating: 0, count: oldSeen.count * 2)
-        let mask = seen.count - 1
-        for (r, index) in zip(oldSeen, oldIndex) where index != 0 {
-            var i =
-                Int(truncatingIfNeeded: ((r.a ^ (r.b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9) >> 32) & mask
-            while seenIndex[i] != 0 { i = (i + 1) & mask }
-            seen[i] = r
-            seenIndex[i] = index
-        }
+        for (r, index) in zip(oldSeen, oldIndex) where index != 0 { remember(r, index) }
     }
 }
 
