@@ -34,8 +34,9 @@ let package = Package(
             dependencies: ["CLMDB"],
             swiftSettings: strictSettings
         ),
-        // CRC-32C with the processor's instruction where it has one.
-        .target(name: "CChecksum"),
+        // CRC-32C with the processor's instruction where it has one, and ISA-L's for long
+        // buffers (libisal-dev, as CIsal).
+        .target(name: "CChecksum", linkerSettings: [.linkedLibrary("isal")]),
         // The record format shared by storage and domain: times, envelopes and provenance,
         // index keys, byte readers and writers, the payload protocol, a stored record's view.
         .target(

@@ -10,13 +10,14 @@ struct CRC32CTests {
         #expect(Array("123456789".utf8).withUnsafeBytes { CRC32C.software(0, $0) } == 0xE306_9283)
     }
 
-    @Test("hardware and software agree on every length and alignment, and when continued")
+    @Test("hardware and software agree on every length and alignment, short and long, and when continued")
     func agree() {
         var rng = SplitMix64(seed: 5)
-        let data = (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let data = (0..<40000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         data.withUnsafeBytes { raw in
             for start in 0..<9 {
-                for length in [0, 1, 7, 8, 9, 63, 64, 100, 1000] {
+                // Both sides of the length where long buffers change method, and a state's size.
+                for length in [0, 1, 7, 8, 9, 63, 64, 100, 383, 384, 385, 1000, 4096, 34_567] {
                     let slice = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
                     #expect(CRC32C.update(0, slice) == CRC32C.software(0, slice))
                     let half = length / 2
