@@ -18,4 +18,13 @@ public enum ProcessAllocator {
     public static func returnFreedMemoryAtOnce() {
         mi_option_set(mi_option_decommit_delay, 0)
     }
+
+    /// Makes the allocator keep the memory it frees for `milliseconds` before giving it
+    /// back to the system (mimalloc's `decommit_delay`, 25 ms by default), so that a
+    /// server answering one question after another reuses the same pages instead of
+    /// returning them and faulting them in again for the next question. Memory that stays
+    /// free for longer is still given back.
+    public static func keepFreedMemory(milliseconds: Int) {
+        mi_option_set(mi_option_decommit_delay, milliseconds)
+    }
 }

@@ -34,6 +34,11 @@ public struct StackLedgerCommand: ParsableCommand {
         arguments.dropFirst().first == "export"
     }
 
+    /// Whether `arguments` (the process's, the program's name first) run `serve`.
+    public static func isServe(_ arguments: [String]) -> Bool {
+        arguments.dropFirst().first == "serve"
+    }
+
     /// Parses the process's arguments and runs the command, exiting with its code.
     public static func runFromCommandLine() {
         main(joiningListedNumbers(Array(CommandLine.arguments.dropFirst())))
