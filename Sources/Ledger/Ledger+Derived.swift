@@ -158,8 +158,9 @@ extension LedgerReader {
         // a fold of the whole log keeps a small resident set.
         var indexSpan = MapSpan()
         var logSpan = MapSpan()
+        var read = 0
         defer {
-            if indexSpan.count + logSpan.count >= LedgerReader.releaseSpan {
+            if read >= LedgerReader.releaseAfterReading {
                 txn.releasePages(indexSpan)
                 txn.releasePages(logSpan)
             }
@@ -180,6 +181,7 @@ extension LedgerReader {
             }
             last = seq
             logSpan.include(bytes)
+            read += e.value.count + bytes.count
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
                 damaged(seq)
             } else {

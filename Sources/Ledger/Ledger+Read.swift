@@ -16,10 +16,12 @@ public final class LedgerReader {
 
     var dbs: StoreDatabases { ledger.databases }
 
-    /// How many bytes of the map a device's read must have passed before it hands their
-    /// pages back as it ends (`forEachRecord`): a query's short fold keeps them, a long
-    /// one does not.
-    static let releaseSpan = 1 << 20
+    /// How many bytes of records and index entries a device's read must have read before
+    /// it hands the pages it passed back as it ends (`forEachRecord`): a query's short
+    /// fold keeps them, a long one does not. Counted in bytes read, not by the span of
+    /// addresses they lie in: a device's few records from a checkpoint on lie on pages
+    /// scattered over the map, whose span would hand back far more than was read.
+    static let releaseAfterReading = 1 << 20
     /// How many bytes of the log a scan passes between handing pages back.
     static let releaseStride = 64 << 20
 
