@@ -154,11 +154,12 @@ extension LedgerReader {
         let log = try txn.cursor(dbs.log)
         var last: UInt64?
         // What the read passed, in the index and in the log: the log's pages go back to
-        // the kernel every `releaseStride` bytes, and both when a long read ends, so that
-        // a fold of the whole log keeps a small resident set.
+        // the kernel every `releaseStride` bytes read, and both when a long read ends, so
+        // that a fold of the whole log keeps a small resident set. Counted in bytes read:
+        // the pages a device's records lie on are scattered over the map.
         var indexSpan = MapSpan()
         var logSpan = MapSpan()
-        var read = 0
+        var (read, readAtRelease) = (0, 0)
         defer {
             if read >= LedgerReader.releaseAfterReading {
                 txn.releasePages(indexSpan)
@@ -189,7 +190,10 @@ extension LedgerReader {
                     return
                 }
             }
-            txn.releasePages(&logSpan, atLeast: LedgerReader.releaseStride)
+            if read - readAtRelease >= LedgerReader.releaseStride {
+                txn.releasePages(logSpan)
+                (logSpan, readAtRelease) = (MapSpan(), read)
+            }
             entry = try c.nextDuplicate()
         }
     }

@@ -22,7 +22,7 @@ public final class LedgerReader {
     /// addresses they lie in: a device's few records from a checkpoint on lie on pages
     /// scattered over the map, whose span would hand back far more than was read.
     static let releaseAfterReading = 1 << 20
-    /// How many bytes of the log a scan passes between handing pages back.
+    /// How many bytes of the log a scan (or a device's read) reads between handing pages back.
     static let releaseStride = 64 << 20
 
     /// The newest sequence number, 0 for an empty log.
