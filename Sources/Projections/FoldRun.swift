@@ -42,8 +42,18 @@ struct FoldRun {
     /// Applies one record of the log (its event nil when the view leaves it out), after
     /// the extra events dated before it.
     mutating func take(time: Int64, seq: UInt64, event: consuming Event?) {
+        guard let event else { return pass(time: time, seq: seq) }
+        take(time: time, seq: seq, event: event)
+    }
+
+    /// Moves past one record of the log that the view leaves out.
+    mutating func pass(time: Int64, seq: UInt64) {
         position = (time, seq)
-        guard let event else { return }
+    }
+
+    /// Applies one record of the log, after the extra events dated before it.
+    mutating func take(time: Int64, seq: UInt64, event: consuming Event) {
+        position = (time, seq)
         applyExtras(before: time)
         engine.apply(event, seq: seq)
         for d in engine.takeDecisions() { collect?(d) }
