@@ -10,6 +10,9 @@ internal import CLMDB
 public struct MapSpan: Sendable {
     private(set) var low = UInt.max
     private(set) var high: UInt = 0
+    /// How many times a buffer included started on another page than the one before it.
+    private var pagesEntered = 0
+    private var lastPage = UInt.max
 
     /// An empty span.
     public init() {}
@@ -22,10 +25,24 @@ public struct MapSpan: Sendable {
         let start = UInt(bitPattern: base)
         low = Swift.min(low, start)
         high = Swift.max(high, start + UInt(buffer.count))
+        let page = start / MapSpan.pageSize
+        if page != lastPage {
+            pagesEntered += 1
+            lastPage = page
+        }
     }
 
-    /// How many bytes it covers.
+    /// How many bytes it covers, from its lowest address to its highest.
     public var count: Int { high > low ? Int(high - low) : 0 }
+
+    /// The bytes of the pages its buffers were read from, each page counted once for every
+    /// run of buffers on it: about what a read in address order brought into the resident
+    /// set. A read of a few records scattered over the map enters few pages however far
+    /// apart they lie, which `count` would not tell.
+    public var bytesEntered: Int { pagesEntered * Int(MapSpan.pageSize) }
+
+    /// The system's page size, the map's unit.
+    static let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 extension Transaction {
@@ -38,7 +55,7 @@ extension Transaction {
     public func releasePages(_ span: MapSpan) {
         precondition(isOpen, "pages are released only while the transaction that read them is open")
         guard span.count > 0 else { return }
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let page = MapSpan.pageSize
         // Whole pages: the map starts on a page and is a whole number of pages long.
         let start = span.low / page * page
         let end = (span.high + page - 1) / page * page

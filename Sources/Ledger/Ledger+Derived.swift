@@ -154,14 +154,17 @@ extension LedgerReader {
         let log = try txn.cursor(dbs.log)
         var last: UInt64?
         // What the read passed, in the index and in the log: the log's pages go back to
-        // the kernel every `releaseStride` bytes read, and both when a long read ends, so
-        // that a fold of the whole log keeps a small resident set. Counted in bytes read:
-        // the pages a device's records lie on are scattered over the map.
+        // the kernel every `releaseEnteredStride` bytes of pages the read entered, and both when a
+        // long read ends, so that a fold of the whole log keeps a small resident set.
+        // Counted by records and pages entered, not by the span of addresses: a query's
+        // few records lie on pages scattered over the map.
         var indexSpan = MapSpan()
         var logSpan = MapSpan()
-        var (read, readAtRelease) = (0, 0)
+        var (records, released) = (0, 0)
         defer {
-            if read >= LedgerReader.releaseAfterReading {
+            if records >= LedgerReader.releaseAfterRecords
+                || released + logSpan.bytesEntered >= LedgerReader.releaseAfterEntering
+            {
                 txn.releasePages(indexSpan)
                 txn.releasePages(logSpan)
             }
@@ -182,7 +185,7 @@ extension LedgerReader {
             }
             last = seq
             logSpan.include(bytes)
-            read += e.value.count + bytes.count
+            records += 1
             if skippingDamaged && !RecordCodec.isIntact(bytes, seq: seq) {
                 damaged(seq)
             } else {
@@ -190,9 +193,10 @@ extension LedgerReader {
                     return
                 }
             }
-            if read - readAtRelease >= LedgerReader.releaseStride {
+            if logSpan.bytesEntered >= LedgerReader.releaseEnteredStride {
                 txn.releasePages(logSpan)
-                (logSpan, readAtRelease) = (MapSpan(), read)
+                released += logSpan.bytesEntered
+                logSpan = MapSpan()
             }
             entry = try c.nextDuplicate()
         }

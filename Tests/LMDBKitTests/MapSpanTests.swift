@@ -74,4 +74,22 @@ struct MapSpanTests {
             #expect(try readAll(into: &again))
         }
     }
+
+    @Test("the pages entered count each run of buffers on a page once, however far apart the pages lie")
+    func pagesEntered() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * page, alignment: page)
+        defer { memory.deallocate() }
+        var span = MapSpan()
+        // Three small buffers on the first page, one on the tenth, one on the sixtieth.
+        for offset in [0, 100, 200, 9 * page + 8, 59 * page] {
+            span.include(UnsafeRawBufferPointer(rebasing: memory[offset..<offset + 16]))
+        }
+        #expect(span.bytesEntered == 3 * page)
+        #expect(span.count == 59 * page + 16)
+        // Back to a page left before: entered again.
+        span.include(UnsafeRawBufferPointer(rebasing: memory[0..<16]))
+        #expect(span.bytesEntered == 4 * page)
+        #expect(MapSpan().bytesEntered == 0)
+    }
 }
