@@ -16,7 +16,7 @@ public enum ProcessAllocator {
     /// resident memory follows what it holds rather than what it once held. Pages that the
     /// delay would have reused are asked for again, at a small cost in system calls.
     public static func returnFreedMemoryAtOnce() {
-        mi_option_set(mi_option_decommit_delay, 0)
+        keepFreedMemory(milliseconds: 0)
     }
 
     /// Makes the allocator keep the memory it frees for `milliseconds` before giving it

@@ -157,14 +157,13 @@ extension LedgerReader {
         // the kernel every `releaseEnteredStride` bytes of pages the read entered, and both when a
         // long read ends, so that a fold of the whole log keeps a small resident set.
         // Counted by records and pages entered, not by the span of addresses: a query's
-        // few records lie on pages scattered over the map.
+        // few records lie on pages scattered over the map. (A record enters at most one
+        // page, so a read that released pages on the way has read more than enough records.)
         var indexSpan = MapSpan()
         var logSpan = MapSpan()
-        var (records, released) = (0, 0)
+        var records = 0
         defer {
-            if records >= LedgerReader.releaseAfterRecords
-                || released + logSpan.bytesEntered >= LedgerReader.releaseAfterEntering
-            {
+            if records >= LedgerReader.releaseAfterRecords {
                 txn.releasePages(indexSpan)
                 txn.releasePages(logSpan)
             }
@@ -195,7 +194,6 @@ extension LedgerReader {
             }
             if logSpan.bytesEntered >= LedgerReader.releaseEnteredStride {
                 txn.releasePages(logSpan)
-                released += logSpan.bytesEntered
                 logSpan = MapSpan()
             }
             entry = try c.nextDuplicate()

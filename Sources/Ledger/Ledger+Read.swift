@@ -16,15 +16,13 @@ public final class LedgerReader {
 
     var dbs: StoreDatabases { ledger.databases }
 
-    /// How many records a device's read must have read, or how many bytes of the log's
-    /// pages it must have entered, before it hands the pages it passed back as it ends
-    /// (`forEachRecord`): a long fold's stretches (1,024 records a batch) give them back; a
-    /// query's short fold from its checkpoint (at most 512 records, `rebuild`'s spacing)
-    /// keeps them, for the next question to find. Not by the span of addresses the
+    /// How many records a device's read must have read before it hands the pages it
+    /// passed back as it ends (`forEachRecord`): a long fold's stretches (1,024 records a
+    /// batch) give them back; a query's short fold from its checkpoint (at most 512
+    /// records, `rebuild`'s spacing) keeps them, for the next question to find. Not by the span of addresses the
     /// records lie in: a device's few records lie on pages scattered over the map, whose
     /// span would hand back far more than was read, to be faulted in again.
     static let releaseAfterRecords = 1_024
-    static let releaseAfterEntering = 8 << 20
     /// How many bytes of the log a scan passes between handing pages back.
     static let releaseStride = 64 << 20
     /// How many bytes of the log's pages a device's read enters between handing them back.
