@@ -164,6 +164,20 @@ public final class LedgerReader {
         return try c.duplicateCount()
     }
 
+    /// How many events `device` has and the event times of its first and last, read from
+    /// the ends of the index and its count (no records are visited); nil when it has none.
+    public func eventSpan(device: String) throws -> (count: Int, first: Int64, last: Int64)? {
+        guard let id = strings.id(of: device) else { return nil }
+        let c = try txn.cursor(dbs.deviceTime)
+        var key = StoreKeys.stringID(id)
+        guard let head = try withUnsafeBytes(of: &key, { try c.seek(exactly: $0) }),
+            let first = StoreKeys.decodeTimeSeq(head.value)
+        else { return nil }
+        let count = try c.duplicateCount()
+        guard let tail = try c.lastDuplicate(), let last = StoreKeys.decodeTimeSeq(tail.value) else { return nil }
+        return (count, first.0, last.0)
+    }
+
     /// Sequence numbers of `device`'s events with event time in `[from, to)` (microseconds),
     /// in (time, seq) order.
     public func seqs(device: String, fromMicros: Int64 = 0, toMicros: Int64 = .max) throws -> [UInt64] {

@@ -101,16 +101,16 @@ final class StoreAPI {
             w.beginArray()
             try ledger.read { r in
                 for device in try r.devices() {
-                    let times = try r.timedSeqs(device: device)
+                    let span = try r.eventSpan(device: device)
                     w.beginObject()
                     w.key("device")
                     w.string(device)
                     w.key("events")
-                    w.integer(times.count)
+                    w.integer(span?.count ?? 0)
                     w.key("first")
-                    if let t = times.first?.time { w.time(Timestamp(microseconds: t)) } else { w.null() }
+                    if let t = span?.first { w.time(Timestamp(microseconds: t)) } else { w.null() }
                     w.key("last")
-                    if let t = times.last?.time { w.time(Timestamp(microseconds: t)) } else { w.null() }
+                    if let t = span?.last { w.time(Timestamp(microseconds: t)) } else { w.null() }
                     w.endObject()
                 }
             }

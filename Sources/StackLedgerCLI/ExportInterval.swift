@@ -10,9 +10,10 @@ func exportInterval(_ session: QuerySession, from: TimeArgument?, to: TimeArgume
     var last = Int64.min
     try session.ledger.read { r in
         for device in session.devices {
-            let times = try r.timedSeqs(device: device)
-            if let t = times.first?.time { first = min(first, t) }
-            if let t = times.last?.time { last = max(last, t) }
+            if let span = try r.eventSpan(device: device) {
+                first = min(first, span.first)
+                last = max(last, span.last)
+            }
         }
     }
     if first > last { (first, last) = (0, 0) }

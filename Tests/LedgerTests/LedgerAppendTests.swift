@@ -188,6 +188,10 @@ struct LedgerAppendTests {
             #expect(try r.seqs(device: device) == expected)
             #expect(try r.eventCount(device: device) == expected.count)
             #expect(try r.eventCount(device: "no-such-device") == 0)
+            let times = events.filter { $0.envelope.device == device }.map(\.envelope.time.microseconds)
+            let span = try #require(try r.eventSpan(device: device))
+            #expect(span.count == expected.count && span.first == times.min() && span.last == times.max())
+            #expect(try r.eventSpan(device: "no-such-device") == nil)
             let app = events[7].envelope.app!
             let key = IndexKey(namespace: Event.IndexNamespace.app, value: app)
             let byApp = events.enumerated().filter { $0.element.indexKeys.contains(key) }.map { UInt64($0.offset + 1) }
