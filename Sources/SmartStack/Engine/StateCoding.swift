@@ -343,7 +343,7 @@ struct StateReader {
             guard tag <= strings.count else { throw Malformed(offset: offset) }
             return strings[Int(tag - 1)]
         }
-        let n = Int(try varint())
+        let n = Int(truncatingIfNeeded: try varint())
         guard n >= 0, n <= bytes.count - offset else { throw Malformed(offset: offset) }
         let read = n > 15 ? pooled(offset..<offset + n) : String(decoding: bytes[offset..<offset + n], as: UTF8.self)
         offset += n
@@ -379,16 +379,16 @@ struct StateReader {
         try byte() == 0 ? nil : try read(&self)
     }
     mutating func array<T>(_ read: (inout StateReader) throws -> T) throws -> [T] {
-        let n = Int(try varint())
-        guard n <= bytes.count else { throw Malformed(offset: offset) }
+        let n = Int(truncatingIfNeeded: try varint())
+        guard n >= 0, n <= bytes.count else { throw Malformed(offset: offset) }
         var out = [T]()
         out.reserveCapacity(n)
         for _ in 0..<n { out.append(try read(&self)) }
         return out
     }
     mutating func map<V>(_ read: (inout StateReader) throws -> V) throws -> [String: V] {
-        let n = Int(try varint())
-        guard n <= bytes.count else { throw Malformed(offset: offset) }
+        let n = Int(truncatingIfNeeded: try varint())
+        guard n >= 0, n <= bytes.count else { throw Malformed(offset: offset) }
         var out = [String: V](minimumCapacity: n)
         for _ in 0..<n {
             let k = try string()
@@ -407,7 +407,7 @@ struct StateReader {
     /// Passes over a section that `StateWriter.section(_:)` wrote, giving where its bytes
     /// are (for `section(at:_:)`).
     mutating func skipSection() throws -> Range<Int> {
-        let n = Int(try varint())
+        let n = Int(truncatingIfNeeded: try varint())
         guard n >= 0, n <= bytes.count - offset else { throw Malformed(offset: offset) }
         offset += n
         return offset - n..<offset
