@@ -157,11 +157,7 @@ public final class LedgerReader {
 
     /// How many events `device` has, read from the index's count (no records are visited).
     public func eventCount(device: String) throws -> Int {
-        guard let id = strings.id(of: device) else { return 0 }
-        let c = try txn.cursor(dbs.deviceTime)
-        var key = StoreKeys.stringID(id)
-        guard try withUnsafeBytes(of: &key, { try c.seek(exactly: $0) }) != nil else { return 0 }
-        return try c.duplicateCount()
+        try eventSpan(device: device)?.count ?? 0
     }
 
     /// How many events `device` has and the event times of its first and last, read from

@@ -303,8 +303,7 @@ extension SortedTable {
         }
     }
     init(_ r: inout StateReader, _ value: (inout StateReader) throws -> Value) throws {
-        let n = Int(truncatingIfNeeded: try r.varint())
-        guard n >= 0, n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        let n = try r.length(atMost: r.bytes.count)
         var keys = [String]()
         var values = [Value]()
         keys.reserveCapacity(n)
@@ -553,8 +552,7 @@ extension DeviceModel {
     /// Appends a run of `hour`'s records (its count, then the records), whose signatures
     /// are entries of `table`.
     mutating func readUsage(_ r: inout StateReader, hour: Int, table: [UsageSignature]) throws {
-        let n = Int(truncatingIfNeeded: try r.varint())
-        guard n >= 0, n <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        let n = try r.length(atMost: r.bytes.count)
         guard n > 0 else { return }
         // Taken out of `usage`, so that appending checks no nested storage.
         var bucket = [UsageRecord]()
@@ -603,8 +601,7 @@ extension DeviceModel {
         }
         contexts = try SortedTable(&r) { r in ActiveState(since: try r.int(), seq: try r.uint()) }
         permissions = try SortedTable(&r) { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
-        let days = Int(truncatingIfNeeded: try r.varint())
-        guard days >= 0, days <= r.bytes.count else { throw StateReader.Malformed(offset: r.offset) }
+        let days = try r.length(atMost: r.bytes.count)
         var signatures = UsageSignatures()
         for _ in 0..<days {
             try r.section { r in

@@ -323,6 +323,13 @@ struct StateReader {
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
     mutating func intValue() throws -> Int { Int(try int()) }
+    /// A count or a length (a varint), checked against `limit` before it becomes an `Int`:
+    /// damaged bytes can hold any number.
+    mutating func length(atMost limit: Int) throws -> Int {
+        let n = try varint()
+        guard n <= UInt64(max(0, limit)) else { throw Malformed(offset: offset) }
+        return Int(n)
+    }
     mutating func uint() throws -> UInt64 { try varint() }
     mutating func byte() throws -> UInt8 {
         guard offset < bytes.count else { throw Malformed(offset: offset) }
@@ -343,8 +350,7 @@ struct StateReader {
             guard tag <= strings.count else { throw Malformed(offset: offset) }
             return strings[Int(tag - 1)]
         }
-        let n = Int(truncatingIfNeeded: try varint())
-        guard n >= 0, n <= bytes.count - offset else { throw Malformed(offset: offset) }
+        let n = try length(atMost: bytes.count - offset)
         let read = n > 15 ? pooled(offset..<offset + n) : String(decoding: bytes[offset..<offset + n], as: UTF8.self)
         offset += n
         strings.append(read)
@@ -379,16 +385,14 @@ struct StateReader {
         try byte() == 0 ? nil : try read(&self)
     }
     mutating func array<T>(_ read: (inout StateReader) throws -> T) throws -> [T] {
-        let n = Int(truncatingIfNeeded: try varint())
-        guard n >= 0, n <= bytes.count else { throw Malformed(offset: offset) }
+        let n = try length(atMost: bytes.count)
         var out = [T]()
         out.reserveCapacity(n)
         for _ in 0..<n { out.append(try read(&self)) }
         return out
     }
     mutating func map<V>(_ read: (inout StateReader) throws -> V) throws -> [String: V] {
-        let n = Int(truncatingIfNeeded: try varint())
-        guard n >= 0, n <= bytes.count else { throw Malformed(offset: offset) }
+        let n = try length(atMost: bytes.count)
         var out = [String: V](minimumCapacity: n)
         for _ in 0..<n {
             let k = try string()
@@ -407,8 +411,7 @@ struct StateReader {
     /// Passes over a section that `StateWriter.section(_:)` wrote, giving where its bytes
     /// are (for `section(at:_:)`).
     mutating func skipSection() throws -> Range<Int> {
-        let n = Int(truncatingIfNeeded: try varint())
-        guard n >= 0, n <= bytes.count - offset else { throw Malformed(offset: offset) }
+        let n = try length(atMost: bytes.count - offset)
         offset += n
         return offset - n..<offset
     }
