@@ -6,10 +6,11 @@ public struct DerivedWriter {
     let txn: Transaction
     let db: Database
     let meta: Database
+    let pageSize: Int
 
-    /// Stores `value` under `key`.
+    /// Stores `value` under `key` (a long one as `DerivedChunks`).
     public func put(_ key: [UInt8], _ value: [UInt8]) throws {
-        _ = try txn.put(db, key: key, value: value)
+        try DerivedChunks.put(txn, db, key: key, value: value, pageSize: pageSize)
     }
 
     /// Deletes every entry whose key starts with `prefix` and for which `shouldDelete`
@@ -18,23 +19,25 @@ public struct DerivedWriter {
     public func delete(prefix: [UInt8], where shouldDelete: ([UInt8]) -> Bool = { _ in true }) throws -> Int {
         let c = try txn.cursor(db)
         var entry = try prefix.withUnsafeBytes { try c.seek(atOrAfter: $0) }
-        var n = 0
+        var (deleted, pointers) = (0, [[UInt8]]())
         while let e = entry, e.key.starts(with: prefix) {
             if shouldDelete(Array(e.key)) {
+                if e.value.count == DerivedChunks.pointerLength { pointers.append(Array(e.value)) }
                 try c.deleteCurrent()
-                n += 1
+                deleted += 1
                 // LMDB leaves the cursor so that the next move yields the entry after the deleted one.
                 entry = try c.next()
             } else {
                 entry = try c.next()
             }
         }
-        return n
+        for p in pointers { try DerivedChunks.deletePieces(txn, db, storedValue: p) }
+        return deleted
     }
 
     /// The value stored under `key`, if any.
     public func get(_ key: [UInt8]) throws -> [UInt8]? {
-        try txn.get(db, key: key).map { Array($0) }
+        try key.withUnsafeBytes { k in try txn.get(db, key: k).map { try DerivedChunks.value(txn, db, stored: $0) } }
     }
 
     /// A mark set with `setMark`, 0 if none.
@@ -62,7 +65,9 @@ extension Ledger {
             throw LedgerError(.storage, "the store at \(path) is read-only; derived data cannot be saved")
         }
         do {
-            return try environment.write { txn in try body(DerivedWriter(txn: txn, db: db, meta: databases.meta)) }
+            return try environment.write { txn in
+                try body(DerivedWriter(txn: txn, db: db, meta: databases.meta, pageSize: pageSize))
+            }
         } catch let e as LMDBError {
             throw Ledger.describe(e, path: path)
         }
@@ -76,16 +81,18 @@ extension LedgerReader {
         guard let db = dbs.derived else { return nil }
         let c = try txn.cursor(db)
         var entry = try key.withUnsafeBytes { try c.seek(atOrAfter: $0) }
-        if let e = entry, Array(e.key) == key { return (Array(e.key), Array(e.value)) }
+        if let e = entry, e.key.elementsEqual(key) { return (key, try DerivedChunks.value(txn, db, stored: e.value)) }
         entry = entry == nil ? try c.last() : try c.previous()
         guard let e = entry, e.key.starts(with: prefix) else { return nil }
-        return (Array(e.key), Array(e.value))
+        return (Array(e.key), try DerivedChunks.value(txn, db, stored: e.value))
     }
 
     /// The derived entry with exactly this key, if any.
     public func derived(_ key: [UInt8]) throws -> [UInt8]? {
         guard let db = dbs.derived else { return nil }
-        return try key.withUnsafeBytes { try txn.get(db, key: $0) }.map { Array($0) }
+        return try key.withUnsafeBytes { k in
+            try txn.get(db, key: k).map { try DerivedChunks.value(txn, db, stored: $0) }
+        }
     }
 
     /// Every derived entry whose key starts with `prefix`, in key order.
@@ -107,7 +114,12 @@ extension LedgerReader {
         guard let db = dbs.derived else { return }
         let c = try txn.cursor(db)
         var entry = try from.withUnsafeBytes { try c.seek(atOrAfter: $0) }
-        while let e = entry, e.key.starts(with: prefix), try body(e.key, e.value) {
+        while let e = entry, e.key.starts(with: prefix) {
+            let goOn =
+                e.value.count == DerivedChunks.pointerLength
+                ? try DerivedChunks.value(txn, db, stored: e.value).withUnsafeBytes { try body(e.key, $0) }
+                : try body(e.key, e.value)
+            guard goOn else { break }
             entry = try c.next()
         }
     }

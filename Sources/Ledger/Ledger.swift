@@ -28,6 +28,9 @@ public final class Ledger: Sendable {
     /// The store directory.
     public let path: String
     let databases: StoreDatabases
+    /// The map's page size: how much of a derived value stays on a leaf page
+    /// (`DerivedChunks`).
+    let pageSize: Int
     /// Whether the store was opened for reading only.
     public let isReadOnly: Bool
     let stringTable = StringTable()
@@ -134,6 +137,7 @@ public final class Ledger: Sendable {
             throw Ledger.describe(error, path: path)
         }
         self.environment = env
+        self.pageSize = info.pageSize
         do {
             self.databases = try Ledger.openDatabases(env, readOnly: options.readOnly, path: path)
         } catch let e as LedgerError {

@@ -223,13 +223,7 @@ extension TimelineBook {
             guard let list = records[slot].list else { continue }
             key.write(&w)
             w.int(list.delivered)
-            w.array(list.entries) { w, e in
-                w.int(e.date)
-                w.int(Int64(e.offset))
-                w.optional(e.score) { $0.double($1) }
-                w.double(e.duration)
-                w.uint(e.seq)
-            }
+            w.entries(list.entries, after: list.delivered)
         }
         w.varint(UInt64(records.count { $0.spans != nil }))
         for (key, slot) in keys {
@@ -237,21 +231,15 @@ extension TimelineBook {
             key.write(&w)
             w.array(spans) { w, s in
                 w.int(s.delivered)
-                w.double(s.min)
-                w.double(s.max)
+                w.decimal(s.min)
+                w.decimal(s.max)
             }
         }
         w.varint(UInt64(records.count { $0.observed != nil }))
         for (key, slot) in keys {
             guard let observed = records[slot].observed else { continue }
             key.write(&w)
-            w.array(observed) { w, e in
-                w.int(e.date)
-                w.int(Int64(e.offset))
-                w.optional(e.score) { $0.double($1) }
-                w.double(e.duration)
-                w.uint(e.seq)
-            }
+            w.entries(observed, after: 0)
         }
     }
     init(_ r: inout StateReader) throws {
@@ -260,33 +248,23 @@ extension TimelineBook {
             let key = try ProviderKey(&r)
             var list = EntryList()
             list.delivered = try r.int()
-            list.entries = try r.array { r in
-                StoredEntry(
-                    date: try r.int(), offset: Int16(truncatingIfNeeded: try r.int()),
-                    score: try r.optional { try $0.double() },
-                    duration: try r.double(), seq: try r.uint())
-            }
+            list.entries = try r.entries(after: list.delivered)
             return (key, list)
         }) { setList(list, for: key) }
         instanceLists = slots.keys.count { $0.instance != nil }
         for (key, spans) in try r.array({ r -> (ProviderKey, [ScoreSpan]) in
             (
                 try ProviderKey(&r),
-                try r.array { r in ScoreSpan(delivered: try r.int(), min: try r.double(), max: try r.double()) }
+                try r.array { r in
+                    ScoreSpan(delivered: try r.int(), min: try r.presentDecimal(), max: try r.presentDecimal())
+                }
             )
         }) {
             guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
             setSpans(spans, for: key)
         }
         for (key, entries) in try r.array({ r -> (ProviderKey, [StoredEntry]) in
-            (
-                try ProviderKey(&r),
-                try r.array { r in
-                    StoredEntry(
-                        date: try r.int(), offset: Int16(truncatingIfNeeded: try r.int()),
-                        score: try r.optional { try $0.double() }, duration: try r.double(), seq: try r.uint())
-                }
-            )
+            (try ProviderKey(&r), try r.entries(after: 0))
         }) {
             guard key.instance == nil else { throw StateReader.Malformed(offset: r.offset) }
             setObserved(entries, for: key)
@@ -534,8 +512,7 @@ extension DeviceModel {
         }
         counters.write(&w)
         w.int(counterDay)
-        w.varint(UInt64(wakeups.count))
-        for time in wakeups.ascendingTimes { w.int(time) }
+        w.times(wakeups.ascendingTimes, count: wakeups.count)
         w.varint(UInt64(wakeups.count))
         for bits in wakeups.ascendingWork { w.byte(bits) }
         w.uint(usageChanged ? 1 : 0)
@@ -613,7 +590,7 @@ extension DeviceModel {
         intentHomes = try SortedTable(&r) { r in IntentHome(app: try r.string(), kind: try r.string()) }
         counters = try DayCounters(&r)
         counterDay = try r.int()
-        let wakeupTimes = try r.array { try $0.int() }
+        let wakeupTimes = try r.times()
         let wakeupWork = try r.array { try $0.byte() }
         guard wakeupTimes.count == wakeupWork.count, zip(wakeupTimes, wakeupTimes.dropFirst()).allSatisfy({ $0 < $1 })
         else {
@@ -641,10 +618,13 @@ extension ReloadState {
         w.optional(due) { $0.int($1) }
         w.uint(requestSeq)
         w.int(requestTime)
+        // Each record after the first as its distance from the one before.
+        var previous = (time: Int64(0), seq: UInt64(0))
         w.array(reloads) { w, x in
-            w.int(x.time)
-            w.uint(x.seq)
+            w.int(x.time &- previous.time)
+            w.int(Int64(bitPattern: x.seq &- previous.seq))
             w.optional(x.instance) { $0.string($1) }
+            previous = (x.time, x.seq)
         }
         w.optional(budgetRemaining) { $0.double($1) }
         w.uint(budgetSeq)
@@ -656,8 +636,10 @@ extension ReloadState {
         due = try r.optional { try $0.int() }
         requestSeq = try r.uint()
         requestTime = try r.int()
+        var previous = (time: Int64(0), seq: UInt64(0))
         reloads = try r.array { r in
-            ReloadRecord(time: try r.int(), seq: try r.uint(), instance: try r.optional { try $0.string() })
+            previous = (previous.time &+ (try r.int()), previous.seq &+ UInt64(bitPattern: try r.int()))
+            return ReloadRecord(time: previous.time, seq: previous.seq, instance: try r.optional { try $0.string() })
         }
         budgetRemaining = try r.optional { try $0.double() }
         budgetSeq = try r.uint()
