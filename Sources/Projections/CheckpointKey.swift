@@ -10,9 +10,11 @@ struct CheckpointKey {
     /// The layout of checkpoint values (7: the state's bytes as they are, each day's usage
     /// records a section with strings of its own, and the days unchanged since the state of
     /// an earlier checkpoint named, not written again; a CRC-32C of the whole state; 9:
-    /// times as deltas, in seconds when whole, scores and durations as `StateDecimal`s); part of the
-    /// engine tag, so that values of another layout are never read as this one.
-    static let formatVersion = 9
+    /// times as deltas, in seconds when whole, scores and durations as `StateDecimal`s; 10:
+    /// where a run starts in the earlier state as its distance from where the run before
+    /// ended there); part of the engine tag, so that values of another layout are never
+    /// read as this one.
+    static let formatVersion = 10
     /// Of a fold's checkpoints, every this many stands alone; those between copy runs from
     /// the one before, so restoring one puts together at most this many (eight on
     /// average, each a copy of a state's bytes).

@@ -4,8 +4,9 @@ import SmartStack
 /// A checkpoint's value: the log's last seq when it was made (8 bytes), the engine state's
 /// size (4 bytes), the (time, seq) of the checkpoint whose state it copies runs from (16
 /// bytes; seq 0 for none), those runs (a varint count, then for each its distance from
-/// the end of the run before, where it starts in the earlier state and its length, as
-/// varints), the whole state's CRC-32C (4 bytes), then the rest of the state's bytes as
+/// the end of the run before, where it starts in the earlier state as a zigzag varint of
+/// its distance from where the run before ended there, and its length, as varints; runs
+/// mostly follow one another in both states), the whole state's CRC-32C (4 bytes), then the rest of the state's bytes as
 /// they are. A state is mostly repeated names and small numbers, but writing its bytes
 /// as they are costs a copy where compressing them costs as much as writing the state;
 /// the runs (the days of usage records unchanged since the earlier state, and the other
@@ -44,14 +45,15 @@ struct CheckpointValue {
             guard let count = try? r.readLength(), count <= size, hasBase || count == 0 else { return nil }
             var copies = [StateCopy]()
             copies.reserveCapacity(count)
-            var end = 0
+            var (end, baseEnd) = (0, 0)
             for _ in 0..<count {
-                guard let gap = try? r.readLength(), let from = try? r.readLength(), let length = try? r.readLength(),
-                    length > 0,
-                    end + gap + length <= size
+                guard let gap = try? r.readLength(), let shift = try? r.readSignedVarint(),
+                    let length = try? r.readLength(), length > 0, end + gap + length <= size,
+                    abs(shift) <= Int64(Int32.max), baseEnd + Int(shift) >= 0
                 else { return nil }
+                let from = baseEnd + Int(shift)
                 copies.append(StateCopy(at: end + gap, from: from, count: length))
-                end += gap + length
+                (end, baseEnd) = (end + gap + length, from + length)
             }
             // Stored big-endian; the reader reads little-endian.
             guard let checksum = try? r.readFixed(UInt32.self) else { return nil }
@@ -71,13 +73,13 @@ struct CheckpointValue {
         let base = copies.isEmpty ? nil : base
         var runs = ByteWriter(capacity: 4 + 12 * copies.count)
         runs.writeVarint(UInt64(copies.count))
-        var end = 0
+        var (end, baseEnd) = (0, 0)
         var copied = 0
         for c in copies {
             runs.writeVarint(UInt64(c.at - end))
-            runs.writeVarint(UInt64(c.from))
+            runs.writeSignedVarint(Int64(c.from - baseEnd))
             runs.writeVarint(UInt64(c.count))
-            end = c.at + c.count
+            (end, baseEnd) = (c.at + c.count, c.from + c.count)
             copied += c.count
         }
         var out = [UInt8]()
