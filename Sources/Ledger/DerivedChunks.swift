@@ -84,7 +84,7 @@ enum DerivedChunks {
     /// a value's own check, such as a checkpoint's CRC-32C, refuses that).
     static func value(_ txn: Transaction, _ db: Database, stored: UnsafeRawBufferPointer) throws -> [UInt8] {
         guard stored.count == pointerLength else { return Array(stored) }
-        let number = UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))
+        let number = number(of: stored)
         let length = Int(UInt32(bigEndian: stored.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
         var out = [UInt8]()
         out.reserveCapacity(length)
@@ -108,10 +108,28 @@ enum DerivedChunks {
     /// Deletes the pieces `storedValue` (found under a key) numbers, if it numbers any.
     static func deletePieces(_ txn: Transaction, _ db: Database, storedValue: [UInt8]) throws {
         guard storedValue.count == pointerLength else { return }
-        let number = storedValue.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
-        var index: UInt32 = 1
-        while try pieceKey(number, index).withUnsafeBytes({ try txn.delete(db, key: $0) }) {
-            index += 1
+        try deletePieces(txn, db, numbers: [storedValue.withUnsafeBytes { number(of: $0) }])
+    }
+
+    /// Deletes the pieces of the values numbered `numbers`, with one cursor that moves
+    /// forward through them in order (a rebuild drops every checkpoint's).
+    static func deletePieces(_ txn: Transaction, _ db: Database, numbers: [UInt64]) throws {
+        guard !numbers.isEmpty else { return }
+        let c = try txn.cursor(db)
+        for number in numbers.sorted() {
+            var entry = try pieceKey(number, 1).withUnsafeBytes { try c.seek(atOrAfter: $0) }
+            while let e = entry, e.key.count == pieceKeyLength, e.key.first == root,
+                UInt64(bigEndian: e.key.loadUnaligned(fromByteOffset: 1, as: UInt64.self)) == number
+            {
+                try c.deleteCurrent()
+                // LMDB leaves the cursor so that the next move yields the entry after the deleted one.
+                entry = try c.next()
+            }
         }
+    }
+
+    /// The number a stored pointer (`pointerLength` bytes) names.
+    static func number(of pointer: UnsafeRawBufferPointer) -> UInt64 {
+        UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self))
     }
 }

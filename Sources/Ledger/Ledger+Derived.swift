@@ -19,10 +19,10 @@ public struct DerivedWriter {
     public func delete(prefix: [UInt8], where shouldDelete: ([UInt8]) -> Bool = { _ in true }) throws -> Int {
         let c = try txn.cursor(db)
         var entry = try prefix.withUnsafeBytes { try c.seek(atOrAfter: $0) }
-        var (deleted, pointers) = (0, [[UInt8]]())
+        var (deleted, numbers) = (0, [UInt64]())
         while let e = entry, e.key.starts(with: prefix) {
             if shouldDelete(Array(e.key)) {
-                if e.value.count == DerivedChunks.pointerLength { pointers.append(Array(e.value)) }
+                if e.value.count == DerivedChunks.pointerLength { numbers.append(DerivedChunks.number(of: e.value)) }
                 try c.deleteCurrent()
                 deleted += 1
                 // LMDB leaves the cursor so that the next move yields the entry after the deleted one.
@@ -31,7 +31,7 @@ public struct DerivedWriter {
                 entry = try c.next()
             }
         }
-        for p in pointers { try DerivedChunks.deletePieces(txn, db, storedValue: p) }
+        try DerivedChunks.deletePieces(txn, db, numbers: numbers)
         return deleted
     }
 
