@@ -28,7 +28,19 @@ extension Explainer {
     {
         var found = [(UInt64, Event)]()
         try projector.ledger.read { r in
-            for seq in try r.seqs(device: device, fromMicros: from, toMicros: to + 1) {
+            // The device's records in the interval, walked by type alone; the few that are
+            // records of the device's own are then read whole, with their provenance.
+            var recorded = [UInt64]()
+            try r.forEachRecord(
+                device: device, after: from == .min ? nil : (from - 1, .max), throughMicros: to, identities: false
+            ) { view in
+                let type = view.envelope.type
+                if type == EventType.stackRotated.rawValue || type == EventType.stackObserved.rawValue {
+                    recorded.append(view.seq)
+                }
+                return true
+            }
+            for seq in recorded {
                 try r.withRecord(seq) { view in
                     if view.envelope.type == EventType.stackRotated.rawValue {
                         let e = try Event(record: view)

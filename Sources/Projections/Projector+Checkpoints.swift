@@ -54,8 +54,11 @@ extension Projector {
             else { return nil }
             chain.append(parsed)
         }
-        for v in chain.reversed() {
-            guard let next = v.state(after: state) else { return nil }
+        // Only the last state is checksummed: it is the one restored, and a damaged byte of
+        // a state before it either is copied into it, and fails its checksum, or is not
+        // part of what is restored.
+        for (index, v) in chain.reversed().enumerated() {
+            guard let next = v.state(after: state, verifying: index == chain.count - 1) else { return nil }
             state = next
         }
         return state

@@ -58,11 +58,15 @@ package struct UsageRecord: Codable, Hashable {
     /// The app, intent and predicted parameters, shared with the other records that have
     /// the same.
     var signature: UsageSignature
-    var donationId: String?
-    var groupIdentifier: String?
+    /// The donation's identifier and group identifier, when it has either.
+    private var tags: UsageTags?
     /// The `intent.donationsDeleted` event that deleted it (D4).
     package var deletedBy: UInt64?
 
+    /// The donation's identifier (`intent.donated`'s `donationId`).
+    var donationId: String? { tags?.donationId }
+    /// The donation's group identifier (`intent.donated`'s `groupIdentifier`).
+    var groupIdentifier: String? { tags?.groupIdentifier }
     var app: String { signature.app }
     /// nil for an app use (`app.foreground`).
     package var intent: String? { signature.intent }
@@ -95,9 +99,34 @@ package struct UsageRecord: Codable, Hashable {
         self.hour = hour
         self.seq = seq
         self.signature = signature
-        self.donationId = donationId
-        self.groupIdentifier = groupIdentifier
+        self.tags = UsageTags.of(donationId: donationId, groupIdentifier: groupIdentifier)
         self.deletedBy = deletedBy
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case time, hour, seq, signature, donationId, groupIdentifier, deletedBy
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            time: try c.decode(Int64.self, forKey: .time), hour: try c.decode(Int.self, forKey: .hour),
+            seq: try c.decode(UInt64.self, forKey: .seq),
+            signature: try c.decode(UsageSignature.self, forKey: .signature),
+            donationId: try c.decodeIfPresent(String.self, forKey: .donationId),
+            groupIdentifier: try c.decodeIfPresent(String.self, forKey: .groupIdentifier),
+            deletedBy: try c.decodeIfPresent(UInt64.self, forKey: .deletedBy))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(time, forKey: .time)
+        try c.encode(hour, forKey: .hour)
+        try c.encode(seq, forKey: .seq)
+        try c.encode(signature, forKey: .signature)
+        try c.encodeIfPresent(donationId, forKey: .donationId)
+        try c.encodeIfPresent(groupIdentifier, forKey: .groupIdentifier)
+        try c.encodeIfPresent(deletedBy, forKey: .deletedBy)
     }
 
     /// `intent␟name=value&name=value`, the names sorted, written into one string.
@@ -117,6 +146,34 @@ package struct UsageRecord: Codable, Hashable {
             key.append(parameters[name]!)
         }
         return key
+    }
+}
+
+/// A donation's identifier and group identifier, held apart from its usage record: most
+/// records have neither, and a record without them copies and frees one reference (its
+/// signature's) where two strings would add two more.
+final class UsageTags: Hashable, Sendable {
+    let donationId: String?
+    let groupIdentifier: String?
+
+    private init(donationId: String?, groupIdentifier: String?) {
+        self.donationId = donationId
+        self.groupIdentifier = groupIdentifier
+    }
+
+    /// The tags of a record; nil, with nothing allocated, when it has neither.
+    static func of(donationId: String?, groupIdentifier: String?) -> UsageTags? {
+        guard donationId != nil || groupIdentifier != nil else { return nil }
+        return UsageTags(donationId: donationId, groupIdentifier: groupIdentifier)
+    }
+
+    static func == (a: UsageTags, b: UsageTags) -> Bool {
+        a === b || (a.donationId == b.donationId && a.groupIdentifier == b.groupIdentifier)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(donationId)
+        hasher.combine(groupIdentifier)
     }
 }
 
