@@ -8,24 +8,57 @@ import Synchronization
 /// by this reader or by an earlier one of the process (`SharedUsageSignatures`), is found
 /// by them, without reading its strings again.
 struct UsageSignatures {
-    private var known: [UInt64: (bytes: ArraySlice<UInt8>, signature: UsageSignature)] = [:]
+    /// The signatures read so far, each with where its bytes are in the reader's state.
+    private var entries: [(bytes: Range<Int>, signature: UsageSignature)] = []
+    /// `StringHash.of` each entry's bytes.
+    private var hashes: [UInt64] = []
+    /// Open addressing on the hashes (already well mixed, so no second hash is run): entry
+    /// index + 1, 0 for an empty slot; at least twice as many slots as entries.
+    private var slots = [Int32](repeating: 0, count: 64)
 
     /// Reads a signature that `UsageSignature.write` wrote.
     mutating func read(_ r: inout StateReader) throws -> UsageSignature {
         let range = try r.skipSection()
-        let bytes = r.bytes[range]
-        let hash = bytes.withUnsafeBytes { StringHash.of($0) }
-        if let kept = known[hash], UsageSignatures.equal(kept.bytes, bytes) { return kept.signature }
+        let hash = r.bytes[range].withUnsafeBytes { StringHash.of($0) }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let e = Int(slots[slot]) - 1
+            if hashes[e] == hash, Self.equal(r.bytes, entries[e].bytes, range) { return entries[e].signature }
+            slot = (slot + 1) & mask
+        }
         let signature =
-            try SharedUsageSignatures.process.signature(hash: hash, bytes: bytes) {
+            try SharedUsageSignatures.process.signature(hash: hash, bytes: r.bytes[range]) {
                 try r.section(at: range) { r in
                     UsageSignature(
                         app: try r.string(), intent: try r.optional { try $0.string() },
                         parameters: try r.map { try $0.string() })
                 }
             }
-        known[hash] = (bytes, signature)
+        entries.append((range, signature))
+        hashes.append(hash)
+        slots[slot] = Int32(entries.count)
+        if entries.count * 2 > slots.count { reindex() }
         return signature
+    }
+
+    /// Whether the bytes of `bytes` at `a` and at `b` are the same.
+    private static func equal(_ bytes: [UInt8], _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        return bytes.withUnsafeBytes { raw in
+            ObjectFields.equalBytes(UnsafeRawBufferPointer(rebasing: raw[a]), UnsafeRawBufferPointer(rebasing: raw[b]))
+        }
+    }
+
+    /// Doubles the slots and places every entry again.
+    private mutating func reindex() {
+        slots = [Int32](repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (e, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(e + 1)
+        }
     }
 
     static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
