@@ -75,6 +75,13 @@ let package = Package(
             pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"])]
         ),
+        // LZ4's block format: a checkpoint that stands alone is stored compressed
+        // (liblz4-dev), and restored at several GB/s.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
         .target(
             name: "Importers",
             dependencies: [
@@ -102,6 +109,7 @@ let package = Package(
             dependencies: [
                 "Ledger",
                 "SmartStack",
+                "CLZ4",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["README.md"],

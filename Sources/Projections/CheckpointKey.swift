@@ -12,9 +12,9 @@ struct CheckpointKey {
     /// an earlier checkpoint named, not written again; a CRC-32C of the whole state; 9:
     /// times as deltas, in seconds when whole, scores and durations as `StateDecimal`s; 10:
     /// where a run starts in the earlier state as its distance from where the run before
-    /// ended there); part of the engine tag, so that values of another layout are never
-    /// read as this one.
-    static let formatVersion = 10
+    /// ended there; 11: a value that stands alone holds its state as an LZ4 block); part of
+    /// the engine tag, so that values of another layout are never read as this one.
+    static let formatVersion = 11
     /// Of a fold's checkpoints, every this many stands alone; those between copy runs from
     /// the one before, so restoring one puts together at most this many (eight on
     /// average, each a copy of a state's bytes).

@@ -16,7 +16,7 @@ extension Projector {
     /// are dropped and queries fold on from the last one the refold made.
     static let reconcileBudget = 65_536
     /// Stale checkpoints dated after the late events that a refold compares at most
-    /// (with checkpoints 320 events apart, the first ~15,000 events after them).
+    /// (with checkpoints 224 events apart, the first ~10,700 events after them).
     static let reconcileComparisons = 48
 
     /// Refolds `device` over the log of `ceiling` records from its last checkpoint before

@@ -15,9 +15,9 @@ public final class Projector {
     /// The policy in force.
     public let policy: Policy
     /// Events per device between two checkpoints, unless set otherwise: an answer folds
-    /// 160 of them on average after restoring a checkpoint, and the checkpoints take about
-    /// 13 % of the log's bytes.
-    public static let defaultCheckpointInterval = 320
+    /// 112 of them on average after restoring a checkpoint, and the checkpoints take about
+    /// 14 % of the log's bytes.
+    public static let defaultCheckpointInterval = 224
     /// Events per device between two checkpoints.
     public var checkpointInterval = Projector.defaultCheckpointInterval
     /// Whether to read and save checkpoints.

@@ -15,14 +15,25 @@ struct CheckpointFormatTests {
         }
     }
 
-    @Test("a state standing alone is stored as it is, with its size and checksum, and read back the same")
+    @Test("a state standing alone is stored as an LZ4 block, with its size and checksum, and read back the same")
     func roundTrip() throws {
+        // Random bytes do not compress; the block holds them all the same.
         let state = pseudoRandomBytes(24_000, seed: 1, shift: 58)
         let value = CheckpointValue.encode(highSeq: 42, state: state, base: nil)
-        #expect(value.count == CheckpointValue.headerSize + 1 + 4 + state.count)
         let parsed = try #require(CheckpointValue(value))
         #expect(parsed.highSeq == 42 && parsed.size == state.count && parsed.base == nil && parsed.copies.isEmpty)
+        #expect(parsed.literals.count == value.count - CheckpointValue.headerSize - 1 - 4)
         #expect(parsed.state(after: []) == state)
+        // A state's days of usage records repeat their shape: the block keeps under half.
+        let day = pseudoRandomBytes(1_800, seed: 7, shift: 60)
+        let days = (0..<12).flatMap { index in day.map { $0 ^ UInt8(index & 3) } }
+        let repeated = try #require(CheckpointValue(CheckpointValue.encode(highSeq: 1, state: days, base: nil)))
+        #expect(repeated.literals.count * 2 < days.count)
+        #expect(repeated.state(after: []) == days)
+        // An empty state is an empty block.
+        #expect(
+            try #require(CheckpointValue(CheckpointValue.encode(highSeq: 0, state: [], base: nil))).state(after: [])
+                == [])
     }
 
     @Test("a state with nothing copied from the one before stands alone, whatever base it is given")
