@@ -151,6 +151,8 @@ enum StatePatch {
     /// Appends `state` as one LZ4 block.
     static func appendCompressed(_ state: [UInt8], to out: inout [UInt8]) {
         guard !state.isEmpty else { return }
+        // A state is tens of KB; LZ4 takes up to about 2 GB at once.
+        precondition(state.count <= Int(LZ4_MAX_INPUT_SIZE), "a checkpoint's state is too large for one LZ4 block")
         let bound = Int(LZ4_compressBound(Int32(state.count)))
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: bound))
@@ -161,7 +163,7 @@ enum StatePatch {
                     (target.baseAddress! + start).assumingMemoryBound(to: CChar.self), Int32(state.count), Int32(bound))
             }
         }
-        // A state is at most 4 GB (its size is 4 bytes) and the bound always fits it.
+        // LZ4 always fits an input it takes into its bound.
         precondition(written > 0, "LZ4 could not compress a checkpoint's state")
         out.removeLast(bound - Int(written))
     }
