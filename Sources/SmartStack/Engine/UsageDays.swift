@@ -69,7 +69,7 @@ public struct StateCopy: Sendable, Equatable {
     public var count: Int
 
     /// A run of `count` bytes at `at` that are those at `from` in the state before.
-    @inlinable public init(at: Int, from: Int, count: Int) {
+    public init(at: Int, from: Int, count: Int) {
         (self.at, self.from, self.count) = (at, from, count)
     }
 }
