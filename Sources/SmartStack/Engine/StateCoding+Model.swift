@@ -527,17 +527,33 @@ extension DeviceModel {
     }
 
     /// Appends a run of `hour`'s records (its count, then the records), whose signatures
-    /// are entries of `table`.
-    mutating func readUsage(_ r: inout StateReader, hour: Int, table: [UsageSignature]) throws {
+    /// are entries of `table`. `daysLeft` days follow this one: when the hour's records
+    /// outgrow their storage, it is grown for as many more runs of this size, rather than
+    /// doubled run after run.
+    mutating func readUsage(_ r: inout StateReader, hour: Int, table: [UsageSignature], daysLeft: Int) throws {
         let n = try r.length(atMost: r.bytes.count)
         guard n > 0 else { return }
         // Taken out of `usage`, so that appending checks no nested storage.
         var bucket = [UsageRecord]()
         swap(&bucket, &usage[hour])
         defer { swap(&bucket, &usage[hour]) }
+        if bucket.capacity < bucket.count + n { bucket.reserveCapacity(bucket.count + n * (1 + daysLeft)) }
         var previous: (time: Int64, seq: UInt64) = (0, 0)
-        for _ in 0..<n {
-            previous = try UsageRecord.append(&r, hour: hour, after: previous, table: table, to: &bucket)
+        var read = 0
+        while read < n {
+            let start = r.offset
+            guard
+                let progress = r.bytes.withUnsafeBufferPointer({
+                    UsageRunReader.appendUntagged(
+                        $0, from: start, count: n - read, after: previous, hour: hour, table: table, to: &bucket)
+                })
+            else { throw StateReader.Malformed(offset: start) }
+            (read, previous, r.offset) = (read + progress.read, progress.previous, progress.offset)
+            // A record with a tag, read with its strings.
+            if read < n {
+                previous = try UsageRecord.append(&r, hour: hour, after: previous, table: table, to: &bucket)
+                read += 1
+            }
         }
     }
 
@@ -580,11 +596,11 @@ extension DeviceModel {
         permissions = try SortedTable(&r) { r in PermissionState(granted: try r.bool(), seq: try r.uint()) }
         let days = try r.length(atMost: r.bytes.count)
         var signatures = UsageSignatures()
-        for _ in 0..<days {
+        for day in 0..<days {
             try r.section { r in
                 _ = try r.int()
                 let table = try r.array { try signatures.read(&$0) }
-                for hour in 0..<24 { try readUsage(&r, hour: hour, table: table) }
+                for hour in 0..<24 { try readUsage(&r, hour: hour, table: table, daysLeft: days - 1 - day) }
             }
         }
         intentHomes = try SortedTable(&r) { r in IntentHome(app: try r.string(), kind: try r.string()) }

@@ -299,12 +299,24 @@ struct StateReader {
         return try longVarint()
     }
     /// A varint of more than one byte (times and sequence numbers), read from the bytes'
-    /// storage without a bounds check per byte beyond the loop's own.
+    /// storage: seven bits a byte, with one bounds check for the whole varint when ten
+    /// bytes remain.
     private mutating func longVarint() throws -> UInt64 {
+        let start = offset
         let (value, end) = bytes.withUnsafeBufferPointer { b -> (UInt64?, Int) in
             var v: UInt64 = 0
+            var i = start
+            if start + 10 <= b.count {
+                // The longest varint of 64 bits takes ten bytes.
+                for shift in stride(from: UInt64(0), to: 70, by: 7) {
+                    let byte = b[i]
+                    i += 1
+                    v |= UInt64(byte & 0x7F) << shift
+                    if byte < 0x80 { return (v, i) }
+                }
+                return (nil, i)
+            }
             var shift: UInt64 = 0
-            var i = offset
             while i < b.count, shift < 64 {
                 let byte = b[i]
                 i += 1
@@ -330,6 +342,13 @@ struct StateReader {
         guard n <= UInt64(max(0, limit)) else { throw Malformed(offset: offset) }
         return Int(n)
     }
+    /// The length of the bytes that follow it (a varint), checked against the bytes left
+    /// after it.
+    mutating func byteLength() throws -> Int {
+        let n = try varint()
+        guard n <= UInt64(bytes.count - offset) else { throw Malformed(offset: offset) }
+        return Int(n)
+    }
     mutating func uint() throws -> UInt64 { try varint() }
     mutating func byte() throws -> UInt8 {
         guard offset < bytes.count else { throw Malformed(offset: offset) }
@@ -350,7 +369,7 @@ struct StateReader {
             guard tag <= strings.count else { throw Malformed(offset: offset) }
             return strings[Int(tag - 1)]
         }
-        let n = try length(atMost: bytes.count - offset)
+        let n = try byteLength()
         let read = n > 15 ? pooled(offset..<offset + n) : String(decoding: bytes[offset..<offset + n], as: UTF8.self)
         offset += n
         strings.append(read)
@@ -411,7 +430,7 @@ struct StateReader {
     /// Passes over a section that `StateWriter.section(_:)` wrote, giving where its bytes
     /// are (for `section(at:_:)`).
     mutating func skipSection() throws -> Range<Int> {
-        let n = try length(atMost: bytes.count - offset)
+        let n = try byteLength()
         offset += n
         return offset - n..<offset
     }

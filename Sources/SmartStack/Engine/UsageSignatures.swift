@@ -8,8 +8,10 @@ import Synchronization
 /// by this reader or by an earlier one of the process (`SharedUsageSignatures`), is found
 /// by them, without reading its strings again.
 struct UsageSignatures {
-    /// The signatures read so far, each with where its bytes are in the reader's state.
-    private var entries: [(bytes: Range<Int>, signature: UsageSignature)] = []
+    /// Where each signature read so far has its bytes in the reader's state.
+    private var ranges: [Range<Int>] = []
+    /// The signatures read so far, in the order of `ranges`.
+    private var signatures: [UsageSignature] = []
     /// `StringHash.of` each entry's bytes.
     private var hashes: [UInt64] = []
     /// Open addressing on the hashes (already well mixed, so no second hash is run): entry
@@ -19,35 +21,36 @@ struct UsageSignatures {
     /// Reads a signature that `UsageSignature.write` wrote.
     mutating func read(_ r: inout StateReader) throws -> UsageSignature {
         let range = try r.skipSection()
-        let hash = r.bytes[range].withUnsafeBytes { StringHash.of($0) }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-            let e = Int(slots[slot]) - 1
-            if hashes[e] == hash, Self.equal(r.bytes, entries[e].bytes, range) { return entries[e].signature }
-            slot = (slot + 1) & mask
+        // Hashed and compared in the state's storage, with no copy of the array per step.
+        let found = r.bytes.withUnsafeBytes { raw -> (entry: Int?, hash: UInt64, slot: Int) in
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[range])
+            let hash = StringHash.of(bytes)
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 {
+                let e = Int(slots[slot]) - 1
+                if hashes[e] == hash, ObjectFields.equalBytes(UnsafeRawBufferPointer(rebasing: raw[ranges[e]]), bytes) {
+                    return (e, hash, slot)
+                }
+                slot = (slot + 1) & mask
+            }
+            return (nil, hash, slot)
         }
+        if let entry = found.entry { return signatures[entry] }
         let signature =
-            try SharedUsageSignatures.process.signature(hash: hash, bytes: r.bytes[range]) {
+            try SharedUsageSignatures.process.signature(hash: found.hash, bytes: r.bytes[range]) {
                 try r.section(at: range) { r in
                     UsageSignature(
                         app: try r.string(), intent: try r.optional { try $0.string() },
                         parameters: try r.map { try $0.string() })
                 }
             }
-        entries.append((range, signature))
-        hashes.append(hash)
-        slots[slot] = Int32(entries.count)
-        if entries.count * 2 > slots.count { reindex() }
+        ranges.append(range)
+        signatures.append(signature)
+        hashes.append(found.hash)
+        slots[found.slot] = Int32(signatures.count)
+        if signatures.count * 2 > slots.count { reindex() }
         return signature
-    }
-
-    /// Whether the bytes of `bytes` at `a` and at `b` are the same.
-    private static func equal(_ bytes: [UInt8], _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        guard a.count == b.count else { return false }
-        return bytes.withUnsafeBytes { raw in
-            ObjectFields.equalBytes(UnsafeRawBufferPointer(rebasing: raw[a]), UnsafeRawBufferPointer(rebasing: raw[b]))
-        }
     }
 
     /// Doubles the slots and places every entry again.
