@@ -34,4 +34,17 @@ struct CheckpointDamageTests {
         // Both outcomes occur: the test does not pass by refusing everything.
         #expect(refused > 0 && restored > 0)
     }
+
+    @Test("a state cut short anywhere, within a string or a section too, is refused as malformed")
+    func everyPrefixRefused() throws {
+        let events = UsageDaysTests.deviceZeroEvents(generating: 750, devices: 1, seed: 11)
+        var engine = DeviceEngine(device: events[0].envelope.device, policy: Policy())
+        for (k, event) in events.prefix(250).enumerated() { engine.apply(event, seq: UInt64(k + 1)) }
+        let bytes = engine.checkpoint()
+        for end in 0..<bytes.count {
+            #expect(throws: StateReader.Malformed.self) {
+                _ = try DeviceEngine(checkpoint: Array(bytes[..<end]), policy: Policy())
+            }
+        }
+    }
 }
