@@ -87,6 +87,21 @@ extension LedgerReader {
         return (Array(e.key), try DerivedChunks.value(txn, db, stored: e.value))
     }
 
+    /// The keys of the derived entries that start with `prefix` nearest `key`: the
+    /// greatest at or before it and the least after it, read without their values.
+    public func derivedKeys(around key: [UInt8], prefix: [UInt8]) throws -> (atOrBefore: [UInt8]?, after: [UInt8]?) {
+        guard let db = dbs.derived else { return (nil, nil) }
+        let c = try txn.cursor(db)
+        func within(_ entry: (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)?) -> [UInt8]? {
+            guard let entry, entry.key.starts(with: prefix) else { return nil }
+            return Array(entry.key)
+        }
+        let found = try key.withUnsafeBytes { try c.seek(atOrAfter: $0) }
+        if let found, found.key.elementsEqual(key) { return (key, within(try c.next())) }
+        let after = within(found)
+        return (within(found == nil ? try c.last() : try c.previous()), after)
+    }
+
     /// The derived entry with exactly this key, if any.
     public func derived(_ key: [UInt8]) throws -> [UInt8]? {
         guard let db = dbs.derived else { return nil }

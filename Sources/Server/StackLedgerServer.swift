@@ -56,7 +56,11 @@ public struct StackLedgerServer: Sendable {
         let secure = settings.tlsCertificate != nil
         let middleware = GuardMiddleware<BasicRequestContext>(
             allowedHosts: allowedHosts, token: settings.token, secure: secure)
-        let router = Routes.router(api: api, ledger: ledger, guard: middleware)
+        let quick = QuickAnswers(
+            engines: (0..<max(1, settings.answeringThreads)).map { _ in
+                StoreAPI(ledger: ledger, policy: policy, tool: tool)
+            })
+        let router = Routes.router(api: api, quick: quick, ledger: ledger, guard: middleware)
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }

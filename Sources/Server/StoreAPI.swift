@@ -5,9 +5,10 @@ import RecordFormat
 import SmartStack
 
 /// The API's answers, from one store and one engine, one request at a time (each belongs
-/// to one of the `AnsweringThreads`): each is the CLI's JSON for the same question, written
-/// by the same writers.
-final class StoreAPI {
+/// to one of the `AnsweringThreads`, or is lent by `QuickAnswers` to one question at a
+/// time, which is what makes handing it between threads safe): each is the CLI's JSON for
+/// the same question, written by the same writers.
+final class StoreAPI: @unchecked Sendable {
     let ledger: Ledger
     let projector: Projector
     let tool: String
@@ -29,6 +30,25 @@ final class StoreAPI {
             bytes.append(0x0A)
             return Answer(contentType: "application/json", body: bytes)
         }
+    }
+
+    /// Brings the checkpoints up to date and runs the quick check, as a first question
+    /// would, so that the first one asked of this engine does no more than any other.
+    /// A store that cannot be read is left for the questions to report.
+    func prepare() {
+        try? projector.prepareCheckpoints()
+        _ = try? quickCheck()
+    }
+
+    /// Whether `q` (`state` or `why` parameters) asks about the whole log at an instant
+    /// that a fold of at most `foldLimit` records from a checkpoint reaches, and names its
+    /// device; false for any other question, and for one this engine cannot judge
+    /// without asking the store more.
+    func isQuick(_ q: QueryParameters, foldLimit: UInt64) -> Bool {
+        guard q["knownAt"] == nil, q["without"] == nil, let device = q["device"],
+            let t = try? q.requiredTime("at")
+        else { return false }
+        return (try? projector.foldsWithin(foldLimit, device: device, at: t.microseconds)) ?? false
     }
 
     /// The commit the quick check last ran on, and what it found.
