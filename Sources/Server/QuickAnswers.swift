@@ -2,8 +2,8 @@ import Synchronization
 
 /// The questions answered on the thread that serves their connection, with no hand-over to
 /// an answering thread and back: a `state` or `why` of the whole log at an instant whose
-/// fold from a checkpoint is short (`Projector.foldsWithin`). Each is answered by one of a
-/// few engines made ready before the server listens; a question that finds none free, or
+/// fold from a checkpoint is short (`Projector.foldsWithin`). Each is answered by one of
+/// as many engines as event loops, made ready before the server listens; a question that finds none free, or
 /// would fold long, goes to the `AnsweringThreads`, as every other question does. Where a
 /// question is answered never changes its answer: every engine reads the newest commit.
 final class QuickAnswers: Sendable {

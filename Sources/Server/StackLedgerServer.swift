@@ -56,8 +56,9 @@ public struct StackLedgerServer: Sendable {
         let secure = settings.tlsCertificate != nil
         let middleware = GuardMiddleware<BasicRequestContext>(
             allowedHosts: allowedHosts, token: settings.token, secure: secure)
+        // An engine for each event loop that may answer at once.
         let quick = QuickAnswers(
-            engines: (0..<max(1, settings.answeringThreads)).map { _ in
+            engines: (0..<max(1, StackLedgerServer.eventLoopsPerCore * settings.answeringThreads)).map { _ in
                 StoreAPI(ledger: ledger, policy: policy, tool: tool)
             })
         let router = Routes.router(api: api, quick: quick, ledger: ledger, guard: middleware)
