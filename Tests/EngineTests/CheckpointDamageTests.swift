@@ -7,12 +7,17 @@ import Testing
 /// restore given damaged bytes still ends in an error or a state, never in a trap.
 @Suite("Restoring damaged checkpoint bytes")
 struct CheckpointDamageTests {
-    @Test("a state with any one byte damaged is refused as malformed or restores; none traps")
-    func everyByteDamaged() throws {
+    /// An engine after 250 generated events of one device, with usage records, and its state.
+    static func engineAndState() -> (engine: DeviceEngine, state: [UInt8]) {
         let events = UsageDaysTests.deviceZeroEvents(generating: 750, devices: 1, seed: 11)
         var engine = DeviceEngine(device: events[0].envelope.device, policy: Policy())
         for (k, event) in events.prefix(250).enumerated() { engine.apply(event, seq: UInt64(k + 1)) }
-        let bytes = engine.checkpoint()
+        return (engine, engine.checkpoint())
+    }
+
+    @Test("a state with any one byte damaged is refused as malformed or restores; none traps")
+    func everyByteDamaged() throws {
+        let (engine, bytes) = Self.engineAndState()
         #expect(try DeviceEngine(checkpoint: bytes, policy: Policy()).checkpoint() == bytes)
         #expect(engine.state.usage.contains { !$0.isEmpty })
         var refused = 0
@@ -37,10 +42,7 @@ struct CheckpointDamageTests {
 
     @Test("a state cut short anywhere, within a string or a section too, is refused as malformed")
     func everyPrefixRefused() throws {
-        let events = UsageDaysTests.deviceZeroEvents(generating: 750, devices: 1, seed: 11)
-        var engine = DeviceEngine(device: events[0].envelope.device, policy: Policy())
-        for (k, event) in events.prefix(250).enumerated() { engine.apply(event, seq: UInt64(k + 1)) }
-        let bytes = engine.checkpoint()
+        let bytes = Self.engineAndState().state
         for end in 0..<bytes.count {
             #expect(throws: StateReader.Malformed.self) {
                 _ = try DeviceEngine(checkpoint: Array(bytes[..<end]), policy: Policy())

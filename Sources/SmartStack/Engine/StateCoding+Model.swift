@@ -539,21 +539,8 @@ extension DeviceModel {
         defer { swap(&bucket, &usage[hour]) }
         if bucket.capacity < bucket.count + n { bucket.reserveCapacity(bucket.count + n * (1 + daysLeft)) }
         var previous: (time: Int64, seq: UInt64) = (0, 0)
-        var read = 0
-        while read < n {
-            let start = r.offset
-            guard
-                let progress = r.bytes.withUnsafeBufferPointer({
-                    UsageRunReader.appendUntagged(
-                        $0, from: start, count: n - read, after: previous, hour: hour, table: table, to: &bucket)
-                })
-            else { throw StateReader.Malformed(offset: start) }
-            (read, previous, r.offset) = (read + progress.read, progress.previous, progress.offset)
-            // A record with a tag, read with its strings.
-            if read < n {
-                previous = try UsageRecord.append(&r, hour: hour, after: previous, table: table, to: &bucket)
-                read += 1
-            }
+        for _ in 0..<n {
+            previous = try UsageRecord.append(&r, hour: hour, after: previous, table: table, to: &bucket)
         }
     }
 

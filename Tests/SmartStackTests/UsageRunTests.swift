@@ -2,10 +2,11 @@ import Testing
 
 @testable import SmartStack
 
-/// An hour's run of usage records in a checkpoint is read in place while its records carry
-/// no donation identifier or group identifier, and by `StateReader` for those that do.
+/// An hour's run of usage records in a checkpoint, with and without donation identifiers
+/// and group identifiers, reads back as written; a run cut short or naming no entry of the
+/// day's table is refused.
 @Suite("Usage records read from a checkpoint")
-struct UsageRunReaderTests {
+struct UsageRunTests {
     static let table = [
         UsageSignature(app: "com.example.coffee", intent: "OrderIntent", parameters: ["size": "\"large\""]),
         UsageSignature(app: "com.example.coffee", intent: nil, parameters: [:]),
