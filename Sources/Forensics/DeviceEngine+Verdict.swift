@@ -185,13 +185,16 @@ extension DeviceEngine {
                 ?? stack.members.firstIndex { $0.widget.instance == topInstance }.flatMap {
                     memberCandidate(stack: stackIndex, member: $0)
                 }.map(RankSide.init)
-            if let top, candidate.rank <= top.rank {
+            if let top, !RankOrder.isAbove(candidate.rank, top.rank) {
                 // Only one provider's own scores compare by a documented rule (R2).
                 let (basis, rule, parameters) = RankSide(candidate).basis(against: [top])
+                let tied = RankOrder.isTied(candidate.rank, top.rank)
                 out.append(
                     Reason(
-                        .outranked, basis, rule,
-                        "it ranks \(format(candidate.rank)); the top, \(top.widget.kind), ranks \(format(top.rank)) (a tie keeps the top)",
+                        tied ? .kept : .outranked, basis, rule,
+                        tied
+                            ? "it ranks \(format(candidate.rank)), equal to the top, \(top.widget.kind) (\(format(top.rank))), within 1e-9; a tie keeps the top"
+                            : "it ranks \(format(candidate.rank)); the top, \(top.widget.kind), ranks \(format(top.rank))",
                         events: [], parameters: parameters))
             }
         }

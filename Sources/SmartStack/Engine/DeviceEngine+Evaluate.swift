@@ -74,9 +74,7 @@ extension DeviceEngine {
         let ordered =
             candidates.count == 1
             ? candidates
-            : candidates.enumerated().sorted { a, b in
-                a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
-            }.map(\.element)
+            : candidates.enumerated().sorted { a, b in Self.placedBefore(a, b) }.map(\.element)
         // Placed at one instant, the best-ranked goes on top and the rest follow it in rank order.
         var slot = 0
         for candidate in ordered {
@@ -102,7 +100,8 @@ extension DeviceEngine {
                 let ranking = rankedFirst(
                     candidate,
                     over: ordered.filter {
-                        $0.widget.instance != candidate.widget.instance && $0.rank <= candidate.rank
+                        $0.widget.instance != candidate.widget.instance
+                            && RankOrder.isAbove(candidate.rank, $0.rank)
                     }.map(
                         RankSide.init))
             {
@@ -118,6 +117,18 @@ extension DeviceEngine {
                 setsTop: slot == 0)
             slot += 1
         }
+    }
+
+    /// The order of suggestions placed at one instant (docs/queries.md, "Ties and changes of
+    /// top"): best rank first; equal ranks, within the tolerance, by app then kind, then in
+    /// the order the candidates were found.
+    static func placedBefore(_ a: (offset: Int, element: Candidate), _ b: (offset: Int, element: Candidate)) -> Bool {
+        let (x, y) = (a.element, b.element)
+        if RankOrder.isAbove(x.rank, y.rank) { return true }
+        if RankOrder.isAbove(y.rank, x.rank) { return false }
+        if x.widget.app != y.widget.app { return x.widget.app < y.widget.app }
+        if x.widget.kind != y.widget.kind { return x.widget.kind < y.widget.kind }
+        return a.offset < b.offset
     }
 
     /// Whether two candidates' sources name the same signal: the same source, or the same
@@ -171,8 +182,8 @@ extension DeviceEngine {
         // The best-ranked candidate within its rate limit; ties go to the earlier member.
         var best: (member: Int, rank: Double)?
         let cap = state.developerMode || state.counters.isEmpty ? nil : parameters.rotationCapPerWidgetPerDay
-        for contender in ranked where best == nil || contender.rank > best!.rank {
-            if topRank != nil && contender.rank <= topRank! { continue }
+        for contender in ranked where best == nil || RankOrder.isAbove(contender.rank, best!.rank) {
+            if let topRank, !RankOrder.isAbove(contender.rank, topRank) { continue }
             if let cap,
                 state.counters[.rotation, state.stacks[stackIndex].members[contender.member].widget.instance] >= cap
             {
@@ -198,7 +209,7 @@ extension DeviceEngine {
             }
             return
         }
-        if let topRank, best.rank <= topRank { return }
+        if let topRank, !RankOrder.isAbove(best.rank, topRank) { return }
         guard let chosen = memberCandidate(stack: stackIndex, member: best.member) else { return }
         count(.rotation, chosen.widget.instance, cap: parameters.rotationCapPerWidgetPerDay)
         var why = reasons(chosen, watch: state.stacks[stackIndex].isWatch)
@@ -226,7 +237,9 @@ extension DeviceEngine {
         }
         for j in state.stacks[i].members.indices
         where j != best && (state.stacks[i].members[j].widget.instance == top || ranked.contains { $0.member == j }) {
-            if let c = memberCandidate(stack: i, member: j), c.rank <= chosen.rank { rivals.append(RankSide(c)) }
+            if let c = memberCandidate(stack: i, member: j), RankOrder.isAbove(chosen.rank, c.rank) {
+                rivals.append(RankSide(c))
+            }
         }
         return rankedFirst(chosen, over: rivals)
     }

@@ -11,7 +11,7 @@ public struct Policy: Sendable, Hashable {
     public static let name = "smartstack-1"
     /// The policy's version: it changes whenever the engine's behaviour for the same
     /// parameters changes.
-    public static let version = 1
+    public static let version = 2
 
     /// The parameters in force.
     public var parameters: PolicyParameters {

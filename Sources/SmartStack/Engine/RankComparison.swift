@@ -1,3 +1,19 @@
+/// How ranks compare (docs/queries.md, "Ties and changes of top"): two ranks within
+/// `tolerance` of each other are equal, since normalised scores computed from different
+/// magnitudes differ in their last bits and magnitudes must never decide (R2).
+package enum RankOrder {
+    /// The largest difference between two ranks that still counts as a tie.
+    package static let tolerance = 1e-9
+
+    /// Whether `a` ranks strictly above `b`: by more than `tolerance`.
+    @inline(__always)
+    package static func isAbove(_ a: Double, _ b: Double) -> Bool { a - b > tolerance }
+
+    /// Whether `a` and `b` are equal ranks within `tolerance`.
+    @inline(__always)
+    package static func isTied(_ a: Double, _ b: Double) -> Bool { !isAbove(a, b) && !isAbove(b, a) }
+}
+
 /// One side of a comparison between widgets: what ranks it and on what.
 package struct RankSide {
     package var widget: WidgetIdentity
