@@ -112,8 +112,9 @@ struct IconStateTests {
         for _ in 0..<40 { nested = .array([nested]) }
         let cases: [([UInt8], String)] = [
             (BinaryPlistWriter.encode(.dict([("other", .string("x"))])), "not a SpringBoard icon state"),
-            (BinaryPlistWriter.encode(.array([])), "root is not a dictionary"),
-            (Array("<?xml version=\"1.0\"?>".utf8), "not a binary plist"),
+            (BinaryPlistWriter.encode(.array([])), "its root is an array, not a dictionary"),
+            (Array("<?xml version=\"1.0\"?>".utf8), "XML plist: expected a tag"),
+            (Array("not a plist at all".utf8), "not a property list"),
             (BinaryPlistWriter.encode(.dict([("iconLists", .array([nested]))])), "nest more than"),
         ]
         for (bytes, message) in cases {

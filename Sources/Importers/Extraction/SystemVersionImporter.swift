@@ -1,4 +1,3 @@
-import Foundation
 import Ledger
 import SmartStack
 
@@ -21,14 +20,13 @@ enum SystemVersionImporter {
             throw ImportError(
                 path: path, message: "is \(file.bytes.count) bytes; a SystemVersion.plist has a few hundred")
         }
-        let root: Any
+        let root: PlistValue
         do {
-            root = try PropertyListSerialization.propertyList(from: Data(file.bytes), options: [], format: nil)
+            root = try PropertyList.parse(file.bytes[...]).value
         } catch {
-            throw ImportError(path: path, message: "is not a property list: \(error.localizedDescription)")
+            throw ImportError(path: path, message: "is not a property list: \(error.description)")
         }
-        guard let dict = root as? [String: Any], let name = dict["ProductName"] as? String,
-            let version = dict["ProductVersion"] as? String, !version.isEmpty
+        guard let name = root["ProductName"]?.string, let version = root["ProductVersion"]?.string, !version.isEmpty
         else {
             throw ImportError(path: path, message: "holds no ProductName and ProductVersion")
         }

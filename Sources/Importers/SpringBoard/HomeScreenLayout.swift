@@ -11,6 +11,24 @@ struct HomeScreenLayout {
         var extensionBundle: String?
         var kind: String
         var family: String
+        /// A single widget's own switches and selection (never a stack's).
+        var switches = Switches()
+    }
+
+    /// The switches an icon carries, when written: `allowsSuggestions` (Smart Rotate),
+    /// `allowsExternalSuggestions` (Widget Suggestions) and `userSelectedElementIdentifier`.
+    struct Switches: Equatable {
+        var smartRotate: Bool?
+        var widgetSuggestions: Bool?
+        var selected: String?
+
+        init() {}
+
+        init(_ icon: PlistValue) {
+            smartRotate = HomeScreenLayout.bool(icon["allowsSuggestions"])
+            widgetSuggestions = HomeScreenLayout.bool(icon["allowsExternalSuggestions"])
+            selected = icon["userSelectedElementIdentifier"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        }
     }
 
     /// A stack: an icon with `elements`.
@@ -51,18 +69,47 @@ struct HomeScreenLayout {
     init() {}
 
     /// Reads the root dictionary of an IconState.plist.
+    ///
+    /// A root, `iconLists`, `today` or a stack's `elements` of the wrong type, or lists that
+    /// claim icons of which none can be read, make the file no layout: an error, never an
+    /// empty layout.
     init(root: PlistValue) throws(IconStateError) {
         guard case .dictionary = root else {
-            throw IconStateError("its root is not a dictionary; it is not a SpringBoard icon state")
+            throw IconStateError("its root is \(root.typeName), not a dictionary; it is not a SpringBoard icon state")
         }
         guard root["iconLists"] != nil || root["today"] != nil else {
             throw IconStateError("it has neither iconLists nor today; it is not a SpringBoard icon state")
         }
-        if let pages = root["iconLists"]?.array {
-            for (n, page) in pages.enumerated() { try walk(page, place: "page \(n + 1)", depth: 1) }
+        for key in ["iconLists", "today"] {
+            if let value = root[key], value.array == nil {
+                throw IconStateError(
+                    "its \(key) is \(value.typeName), not an array of icons; it is not a layout SpringBoard wrote")
+            }
+        }
+        for (n, page) in (root["iconLists"]?.array ?? []).enumerated() {
+            guard page.array != nil else {
+                unreadLists += 1
+                problems.append("page \(n + 1) is \(page.typeName), not a list of icons; it was not read")
+                continue
+            }
+            try walk(page, place: "page \(n + 1)", depth: 1)
         }
         if let today = root["today"] { try walk(today, place: "Today view", depth: 1) }
+        if icons == 0 && (unreadIcons > 0 || unreadLists > 0) {
+            throw IconStateError(
+                "its icon lists hold \(unreadIcons + unreadLists) entr\(unreadIcons + unreadLists == 1 ? "y" : "ies") and not one readable icon; it is not a layout SpringBoard wrote"
+            )
+        }
     }
+
+    /// Entries of an icon list that are neither an app's bundle id nor an icon dictionary.
+    var unreadIcons = 0
+    /// Pages or folder lists that are not lists of icons.
+    var unreadLists = 0
+
+    /// Whether every page and every icon of the file was read: only then does the layout
+    /// list every stack of the device (`complete`).
+    var isComplete: Bool { unreadIcons == 0 && unreadLists == 0 }
 
     /// Visits every icon of a list (a page, a folder's page, the Today view's list).
     private mutating func walk(_ value: PlistValue, place: String, depth: Int) throws(IconStateError) {
@@ -73,25 +120,50 @@ struct HomeScreenLayout {
             for item in list { try walk(item, place: place, depth: depth + 1) }
             return
         }
-        icons += 1
-        guard case .dictionary = value else { return } // an app, as its bundle id
+        switch value {
+        case .string: // an app, as its bundle id
+            icons += 1
+            return
+        case .dictionary: icons += 1
+        default:
+            unreadIcons += 1
+            problems.append("an entry on \(place) is \(value.typeName), not an icon; it was not read")
+            return
+        }
         if value["listType"]?.string == "folder" {
-            if let pages = value["iconLists"] { try walk(pages, place: place, depth: depth + 1) }
+            if let pages = value["iconLists"] {
+                guard pages.array != nil else {
+                    unreadLists += 1
+                    problems.append("a folder on \(place) has iconLists that is \(pages.typeName); it was not read")
+                    return
+                }
+                try walk(pages, place: place, depth: depth + 1)
+            }
             return
         }
         guard value["iconType"]?.string == "custom" else { return }
-        read(icon: value, place: place)
+        try read(icon: value, place: place)
     }
 
     /// A widget or a stack: an icon with `iconType` `custom`.
-    private mutating func read(icon: PlistValue, place: String) {
+    private mutating func read(icon: PlistValue, place: String) throws(IconStateError) {
         let id = icon["displayIdentifier"]?.string
         let grid = icon["gridSize"]?.string ?? "small"
         let family = Self.families[grid] ?? grid
-        guard let elements = icon["elements"]?.array else {
-            // A single widget: one element's keys written flat into the icon.
-            if let widget = widget(icon, family: family, fallbackID: id, place: place) { widgets.append(widget) }
+        let switches = Switches(icon)
+        guard let elementsValue = icon["elements"] else {
+            // A single widget: one element's keys written flat into the icon, with switches
+            // and a selection of its own that belong to no stack.
+            if var widget = widget(icon, family: family, fallbackID: id, place: place) {
+                widget.switches = switches
+                widgets.append(widget)
+            }
             return
+        }
+        guard let elements = elementsValue.array else {
+            throw IconStateError(
+                "the stack \(id ?? "without a displayIdentifier") on \(place) has elements that is \(elementsValue.typeName), not an array; it is not a layout SpringBoard wrote"
+            )
         }
         guard let id, !id.isEmpty else {
             problems.append("a stack on \(place) has no displayIdentifier; it is not imported")
@@ -105,10 +177,8 @@ struct HomeScreenLayout {
         }
         stacks.append(
             Stack(
-                id: id, family: family, members: members, smartRotate: Self.bool(icon["allowsSuggestions"]),
-                widgetSuggestions: Self.bool(icon["allowsExternalSuggestions"]),
-                selected: icon["userSelectedElementIdentifier"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-                place: place))
+                id: id, family: family, members: members, smartRotate: switches.smartRotate,
+                widgetSuggestions: switches.widgetSuggestions, selected: switches.selected, place: place))
     }
 
     /// One element: a widget, or another kind of element (counted, not imported).
@@ -182,7 +252,7 @@ extension HomeScreenLayout {
         if name == HomeScreenPagesImporter.fileName {
             return try? HomeScreenLayout(homeScreenPages: file.bytes[...])
         }
-        guard let root = try? BinaryPlist.parse(file.bytes[...]) else { return nil }
+        guard let root = try? PropertyList.parse(file.bytes[...]).value else { return nil }
         return try? HomeScreenLayout(root: root)
     }
 }

@@ -38,10 +38,10 @@ public enum IconStateImporter {
         var report = ImportFileReport(path: context.path)
         report.stream = stream
         report.artifact = file.sha256
-        report.container = "binary plist"
         let layout: HomeScreenLayout
         do {
-            let root = try BinaryPlist.parse(file.bytes[...])
+            let (root, form) = try PropertyList.parse(file.bytes[...])
+            report.container = form.rawValue
             layout = try HomeScreenLayout(root: root)
         } catch let error as WireFormatError {
             return .failure(report, "\(error.message) (byte \(error.offset)); nothing from this file was imported")
@@ -52,7 +52,8 @@ public enum IconStateImporter {
         }
         return layoutImport(
             layout, file: file, context: context, report: report,
-            time: LayoutTime(given: layoutTime, uncertain: timeUncertain), platform: platform, complete: true)
+            time: LayoutTime(given: layoutTime, uncertain: timeUncertain), platform: platform,
+            complete: layout.isComplete)
     }
 
     /// When a layout held: the time given (`--layout-time`), else the file's modification

@@ -6,20 +6,36 @@
 /// let start = archive.root["dateInterval"]?["NS.startDate"]?.cocoaTime
 /// ```
 public final class KeyedArchiveReader {
-    private var reader: BinaryPlist.Reader
-    private let objects: [Int]
+    /// Where the objects come from: a binary plist read lazily, or an XML plist read whole.
+    private enum Source {
+        case binary(BinaryPlist.Reader, objects: [Int])
+        case xml(objects: [PlistValue])
+    }
+
+    private var source: Source
     /// The root object's uid.
     let rootUID: Int
     /// Class names by their object's uid (an archive names few classes, used many times).
     private var classNames = [Int: String]()
 
-    /// Opens `bytes` as an archive.
-    /// - Throws: `WireFormatError` when it is not a binary plist or not a keyed archive.
+    /// Opens `bytes` as an archive, in either form of property list.
+    /// - Throws: `WireFormatError` when it is not a property list or not a keyed archive.
     public init(_ bytes: ArraySlice<UInt8>) throws(WireFormatError) {
-        guard BinaryPlist.looksLikePlist(bytes) else {
-            throw WireFormatError(offset: 0, message: "not a binary plist (no bplist00 magic)")
+        if !BinaryPlist.looksLikePlist(bytes) && XMLPlist.looksLikePlist(bytes) {
+            let top = try XMLPlist.parse(bytes)
+            guard case .array(let objects)? = top["$objects"], let root = Self.root(of: top["$top"]) else {
+                throw WireFormatError(
+                    offset: 0, message: "XML plist is not an NSKeyedArchiver archive (no $objects / $top.root)")
+            }
+            source = .xml(objects: objects)
+            rootUID = root
+            return
         }
-        reader = try BinaryPlist.Reader(Array(bytes))
+        guard BinaryPlist.looksLikePlist(bytes) else {
+            throw WireFormatError(
+                offset: 0, message: "not a property list (neither the bplist00 magic nor an XML plist's opening)")
+        }
+        let reader = try BinaryPlist.Reader(Array(bytes))
         guard let top = try reader.dictionaryRefs(reader.top) else {
             throw WireFormatError(
                 offset: 0,
@@ -31,36 +47,51 @@ public final class KeyedArchiveReader {
             if try reader.isASCII(member.key, "$objects") {
                 objects = try reader.arrayRefs(member.value)
             } else if try reader.isASCII(member.key, "$top") {
-                // `$top.root` as NSKeyedArchiver writes it; else the first reference there.
-                let t = try reader.object(member.value, depth: 0)
-                if case .uid(let u)? = t["root"] {
-                    root = u
-                } else if case .dictionary(let members) = t, case .uid(let u)? = members.first?.1 {
-                    root = u
-                }
+                var r = reader
+                root = Self.root(of: try r.object(member.value, depth: 0))
             }
         }
         guard let objects, let root else {
             throw WireFormatError(
                 offset: 0, message: "binary plist is not an NSKeyedArchiver archive (no $objects / $top.root)")
         }
-        self.objects = objects
+        source = .binary(reader, objects: objects)
         rootUID = root
     }
 
+    /// `$top.root` as NSKeyedArchiver writes it; else the first reference there.
+    private static func root(of top: PlistValue?) -> Int? {
+        if case .uid(let u)? = top?["root"] { return u }
+        if case .dictionary(let members)? = top, case .uid(let u)? = members.first?.1 { return u }
+        return nil
+    }
+
     /// How many objects `$objects` holds.
-    var objectCount: Int { objects.count }
+    var objectCount: Int {
+        switch source {
+        case .binary(_, let objects): objects.count
+        case .xml(let objects): objects.count
+        }
+    }
 
     /// The root object.
     public var root: ArchivedValue { ArchivedValue(archive: self, value: (try? entry(rootUID)) ?? .null) }
 
     /// Object `uid` of `$objects`, parsed (its members stay references).
     func entry(_ uid: Int) throws(WireFormatError) -> PlistValue {
-        guard uid >= 0, uid < objects.count else {
+        guard uid >= 0, uid < objectCount else {
             throw WireFormatError(
-                offset: 0, message: "NSKeyedArchiver reference \(uid) is past its \(objects.count) objects")
+                offset: 0, message: "NSKeyedArchiver reference \(uid) is past its \(objectCount) objects")
         }
-        let v = try reader.object(objects[uid], depth: BinaryPlist.maximumDepth - 2)
+        let v: PlistValue
+        switch source {
+        case .binary(var reader, let objects):
+            // The reader's budget spans every entry read, as one walk of the file.
+            v = try reader.object(objects[uid], depth: BinaryPlist.maximumDepth - 2)
+            source = .binary(reader, objects: objects)
+        case .xml(let objects):
+            v = objects[uid]
+        }
         return v == .string("$null") ? .null : v
     }
 

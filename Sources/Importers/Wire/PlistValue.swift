@@ -62,6 +62,22 @@ public indirect enum PlistValue: Sendable, Equatable {
         return nil
     }
 
+    /// What kind of value it is, as a message names it (`a string`, `an array`).
+    public var typeName: String {
+        switch self {
+        case .null: "a null"
+        case .bool: "a boolean"
+        case .integer: "an integer"
+        case .real: "a real"
+        case .date: "a date"
+        case .data: "a data"
+        case .string: "a string"
+        case .uid: "a reference"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        }
+    }
+
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true

@@ -45,13 +45,14 @@ public enum HomeScreenPagesWriter {
         }
     }
 
-    /// The archive of `pages` (each an array of stack configurations).
-    public static func encode(pages: [[StackConfig]]) -> [UInt8] {
+    /// The archive of `pages` (each an array of stack configurations), as a binary plist
+    /// or, with `xml`, an XML one.
+    public static func encode(pages: [[StackConfig]], xml: Bool = false) -> [UInt8] {
         KeyedArchiveWriter.archive(
             .array(
                 pages.map { page in
                     .object("ATXHomeScreenPage", [("stacks", .array(page.map(config)))])
-                }))
+                }), xml: xml)
     }
 
     static func config(_ c: StackConfig) -> ArchiveValue {

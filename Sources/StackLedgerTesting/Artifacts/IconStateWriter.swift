@@ -26,7 +26,7 @@ public enum IconStateWriter {
 
         var node: [(String, PlistNode)] {
             guard elementType == "widget" else {
-                return [("elementType", .string(elementType)), ("uniqueIdentifier", .string(uniqueIdentifier))]
+                return [("uniqueIdentifier", .string(uniqueIdentifier)), ("elementType", .string(elementType))]
             }
             return [
                 ("elementType", .string("widget")), ("uniqueIdentifier", .string(uniqueIdentifier)),
@@ -56,11 +56,15 @@ public enum IconStateWriter {
                 allowsSuggestions: smartRotate, allowsExternalSuggestions: suggestions, selected: selected)
         }
 
-        /// A single widget.
-        public static func widget(_ element: Element, gridSize: String = "small") -> Icon {
+        /// A single widget, with switches and a selection of its own when given (real files
+        /// write them, the selection being the widget's own identifier).
+        public static func widget(
+            _ element: Element, gridSize: String = "small", smartRotate: Bool? = nil, suggestions: Bool? = nil,
+            selected: String? = nil
+        ) -> Icon {
             Icon(
                 displayIdentifier: element.uniqueIdentifier, gridSize: gridSize, elements: [element], isStack: false,
-                allowsSuggestions: nil, allowsExternalSuggestions: nil, selected: nil)
+                allowsSuggestions: smartRotate, allowsExternalSuggestions: suggestions, selected: selected)
         }
 
         var node: PlistNode {
@@ -80,21 +84,30 @@ public enum IconStateWriter {
         }
     }
 
-    /// An icon state: pages of apps and widgets, a dock, and the Today view's list.
-    public static func encode(pages: [[Icon]], apps: [String] = ["com.apple.mobilesafari"], today: [Icon] = [])
-        -> [UInt8]
+    /// An icon state: pages of apps and widgets, a dock, and the Today view's list, as a
+    /// binary plist (SpringBoard's form) or an XML one (`plutil -convert xml1`'s).
+    public static func encode(
+        pages: [[Icon]], apps: [String] = ["com.apple.mobilesafari"], today: [Icon] = [], xml: Bool = false
+    ) -> [UInt8] {
+        let root = tree(pages: pages, apps: apps, today: today)
+        return xml ? XMLPlistWriter.encode(root) : BinaryPlistWriter.encode(root)
+    }
+
+    /// The root dictionary of an icon state.
+    public static func tree(pages: [[Icon]], apps: [String] = ["com.apple.mobilesafari"], today: [Icon] = [])
+        -> PlistNode
     {
         let pageNodes: [PlistNode] = pages.map { page in .array(apps.map { .string($0) } + page.map(\.node)) }
         let folder: PlistNode = .dict([
             ("listType", .string("folder")), ("displayName", .string("Utilities")),
             ("iconLists", .array([.array([.string("com.apple.calculator")])])),
         ])
-        return BinaryPlistWriter.encode(
-            .dict([
-                ("buttonBar", .array([.string("com.apple.mobilephone")])),
-                ("iconLists", .array(pageNodes + [.array([folder])])),
-                ("today", .array(today.map(\.node))),
-                ("listUniqueIdentifiers", .array(pages.indices.map { .string("page-\($0)") })),
-            ]))
+        return .dict([
+            ("buttonBar", .array([.string("com.apple.mobilephone")])),
+            ("iconLists", .array(pageNodes + [.array([folder])])),
+            ("today", .array(today.map(\.node))),
+            ("listUniqueIdentifiers", .array(pages.indices.map { .string("page-\($0)") })),
+            ("widgetVersion", .int(1)),
+        ])
     }
 }

@@ -17,8 +17,8 @@ public indirect enum ArchiveValue: Sendable {
 /// Writes NSKeyedArchiver archives as binary plists (`bplist00`), independently of the
 /// importer's reader, for generating test artifacts.
 public enum KeyedArchiveWriter {
-    /// Archives `root` under `$top.root`.
-    public static func archive(_ root: ArchiveValue) -> [UInt8] {
+    /// Archives `root` under `$top.root`, as a binary plist or, with `xml`, an XML one.
+    public static func archive(_ root: ArchiveValue, xml: Bool = false) -> [UInt8] {
         var objects: [PlistNode] = [.string("$null")]
         var classes = [String: Int]()
         func classRef(_ name: String) -> Int {
@@ -68,7 +68,7 @@ public enum KeyedArchiveWriter {
             ("$version", .int(100000)), ("$archiver", .string("NSKeyedArchiver")),
             ("$top", .dict([("root", .uid(root))])), ("$objects", .array(objects)),
         ])
-        return BinaryPlistWriter.encode(top)
+        return xml ? XMLPlistWriter.encode(top) : BinaryPlistWriter.encode(top)
     }
 }
 
