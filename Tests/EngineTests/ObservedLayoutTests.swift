@@ -7,7 +7,8 @@ extension Line {
     /// A `stack.layoutObserved` of one stack; `members`: (instance, app, kind, extension).
     static func layout(
         _ stack: String = "home", at time: String, members: [(String, String, String, String?)],
-        smartRotate: Bool? = true, suggestions: Bool? = true, method: String = "recorded", complete: Bool = true
+        smartRotate: Bool? = true, suggestions: Bool? = true, method: String = "recorded", complete: Bool = true,
+        selected: String? = nil
     ) -> String {
         let list = members.map { m in
             let ext = m.3.map { #","extension":"\#($0)""# } ?? ""
@@ -17,6 +18,7 @@ extension Line {
         var switches = ""
         if let smartRotate { switches += #","smartRotate":\#(smartRotate)"# }
         if let suggestions { switches += #","widgetSuggestions":\#(suggestions)"# }
+        if let selected { switches += #","selected":"\#(selected)""# }
         return
             #"{"type":"stack.layoutObserved","time":"\#(t(time))","layout":"sha256:test","stacks":[{"stack":"\#(stack)","platform":"iOS","family":"systemSmall","members":[\#(list)]\#(switches)}],"method":"\#(method)","complete":\#(complete)}"#
     }

@@ -13,6 +13,8 @@ public enum AssumptionCode: String, CaseIterable, Sendable {
     case layoutTimeUncertain = "LAYOUT_TIME_UNCERTAIN"
     /// A widget's relevance comes from the device's record, not the app's timeline.
     case relevanceFromDeviceRecord = "RELEVANCE_FROM_DEVICE_RECORD"
+    /// The stack's top is the member a later recorded layout names as the person's selection.
+    case topAssumed = "TOP_ASSUMED"
 }
 
 /// One assumption behind an answer, with the stored events it comes from.

@@ -22,9 +22,12 @@ extension DeviceEngine {
                     smartRotate: observed.smartRotate ?? true, widgetSuggestions: observed.widgetSuggestions ?? true,
                     createdSeq: seq, settingsSeq: seq)
                 stack.members = observed.members.map { member(from: $0, seq: seq) }
-                stack.top = stack.members.first?.widget.instance
+                // The person's recorded selection is the assumed top (TOP_ASSUMED).
+                let selected = Self.selectedMember(observed, members: stack.members)
+                stack.top = selected ?? stack.members.first?.widget.instance
                 stack.observedLayout = source(of: layout, observed, seq: seq, time: time, assumed: true)
                 stack.observedLayout.timeUncertain = uncertain
+                stack.observedLayout.topAssumed = selected != nil
                 state.stacks.append(stack)
             }
         }
@@ -39,7 +42,10 @@ extension DeviceEngine {
             let uncertain = Self.timeUncertain(event)
             for observed in layout.stacks {
                 applyObservedStack(observed, of: layout, seq: seq, time: time)
-                if let i = state.stackIndex(observed.stack) { state.stacks[i].observedLayout.timeUncertain = uncertain }
+                if let i = state.stackIndex(observed.stack) {
+                    state.stacks[i].observedLayout.timeUncertain = uncertain
+                    placeSelection(observed, stack: i, seq: seq)
+                }
             }
             if layout.complete {
                 let listed = Set(layout.stacks.map(\.stack))
@@ -130,6 +136,35 @@ extension DeviceEngine {
         }
         stack.repairTop()
         state.stacks[stackIndex] = stack
+    }
+
+    /// The member of `members` (in the observation's order) that the observation records as
+    /// the person's selection, by its instance id in the model.
+    static func selectedMember(_ observed: ObservedStack, members: [Member]) -> String? {
+        guard let selected = observed.selected,
+            let index = observed.members.firstIndex(where: { $0.instance == selected }), index < members.count
+        else { return nil }
+        return members[index].widget.instance
+    }
+
+    /// A recorded selection in a stack whose Smart Rotate is recorded off: nothing but the
+    /// person moves its top, so the selected member is on top at the layout's time (G1).
+    private mutating func placeSelection(_ observed: ObservedStack, stack i: Int, seq: UInt64) {
+        guard observed.smartRotate == false,
+            let selected = Self.selectedMember(observed, members: state.stacks[i].members),
+            let widget = state.stacks[i].identity(selected)
+        else { return }
+        let from = state.stacks[i].identity(state.stacks[i].top)
+        state.stacks[i].top = selected
+        state.stacks[i].restingTop = selected
+        record(
+            stack: i, action: .scroll, widget: widget, from: from,
+            reasons: [
+                Reason(
+                    .userSelected, .documented, "G1",
+                    "the layout the device recorded names \(widget.kind) (\(selected)) as the member the person selected, and Smart Rotate is off for \(observed.stack): nothing else moves its top",
+                    events: [seq])
+            ])
     }
 
     /// Whether an importer marked the layout's time as one the extraction does not keep

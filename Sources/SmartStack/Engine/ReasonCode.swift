@@ -12,6 +12,9 @@ public enum ReasonCode: String, CaseIterable, Sendable {
     case relevantContext = "RELEVANT_CONTEXT"
     /// The person scrolled the stack.
     case userScrolled = "USER_SCROLLED"
+    /// A recorded layout names the member the person selected, in a stack whose Smart
+    /// Rotate is recorded off: nothing else moves its top (G1).
+    case userSelected = "USER_SELECTED"
     /// The person pinned the widget.
     case pinned = "PINNED"
     /// Nothing better: the widget stays.

@@ -13,6 +13,9 @@ package struct StackLayoutSource: Codable, Hashable {
     /// Whether the observation's time comes from a file time the extraction does not keep
     /// exactly (`LAYOUT_TIME_UNCERTAIN`).
     package var timeUncertain = false
+    /// Whether the stack's top before the observation's time is the member it records as
+    /// the person's selection (`TOP_ASSUMED`).
+    package var topAssumed = false
     /// The switches the observation did not record (`SETTINGS_ASSUMED`): Smart Rotate,
     /// Widget Suggestions.
     package var unrecordedSwitches: [String] = []
@@ -55,6 +58,14 @@ extension StackState {
                     .layoutTimeUncertain, stack: id, events: [source.seq],
                     detail:
                         "the layout's time, \(clock.clockText(source.time)), is the file time of a zip entry: two-second steps in an unknown time zone"
+                ))
+        }
+        if source.assumed && source.topAssumed && now < source.time && topDecision == nil, let top {
+            out.append(
+                Assumption(
+                    .topAssumed, stack: id, instance: top, events: [source.seq],
+                    detail:
+                        "the top of \(id) is taken to be \(top), the member the layout recorded at \(clock.clockText(source.time)) names as the person's selection"
                 ))
         }
         if !source.conflict.isEmpty && now >= source.time {

@@ -81,7 +81,7 @@ extension StackLayoutSource {
     func write(_ w: inout StateWriter) {
         w.uint(seq)
         w.int(time)
-        w.byte((assumed ? 1 : 0) | (inferred ? 2 : 0) | (timeUncertain ? 4 : 0))
+        w.byte((assumed ? 1 : 0) | (inferred ? 2 : 0) | (timeUncertain ? 4 : 0) | (topAssumed ? 8 : 0))
         w.array(unrecordedSwitches) { $0.string($1) }
         w.array(conflict) { $0.uint($1) }
         w.string(conflictDetail)
@@ -93,6 +93,7 @@ extension StackLayoutSource {
         assumed = flags & 1 != 0
         inferred = flags & 2 != 0
         timeUncertain = flags & 4 != 0
+        topAssumed = flags & 8 != 0
         unrecordedSwitches = try r.array { try $0.string() }
         conflict = try r.array { try $0.uint() }
         conflictDetail = try r.string()
