@@ -105,7 +105,9 @@ public struct ImportRun: Sendable {
         var tree = ArtifactTree(root: root) { relative in
             let parts = relative.split(separator: "/")
             let name = parts.last.map(String.init) ?? relative
-            if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { return false }
+            if name.hasPrefix(".") || name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix("-journal") {
+                return false
+            }
             if format == .iconstate { return IconStateImporter.fileNames.contains(name) }
             if format == .atx { return name == "_ATXInfoSuggestionStore.db" }
             if format == .homescreenpages { return name == HomeScreenPagesImporter.fileName }

@@ -37,6 +37,7 @@ public enum ATXInfoSuggestionStoreImporter {
             return .failure(report, "cannot read its schema: \(error)")
         }
         report.artifact = evidence.sha256
+        if let recovery = evidence.recovery { report.problem(recovery) }
         let read = tables.filter(present.contains)
         guard !read.isEmpty else {
             return .failure(

@@ -50,7 +50,7 @@ enum ExtractionArchive {
 }
 
 /// One pass over an extraction archive: what is read from memory is imported as it comes,
-/// SQLite databases (with their `-wal` and `-shm`) are copied to a private temporary
+/// SQLite databases (with their `-wal`, `-shm` or `-journal`) are copied to a private temporary
 /// folder and imported after the pass, the rest is listed.
 struct ArchiveImport {
     let options: ExtractionImport.Options
@@ -118,8 +118,9 @@ struct ArchiveImport {
             do {
                 switch role {
                 case .artifact(.knowledgec), .artifact(.powerlog), .artifact(.atx):
-                    // A database and its -wal and -shm share a private folder, as SQLite wants.
-                    let base = Self.isSidecar(member.path) ? String(member.path.dropLast(4)) : member.path
+                    // A database and its -wal, -shm or -journal share a private folder, as
+                    // SQLite wants.
+                    let base = Self.databasePath(of: member.path)
                     let dir = scratch + "/\(folders[base] ?? folders.count)"
                     if folders[base] == nil {
                         folders[base] = folders.count
@@ -206,13 +207,21 @@ struct ArchiveImport {
         return report
     }
 
-    /// A database's `-wal` or `-shm`: copied beside it.
+    /// A database's `-wal`, `-shm` or `-journal`: copied beside it.
     static func sidecarRole(_ path: String) -> ExtractionPaths.Role? {
         guard isSidecar(path) else { return nil }
-        return ExtractionPaths.role(of: String(path.dropLast(4)))
+        return ExtractionPaths.role(of: databasePath(of: path))
     }
 
-    static func isSidecar(_ path: String) -> Bool { path.hasSuffix("-wal") || path.hasSuffix("-shm") }
+    static func isSidecar(_ path: String) -> Bool {
+        path.hasSuffix("-wal") || path.hasSuffix("-shm") || path.hasSuffix("-journal")
+    }
+
+    /// The database a sidecar belongs to (the path itself for a database).
+    static func databasePath(of path: String) -> String {
+        guard isSidecar(path) else { return path }
+        return String(path.dropLast(path.hasSuffix("-journal") ? 8 : 4))
+    }
 
     static func family(of role: ExtractionPaths.Role) -> String {
         if case .artifact(let format) = role { return format.rawValue }

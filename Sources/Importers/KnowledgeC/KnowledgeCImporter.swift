@@ -31,6 +31,7 @@ public enum KnowledgeCImporter {
             return .failure(report, error.message)
         }
         report.artifact = evidence.sha256
+        if let recovery = evidence.recovery { report.problem(recovery) }
         switch prepared {
         case .success(let prepared): (schema, customMetadata) = prepared
         case .failure(let error as ImportError): return .failure(report, error.message)

@@ -1,70 +1,129 @@
 import Dispatch
 import Foundation
 
-/// An SQLite database from an extraction, opened so that the evidence is never written.
+/// An SQLite database from an extraction, opened so that the evidence is never written and
+/// only committed data is read.
 ///
-/// Without a write-ahead log the file is opened in place, read-only and immutable. With a
-/// non-empty `-wal` beside it, the database and its log are copied to a private temporary
-/// directory and the copy is opened, so the log's committed transactions are read too.
-/// The SHA-256 of the file (and of its log) is taken before opening and checked again by
+/// Without a write-ahead log or a hot rollback journal the file is opened in place,
+/// read-only and immutable. With a non-empty `-wal` beside it, or a hot `-journal` (its
+/// writer died, or the file was copied mid-transaction), the database and that file are
+/// copied to a private temporary directory and the copy is opened, so SQLite recovers it as
+/// it would the original: the log's committed transactions are replayed, the journal's
+/// uncommitted changes rolled back. `recovery` says what that did. The SHA-256 of the file
+/// (and of its log or journal) is taken before opening and checked again by
 /// `verifyUnchanged()`.
 final class EvidenceDatabase {
     let path: String
     let sha256: String
-    let walSHA256: String?
+    /// The write-ahead log or hot journal read with the database, and its SHA-256.
+    let sidecar: (suffix: String, sha256: String)?
     let database: SQLiteDatabase
     private let copyDirectory: String?
+    /// What recovery did, when the database had a log or a hot journal: the file, what
+    /// SQLite did with it in the private copy, and the rows before and after.
+    private(set) var recovery: String?
 
     /// Opens the database at `path`.
     /// - Throws: `ImportError` naming the file when it cannot be read or is not SQLite.
     init(path: String) throws(ImportError) {
         self.path = path
         sha256 = try ArtifactFile.sha256(path: path)
-        let wal = path + "-wal"
-        walSHA256 = Self.hasLog(path) ? try ArtifactFile.sha256(path: wal) : nil
+        let suffix = Self.recoverySuffix(path)
+        sidecar = try suffix.map { s throws(ImportError) in (s, try ArtifactFile.sha256(path: path + s)) }
+        var copy: String?
         do {
-            if walSHA256 != nil {
-                let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "stackledger-evidence-\(UUID().uuidString)"
-                ).path
-                do {
-                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                    try FileManager.default.copyItem(atPath: path, toPath: dir + "/evidence.db")
-                    try FileManager.default.copyItem(atPath: wal, toPath: dir + "/evidence.db-wal")
-                } catch {
-                    try? FileManager.default.removeItem(atPath: dir)
-                    throw ImportError(
-                        path: path,
-                        message:
-                            "cannot copy the database and its write-ahead log to a temporary directory: \(error.localizedDescription)"
-                    )
-                }
-                copyDirectory = dir
+            if let suffix {
+                let dir = try Self.privateCopy(of: path, with: suffix)
+                copy = dir
                 database = try SQLiteDatabase(copyPath: dir + "/evidence.db")
             } else {
-                copyDirectory = nil
                 database = try SQLiteDatabase(immutablePath: path)
             }
         } catch let e as SQLiteError {
+            if let copy { try? FileManager.default.removeItem(atPath: copy) }
             throw ImportError(
                 path: path, message: "is not a readable SQLite database (\(e)); nothing from this file was imported")
         } catch let e as ImportError {
             throw e
         } catch {
+            if let copy { try? FileManager.default.removeItem(atPath: copy) }
             throw ImportError(path: path, message: "\(error)")
         }
+        copyDirectory = copy
+        if let suffix { recovery = describeRecovery(suffix: suffix) }
     }
 
-    /// Whether a non-empty write-ahead log lies beside the database at `path`.
-    private static func hasLog(_ path: String) -> Bool {
-        let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber
-        return (size?.intValue ?? 0) > 0
+    /// The sidecar SQLite would recover the database from: `-wal` when a non-empty
+    /// write-ahead log lies beside it, `-journal` when a hot rollback journal does (one
+    /// whose header a commit has not zeroed); nil when there is neither.
+    static func recoverySuffix(_ path: String) -> String? {
+        if size(path + "-wal") > 0 { return "-wal" }
+        guard size(path + "-journal") >= 28, let handle = FileHandle(forReadingAtPath: path + "-journal") else {
+            return nil
+        }
+        defer { try? handle.close() }
+        let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+        let header = (try? handle.read(upToCount: 8)).map(Array.init) ?? []
+        return header == magic ? "-journal" : nil
+    }
+
+    private static func size(_ path: String) -> Int {
+        let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+        return size?.intValue ?? 0
+    }
+
+    /// Copies the database and its sidecar to a private directory, as SQLite names them.
+    private static func privateCopy(of path: String, with suffix: String) throws(ImportError) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stackledger-evidence-\(UUID().uuidString)"
+        ).path
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: path, toPath: dir + "/evidence.db")
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: dir + "/evidence.db" + suffix)
+        } catch {
+            try? FileManager.default.removeItem(atPath: dir)
+            let what = suffix == "-wal" ? "write-ahead log" : "rollback journal"
+            throw ImportError(
+                path: path,
+                message:
+                    "cannot copy the database and its \(what) to a temporary directory: \(error.localizedDescription)")
+        }
+        return dir
+    }
+
+    /// What recovery did: the rows of each table in the database file alone (read
+    /// immutable, as it lies) against those of the recovered copy.
+    private func describeRecovery(suffix: String) -> String {
+        let name = (path as NSString).lastPathComponent + suffix
+        let after = Self.rowCounts(database)
+        let before = (try? SQLiteDatabase(immutablePath: path)).map(Self.rowCounts) ?? [:]
+        let changed = Set(before.keys).union(after.keys).sorted().filter { before[$0] != after[$0] }
+        let total = { (counts: [String: Int]) in counts.values.reduce(0, +) }
+        let tables = changed.prefix(5).map { "\($0) \(before[$0] ?? 0) → \(after[$0] ?? 0)" }.joined(separator: ", ")
+        let action =
+            suffix == "-wal"
+            ? "its committed transactions were replayed" : "its uncommitted changes were rolled back"
+        return
+            "\(name) was beside the database: \(action) in a private copy, as SQLite recovers it (the evidence is not written); rows \(total(before)) in the file alone, \(total(after)) after recovery"
+            + (changed.isEmpty ? "" : " (\(tables)\(changed.count > 5 ? ", …" : ""))")
+    }
+
+    /// The number of rows of each table.
+    private static func rowCounts(_ db: SQLiteDatabase) -> [String: Int] {
+        var out = [String: Int]()
+        for table in ((try? db.tableNames()) ?? []).sorted() where !table.hasPrefix("sqlite_") {
+            try? db.query("SELECT count(*) FROM \"\(table.replacingQuotes)\"") { row in
+                out[table] = row.int(0).map(Int.init)
+            }
+        }
+        return out
     }
 
     private init(path: String, sha256: String, database: SQLiteDatabase) {
         self.path = path
         self.sha256 = sha256
-        self.walSHA256 = nil
+        self.sidecar = nil
         self.database = database
         self.copyDirectory = nil
     }
@@ -78,7 +137,7 @@ final class EvidenceDatabase {
     static func open<T>(
         path: String, whileHashing body: (SQLiteDatabase) throws -> T
     ) throws(ImportError) -> (EvidenceDatabase, Result<T, any Error>) {
-        guard !hasLog(path), (try? ArtifactFile.checkHashable(path: path)) != nil else {
+        guard recoverySuffix(path) == nil, (try? ArtifactFile.checkHashable(path: path)) != nil else {
             let evidence = try EvidenceDatabase(path: path)
             return (evidence, Result { try body(evidence.database) })
         }
@@ -110,7 +169,8 @@ final class EvidenceDatabase {
     /// - Throws: `ImportError` if the file or its log changed.
     func verifyUnchanged() throws(ImportError) {
         guard try ArtifactFile.sha256(path: path) == sha256,
-            try walSHA256.map({ _ throws(ImportError) in try ArtifactFile.sha256(path: path + "-wal") }) == walSHA256
+            try sidecar.map({ s throws(ImportError) in try ArtifactFile.sha256(path: path + s.suffix) })
+                == sidecar?.sha256
         else {
             throw ImportError(
                 path: path,

@@ -264,7 +264,7 @@ struct SQLiteError: Error, CustomStringConvertible {
 }
 
 extension String {
-    fileprivate var replacingQuotes: String {
+    var replacingQuotes: String {
         var out = ""
         for c in self { out += c == "\"" ? "\"\"" : String(c) }
         return out
