@@ -35,7 +35,9 @@ extension Explainer {
                 device: device, after: from == .min ? nil : (from - 1, .max), throughMicros: to, identities: false
             ) { view in
                 let type = view.envelope.type
-                if type == EventType.stackRotated.rawValue || type == EventType.stackObserved.rawValue {
+                if type == EventType.stackRotated.rawValue || type == EventType.stackObserved.rawValue
+                    || type == EventType.widgetTapped.rawValue
+                {
                     recorded.append(view.seq)
                 }
                 return true
@@ -51,7 +53,17 @@ extension Explainer {
                         }
                         return
                     }
-                    guard view.envelope.type == "stack.observed" else { return }
+                    if view.envelope.type == EventType.widgetTapped.rawValue {
+                        // A tap the device recorded (an imported record, not an app's or a
+                        // person's event) names the widget shown at its instant.
+                        guard view.envelope.source != nil else { return }
+                        let e = try Event(record: view)
+                        if case .widgetTapped(let tap) = e.body, id == nil || tap.stack == nil || tap.stack == id {
+                            found.append((seq, e))
+                        }
+                        return
+                    }
+                    guard view.envelope.type == EventType.stackObserved.rawValue else { return }
                     let e = try Event(record: view)
                     // A widget the device saw outside any stack (PowerLog's isInStack = 0)
                     // says nothing about a stack's top.
@@ -127,23 +139,54 @@ extension Explainer {
             matchedBy: match.basis)
     }
 
+    /// What a record of the device's own says about one widget, whatever its type.
+    struct ShownRecord {
+        var stack: String?
+        var instance: String?
+        var kind: String?
+        var onScreen: Bool
+        var duration: Double?
+        var scope: StackObserved.Scope
+        /// How the report names what the device recorded (`on screen`, `tapped`).
+        var verb: String
+
+        /// A `stack.observed`, or a tap the device recorded; nil for other events.
+        init?(_ event: Event) {
+            switch event.body {
+            case .stackObserved(let o):
+                (stack, instance, kind, onScreen, duration) = (o.stack, o.instance, o.kind, o.onScreen, o.duration)
+                scope = Self.scope(of: o, event)
+                verb = o.onScreen ? "on screen" : "off screen"
+            case .widgetTapped(let tap):
+                (stack, instance, kind, onScreen, duration) = (tap.stack, tap.instance, tap.kind, true, nil)
+                scope = .top
+                verb = "tapped"
+            default:
+                return nil
+            }
+        }
+
+        /// The record's scope; records stored before `scope` existed are of scope `stack`
+        /// when they say the widget was in a stack (PowerLog's `inStack`).
+        static func scope(of o: StackObserved, _ event: Event) -> StackObserved.Scope {
+            if let scope = o.scope { return scope }
+            return event.extras.contains { $0.key == "inStack" && $0.value == .bool(true) } ? .stack : .top
+        }
+    }
+
     /// One observation compared with the model.
     private func compare(_ event: Event, seq: UInt64, stack id: String?, query: ProjectionQuery) throws -> Observation?
     {
         if case .stackRotated(let rotated) = event.body {
             return try compareRotation(event, rotated, seq: seq, stack: id, query: query)
         }
-        guard case .stackObserved(let observed) = event.body else { return nil }
+        guard let observed = ShownRecord(event) else { return nil }
         let instant = event.envelope.time.microseconds
-        // The model's stacks at the observation's instant; a duration's walk does without
-        // them when the stack is known.
-        func stacksAtInstant() throws -> [StackSnapshot] {
-            let engine = try projector.engine(device: device, at: instant, query: query)
-            return engine.snapshot(at: event.envelope.time).stacks
-        }
-        // The observed widget, found among the model's widgets by the documented rule
-        // (docs/events.md, "Matching the device's names to widgets").
-        let atInstant = try stacksAtInstant().filter { observed.stack == nil || $0.stack == observed.stack }
+        let time = event.envelope.time
+        // The observed widget, found among the model's widgets at the record's instant by
+        // the documented rule (docs/events.md, "Matching the device's names to widgets").
+        let engine = try projector.engine(device: device, at: instant, query: query)
+        let atInstant = engine.snapshot(at: time).stacks.filter { observed.stack == nil || $0.stack == observed.stack }
         let shown = atInstant.flatMap { stack in stack.widgets.map { (stack.stack, $0) } }
         let name = RecordedWidgetName(
             instance: observed.instance ?? Self.extra("widgetIdentifier", of: event),
@@ -154,45 +197,104 @@ extension Explainer {
                     instance: $0.1.widget.instance, app: $0.1.widget.app, extensionBundle: $0.1.extensionBundle,
                     kind: $0.1.widget.kind)
             })
+        let scope = observed.scope
+        let recordedName = observed.instance ?? observed.kind ?? "?"
         guard let index = match.index else {
             let cause =
                 match == .ambiguous ? Observation.Cause.ambiguous : shown.isEmpty ? .noStack : .noMatchingWidget
+            if scope == .stack && cause == .noMatchingWidget {
+                // The model has stacks, and none holds such a widget: the layout differs.
+                return Observation(
+                    event: seq, time: time, stack: observed.stack ?? id, agrees: false,
+                    detail:
+                        "the device recorded the stack holding \(recordedName) on screen; \(cause.text), so the model's layout differs",
+                    scope: .stack)
+            }
             return Observation(
-                event: seq, time: event.envelope.time, stack: observed.stack ?? id, agrees: false,
-                detail: "the device recorded \(observed.instance ?? observed.kind ?? "?"): \(cause.text)",
-                unjudged: cause)
+                event: seq, time: time, stack: observed.stack ?? id, agrees: false,
+                detail: "the device recorded \(recordedName): \(cause.text)", unjudged: cause, scope: scope)
         }
+        let stackID = shown[index].0
         let matched = shown[index].1.widget
-        if try isInferredFrom(event, stack: atInstant.first { $0.stack == shown[index].0 }) {
+        let named = "\(matched.kind) (\(matched.instance))"
+        if try isInferredFrom(event, stack: atInstant.first { $0.stack == stackID }) {
             return Observation(
-                event: seq, time: event.envelope.time, stack: shown[index].0, agrees: false,
-                detail:
-                    "the device recorded \(matched.kind) (\(matched.instance)): \(Observation.Cause.inferredFrom.text)",
-                unjudged: .inferredFrom)
+                event: seq, time: time, stack: stackID, agrees: false,
+                detail: "the device recorded \(named): \(Observation.Cause.inferredFrom.text)", unjudged: .inferredFrom,
+                scope: scope)
+        }
+        let span = EventLimits.micros(observed.duration ?? 0)
+        if scope == .stack {
+            return try compareStackScope(
+                event, seq: seq, named: named, stack: stackID, span: span, matchedBy: match.basis, query: query)
         }
         let isObserved = { (w: WidgetIdentity) in w.instance == matched.instance }
-        let named = "\(matched.kind) (\(matched.instance))"
-        let recorded = "the device recorded \(named) \(observed.onScreen ? "on screen" : "off screen")"
-        let span = EventLimits.micros(observed.duration ?? 0)
+        let recorded = "the device recorded \(named) \(observed.verb)"
         guard span > 0 else {
-            let stackID = shown[index].0
             let top = atInstant.first { $0.stack == stackID }?.top?.widget
             let matches = top.map(isObserved) ?? false
             let detail = "\(recorded); the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top"
             return Observation(
-                event: seq, time: event.envelope.time, stack: stackID, agrees: observed.onScreen == matches,
-                detail: detail,
+                event: seq, time: time, stack: stackID, agrees: observed.onScreen == matches, detail: detail,
                 matchedBy: match.basis)
         }
-        let stackID = shown[index].0
         let onTop = try timeOnTop(stack: stackID, from: instant - span, to: instant, query: query, isObserved)
         let share = Double(onTop) / Double(span)
         let agrees = (observed.onScreen ? share : 1 - share) >= Self.agreementShare
         let detail =
-            "\(recorded) for \(seconds(span)) s up to \(event.envelope.time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
+            "\(recorded) for \(seconds(span)) s up to \(time.rfc3339); the model had it on top for \(seconds(onTop)) s of them (\(Int((share * 100).rounded())) %)"
         return Observation(
-            event: seq, time: event.envelope.time, stack: stackID, agrees: agrees, detail: detail,
-            matchedBy: match.basis)
+            event: seq, time: time, stack: stackID, agrees: agrees, detail: detail, matchedBy: match.basis)
+    }
+
+    /// A record of scope `stack` judged against the layout alone: `consistent` when the
+    /// model holds the widget in the stack for at least `agreementShare` of the record's
+    /// span (at its instant, without one), `layout differs` when it does not. It never
+    /// agrees or disagrees about the top.
+    private func compareStackScope(
+        _ event: Event, seq: UInt64, named: String, stack: String, span: Int64, matchedBy: MatchBasis?,
+        query: ProjectionQuery
+    ) throws -> Observation {
+        let time = event.envelope.time
+        let what =
+            "the device recorded the stack \(stack), which holds \(named), on screen\(span > 0 ? " for \(seconds(span)) s" : ""); the record cannot say which member was on top"
+        guard span > 0 else {
+            return Observation(
+                event: seq, time: time, stack: stack, agrees: true, detail: "\(what); the model holds it in the stack",
+                matchedBy: matchedBy, scope: .stack)
+        }
+        let instant = time.microseconds
+        let held = try timeHeld(stack: stack, named: named, from: instant - span, to: instant, query: query)
+        let share = Double(held) / Double(span)
+        let consistent = share >= Self.agreementShare
+        return Observation(
+            event: seq, time: time, stack: stack, agrees: consistent,
+            detail:
+                "\(what); the model holds it in the stack for \(seconds(held)) s of them (\(Int((share * 100).rounded())) %)",
+            matchedBy: matchedBy, scope: .stack)
+    }
+
+    /// Microseconds in `[from, to]` during which the model held the widget `named`
+    /// (`kind (instance)`) in `stack`, exact at every change.
+    private func timeHeld(stack: String, named: String, from: Int64, to: Int64, query: ProjectionQuery) throws
+        -> Int64
+    {
+        var total: Int64 = 0
+        var heldSince: Int64?
+        try projector.walkChanges(
+            device: device, from: from, to: to, query: query,
+            visit: { t, engine in
+                let widgets = engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack }?
+                    .widgets
+                let held = widgets?.contains { "\($0.widget.kind) (\($0.widget.instance))" == named } ?? false
+                if let since = heldSince, !held {
+                    total += t - since
+                    heldSince = nil
+                }
+                if held && heldSince == nil { heldSince = t }
+            }, decision: { _ in })
+        if let since = heldSince { total += to - since }
+        return total
     }
 
     /// Microseconds in `[from, to]` during which the model had a widget that `matches` on

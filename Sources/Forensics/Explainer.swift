@@ -26,6 +26,25 @@ package struct Explainer {
         package var unjudged: Cause? = nil
         /// How the record's names were matched to the model's widget, when they were.
         package var matchedBy: MatchBasis? = nil
+        /// What the record can tell: which widget was shown (`top`), or only that the
+        /// stack holding it was on screen (`stack`), judged against the layout alone.
+        package var scope: StackObserved.Scope = .top
+
+        /// The judgement as reports name it: `agrees` or `disagrees` (a record of scope
+        /// `top`), `consistent` or `layout differs` (scope `stack`), or `not judged: CAUSE`.
+        package var judgement: String {
+            if let unjudged { return "not judged: \(unjudged.text)" }
+            switch scope {
+            case .top: return agrees ? "agrees" : "disagrees"
+            case .stack: return agrees ? "consistent" : "layout differs"
+            }
+        }
+
+        /// Whether the record was judged about the top and the model disagrees with it.
+        package var disagrees: Bool { unjudged == nil && scope == .top && !agrees }
+
+        /// Whether the record was judged about the top (it agrees or disagrees).
+        package var judgedOnTop: Bool { unjudged == nil && scope == .top }
 
         /// Why an observation could not be judged.
         package enum Cause: String, CaseIterable, Sendable {

@@ -85,8 +85,12 @@ extension Explainer.Explanation {
             w.integer(Int(observation.event))
             w.key("time")
             w.time(observation.time)
+            w.key("scope")
+            w.string(observation.scope.rawValue)
             w.key("agrees")
-            if observation.unjudged == nil { w.bool(observation.agrees) } else { w.null() }
+            if observation.judgedOnTop { w.bool(observation.agrees) } else { w.null() }
+            w.key("judgement")
+            w.string(observation.judgement)
             w.key("detail")
             w.string(observation.detail)
             if let cause = observation.unjudged {
@@ -163,7 +167,7 @@ extension Explainer.Explanation {
         }
         for observation in observed {
             out +=
-                "\nThe device's own record (event \(observation.event), \(StateText.clock(observation.time))): \(observation.detail.shown) — \(observation.unjudged != nil ? "not judged" : observation.agrees ? "agrees" : "DISAGREES").\n"
+                "\nThe device's own record (event \(observation.event), \(StateText.clock(observation.time))): \(observation.detail.shown) — \(observation.disagrees ? "DISAGREES" : observation.unjudged != nil ? "not judged" : observation.judgement).\n"
         }
         if !stack.assumptions.isEmpty { out += "\n" + StateText.assumptionsText(stack.assumptions) }
         let cited = citedSeqs

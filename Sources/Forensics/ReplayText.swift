@@ -35,18 +35,31 @@ package enum ReplayText {
         w.string(device)
         w.key("stack")
         if let stack = observation.stack { w.string(stack) } else { w.null() }
+        w.key("scope")
+        w.string(observation.scope.rawValue)
         w.key("agrees")
         w.bool(observation.agrees)
+        w.key("judgement")
+        w.string(observation.judgement)
         w.key("detail")
         w.string(observation.detail)
         w.endObject()
     }
 
-    /// The closing lines of `replay --disagreements`: how many judged observations
-    /// disagree, and how many could not be judged, by cause.
-    package static func disagreementSummary(judged: [Explainer.Observation], all: [Explainer.Observation]) -> String {
-        let disagreeing = judged.filter { !$0.agrees }.count
-        var out = "\(disagreeing) of \(judged.count) observations disagree with the model\n"
+    /// The closing lines of `replay --disagreements`: how many records that name the widget
+    /// shown agree and disagree, how many say only that a stack was on screen, and how many
+    /// could not be judged, by cause.
+    package static func disagreementSummary(_ all: [Explainer.Observation]) -> String {
+        let onTop = all.filter(\.judgedOnTop)
+        let disagreeing = onTop.filter { !$0.agrees }.count
+        var out =
+            "\(onTop.count) record\(onTop.count == 1 ? "" : "s") name the widget shown: \(onTop.count - disagreeing) agree with the model, \(disagreeing) disagree\n"
+        let stackScope = all.filter { $0.unjudged == nil && $0.scope == .stack }
+        if !stackScope.isEmpty {
+            let consistent = stackScope.filter(\.agrees).count
+            out +=
+                "\(stackScope.count) record\(stackScope.count == 1 ? " says" : "s say") only that the stack was on screen (the record cannot say which member was on top): \(consistent) consistent with the model's layout, \(stackScope.count - consistent) where the layout differs\n"
+        }
         let unjudged = all.compactMap(\.unjudged)
         if !unjudged.isEmpty {
             out += "\(unjudged.count) could not be judged:"

@@ -193,7 +193,7 @@ final class StoreAPI: @unchecked Sendable {
                 let found = try Explainer(projector: projector, device: device).observations(
                     stack: q["stack"], from: from.microseconds, to: to.microseconds, query: try query(q))
                 var out = [UInt8]()
-                for o in found where o.unjudged == nil && !o.agrees {
+                for o in found where o.disagrees {
                     var w = CanonicalWriter()
                     ReplayText.writeJSON(&w, o, device: device)
                     out += w.bytes

@@ -85,8 +85,7 @@ struct Replay: ParsableCommand {
                 stack: stack, from: from, to: to, query: try options.query())
         }
         var out = StandardOutput()
-        let judged = found.filter { $0.unjudged == nil }
-        for o in judged where !o.agrees {
+        for o in found where o.disagrees {
             if options.json {
                 var w = CanonicalWriter()
                 ReplayText.writeJSON(&w, o, device: session.device)
@@ -97,7 +96,7 @@ struct Replay: ParsableCommand {
             }
         }
         if !options.json {
-            out.write(ReplayText.disagreementSummary(judged: judged, all: found))
+            out.write(ReplayText.disagreementSummary(found))
         }
         out.flush()
     }

@@ -48,7 +48,7 @@ struct PowerLogTests {
         let seconds = try #require(Double(cells[3]))
         #expect(
             text.contains(
-                "\"kind\":\"\(cells[2])\",\"onScreen\":true,\"duration\":\(CanonicalWriter.text(of: .number(seconds))),\"inStack\":\(cells[5] == "1"),\"widgetIdentifier\":\"\(cells[4])\""
+                "\"kind\":\"\(cells[2])\",\"onScreen\":true,\"duration\":\(CanonicalWriter.text(of: .number(seconds))),\"scope\":\"\(cells[5] == "1" ? "stack" : "top")\",\"inStack\":\(cells[5] == "1"),\"widgetIdentifier\":\"\(cells[4])\""
             ), "\(text)")
         #expect(
             weather.envelope.source?.path == "private/var/containers/Shared/SystemGroup/PowerLog/CurrentPowerlog.PLSQL")

@@ -75,9 +75,12 @@ struct CaseBundleTests {
         let row = try check(bundle, dir)
         #expect(row.contains("StackLedger"), "\(row)")
         // The device's records the answer cites: PowerLog's on-screen records and the Duet
-        // expert store's rotations.
+        // expert store's rotations and taps.
         #expect(row.contains("CurrentPowerlog.PLSQL") || row.contains("_ATXInfoSuggestionStore.db"))
-        #expect(row.contains(",SHA256,") && (row.contains("stack.observed") || row.contains("stack.rotated")))
+        #expect(
+            row.contains(",SHA256,")
+                && (row.contains("stack.observed") || row.contains("stack.rotated") || row.contains("widget.tapped")),
+            "\(row)")
         #expect(row.contains("basis:policy") || row.contains("basis:documented"))
         #expect(row.contains("smartstack-1 model, at 2021-11-02T10:25:00Z, stack STACK-1") && row.contains("seq "))
         // The same answer gives the same bundle, byte for byte.

@@ -85,15 +85,24 @@ struct DeviceLayoutTests {
         #expect(streams.contains("SpringBoard.IconState"))
         #expect(streams.contains("PLApplicationAgent_EventBackward_WidgetStats"))
         let observed = try #require(why["observed"] as? [[String: Any]])
-        #expect(observed.count == 2 && observed.allSatisfy { $0["agrees"] is Bool })
+        // PowerLog's in-stack rows say the stack was on screen, not which member was on top.
+        #expect(
+            observed.count == 2 && observed.allSatisfy { $0["agrees"] is NSNull && $0["scope"] as? String == "stack" })
+        #expect(observed.allSatisfy { $0["judgement"] as? String == "consistent" })
 
         let replay = try CLI.run([
             "replay", "--store", dir.store, "--from", "2021-11-01T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
             "--disagreements",
         ])
-        // The Weather widget, first in the stack, is on top in the model; Photos never is.
-        #expect(replay.stdout.contains("4 of 8 observations disagree with the model"), "\(replay.stdout)")
-        #expect(replay.stdout.contains("PhotosReliveWidget"))
+        // Every member of the stack on screen has the same row: none can disagree about the top.
+        #expect(
+            replay.stdout.contains("0 records name the widget shown: 0 agree with the model, 0 disagree"),
+            "\(replay.stdout)")
+        #expect(
+            replay.stdout.contains(
+                "8 records say only that the stack was on screen (the record cannot say which member was on top): 8 consistent with the model's layout, 0 where the layout differs"
+            ))
+        #expect(!replay.stdout.contains("PhotosReliveWidget"))
         #expect(!replay.stdout.contains("could not be judged"))
         // PowerLog's identifier is taken as the instance id: each record is counted by how it matched.
         #expect(
@@ -115,7 +124,9 @@ struct DeviceLayoutTests {
             "replay", "--store", dir.store, "--from", "2021-11-01T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
             "--disagreements",
         ])
-        #expect(replay.stdout.contains("0 of 0 observations disagree with the model"), "\(replay.stdout)")
+        #expect(
+            replay.stdout.contains("0 records name the widget shown: 0 agree with the model, 0 disagree"),
+            "\(replay.stdout)")
         #expect(replay.stdout.contains("8 could not be judged: the model has no stack then (8)"))
     }
 }
@@ -465,7 +476,12 @@ struct DuetExpertStoreTests {
         )
         #expect(replay.stdout.contains("criterion 3, a staleness rotation"))
         #expect(!replay.stdout.contains("a Smart Rotate to com.apple.weather"))
-        #expect(replay.stdout.contains("2 of 4 observations disagree with the model"), "\(replay.stdout)")
+        // The tap on Photos names the widget shown; the model had Weather on top then.
+        #expect(replay.stdout.contains("PhotosReliveWidget (1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D) tapped"))
+        #expect(
+            replay.stdout.contains("3 records name the widget shown: 1 agree with the model, 2 disagree"),
+            "\(replay.stdout)")
+        #expect(replay.stdout.contains("2 records say only that the stack was on screen"))
     }
 }
 
@@ -572,7 +588,9 @@ struct PowerLogInferenceTests {
             "replay", "--store", dir.store, "--from", "2021-11-02T00:00:00Z", "--to", "2021-11-03T00:00:00Z",
             "--disagreements",
         ])
-        #expect(replay.stdout.contains("0 of 0 observations disagree"), "\(replay.stdout)")
+        #expect(
+            replay.stdout.contains("0 records name the widget shown: 0 agree with the model, 0 disagree"),
+            "\(replay.stdout)")
         #expect(replay.stdout.contains("the layout it would be judged against was inferred from the same records (3)"))
     }
 

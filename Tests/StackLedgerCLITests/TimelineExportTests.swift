@@ -70,9 +70,9 @@ struct TimelineExportTests {
         // The event's own offset is kept.
         #expect(out[4] == "1 1 True 2026-03-02T09:10:00+01:00", "\(out[4])")
         #expect(out[5] == "['app', 'device', 'model']")
-        // The Duet expert store's 6 events, its 2 rotations as observations, and the one the
-        // model disagrees with, each with the store's path.
-        #expect(out[6] == "9")
+        // The Duet expert store's 6 events, its 2 rotations and its tap as observations, and the
+        // two the model disagrees with, each with the store's path.
+        #expect(out[6] == "11")
         #expect(out[7] == "smartstack-1 True \(lineCount)")
     }
 

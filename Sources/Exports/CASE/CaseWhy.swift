@@ -61,8 +61,7 @@ package enum CaseWhy {
                 cites: assumption.events)
         }
         for observed in explanation.observed {
-            let judgement =
-                observed.unjudged.map { "not judged: \($0.text)" } ?? (observed.agrees ? "agrees" : "disagrees")
+            let judgement = observed.judgement
             try annotate(
                 "observation", "Device record: \(observed.detail) (\(judgement))", tags: ["device-record", judgement],
                 cites: [observed.event])

@@ -189,7 +189,7 @@ package struct SQLiteExport {
             stack: nil, from: from, to: to, query: query)
         for o in observations {
             let type = try projector.ledger.read { r in try r.withRecord(o.event) { $0.envelope.type } } ?? "?"
-            let judgement = o.unjudged.map { "not judged: \($0.text)" } ?? (o.agrees ? "agrees" : "disagrees")
+            let judgement = o.judgement
             let common: [SQLValue] = [
                 .integer(Int64(o.event)), .text(o.time.rfc3339), .integer(o.time.microseconds), .text(device),
                 .text(o.stack),
@@ -198,7 +198,7 @@ package struct SQLiteExport {
                 "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 common + [.text(type), .text(judgement), .text(o.matchedBy?.rawValue), .text(o.detail)])
             counts.rows["observations", default: 0] += 1
-            if o.unjudged == nil && !o.agrees {
+            if o.disagrees {
                 try db.run("INSERT INTO disagreements VALUES (?, ?, ?, ?, ?, ?)", common + [.text(o.detail)])
                 counts.rows["disagreements", default: 0] += 1
             }

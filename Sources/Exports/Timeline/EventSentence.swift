@@ -114,6 +114,12 @@ package enum EventSentence {
             return "The device runs \(d.platform) \(d.osVersion)" + (d.timeZone.map { " in the time zone \($0)" } ?? "")
         case .developerMode(let d): return "WidgetKit Developer Mode was turned \(onOff(d.enabled))"
         case .stackObserved(let o):
+            if o.scope == .stack
+                || (o.scope == nil && event.extras.contains { $0.key == "inStack" && $0.value == .bool(true) })
+            {
+                return
+                    "The device recorded the stack holding \(names.widget) \(o.onScreen ? "on screen" : "off screen")\(inStack)\(seconds(o.duration, lead: " for")); it does not record which member was on top"
+            }
             return
                 "The device recorded \(names.widget) \(o.onScreen ? "on screen" : "off screen")\(inStack)\(seconds(o.duration, lead: " for"))"
         case .layoutObserved(let l):

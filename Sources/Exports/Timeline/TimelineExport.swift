@@ -54,7 +54,7 @@ package struct TimelineExport {
                 else { continue }
                 let row = Self.row(observation: observation, event: event, device: device)
                 if include.contains(.observation) { try emit(row) }
-                if observation.unjudged == nil && !observation.agrees {
+                if observation.disagrees {
                     disagreements.append(Self.disagreement(row, observation))
                 }
             }
@@ -114,15 +114,19 @@ package struct TimelineExport {
 
     /// The line of a record of the device's own, with how it compares with the model.
     static func row(observation o: Explainer.Observation, event: Event, device: String) -> TimelineRow {
-        let judgement =
-            o.unjudged.map { "not judged: \($0.text)" } ?? (o.agrees ? "agrees" : "disagrees")
+        let judgement = o.judgement
         var names = EventNames(event)
         names.stack = o.stack ?? names.stack
         let isRotation: Bool
         if case .stackRotated = event.body { isRotation = true } else { isRotation = false }
-        let verdict =
-            o.unjudged == nil
-            ? "; the \(Policy.name) model \(o.agrees ? "agrees" : "disagrees")" : "; not judged against the model"
+        let verdict: String
+        if o.unjudged != nil {
+            verdict = "; not judged against the model"
+        } else if o.scope == .stack {
+            verdict = "; the \(Policy.name) model's layout is \(o.agrees ? "consistent with it" : "different")"
+        } else {
+            verdict = "; the \(Policy.name) model \(o.agrees ? "agrees" : "disagrees")"
+        }
         return TimelineRow(
             kind: .observation, message: "Device record: " + o.detail + verdict, time: o.time,
             timeMeaning: isRotation ? "Device Rotation" : "Observed On Screen", origin: .device, device: device,

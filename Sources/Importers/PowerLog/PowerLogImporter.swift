@@ -34,6 +34,7 @@ public enum PowerLogImporter {
             return .failure(report, error.message)
         }
         report.artifact = evidence.sha256
+        if let recovery = evidence.recovery { report.problem(recovery) }
         do {
             tables = try evidence.database.tableNames()
         } catch {
@@ -167,6 +168,10 @@ public enum PowerLogImporter {
             if let inStack {
                 w.key("inStack")
                 w.bool(inStack != 0)
+                // Every member of a stack on screen gets the same row: it says the stack
+                // was on screen, not which member was on top (docs/events.md, "Device records").
+                w.key("scope")
+                w.string(inStack != 0 ? StackObserved.Scope.stack.rawValue : StackObserved.Scope.top.rawValue)
             }
             if let identifier, !identifier.isEmpty {
                 w.key("widgetIdentifier")

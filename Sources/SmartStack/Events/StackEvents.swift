@@ -320,6 +320,14 @@ public struct Engagement: Shape {
 
 /// `stack.observed`: what the device itself recorded on screen (ground truth).
 public struct StackObserved: Shape {
+    /// What a record can tell (docs/events.md, "Device records and what they can tell").
+    public enum Scope: String, Sendable, CaseIterable {
+        /// The widget was the one shown: on top of its stack, or alone.
+        case top
+        /// Only that the stack holding the widget was on screen.
+        case stack
+    }
+
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String?
     /// The `instance` field of the event contract (docs/events.md).
@@ -330,6 +338,8 @@ public struct StackObserved: Shape {
     public var onScreen: Bool
     /// The `duration` field of the event contract (docs/events.md).
     public var duration: Double?
+    /// The `scope` field of the event contract (docs/events.md), when written (`top` when not).
+    public var scope: Scope?
 
     init(fields f: inout ObjectFields) throws(FieldError) {
         stack = try f.optionalNonEmptyString("stack")
@@ -337,6 +347,7 @@ public struct StackObserved: Shape {
         kind = try f.optionalNonEmptyString("kind")
         onScreen = try f.bool("onScreen")
         duration = try f.optionalDuration("duration")
+        scope = try f.optionalEnumeration("scope", Scope.allCases.map(\.rawValue)).flatMap(Scope.init(rawValue:))
     }
 
     func writeMembers(_ w: inout CanonicalWriter) {
@@ -358,13 +369,23 @@ public struct StackObserved: Shape {
             w.key("duration")
             w.number(duration)
         }
+        if let scope {
+            w.key("scope")
+            w.string(scope.rawValue)
+        }
+    }
+
+    /// `onScreen` and `scope` share one byte: bit 0 `onScreen`, bit 1 a written scope, bit 2
+    /// scope `stack`. Records stored before `scope` existed hold 0 or 1 there.
+    var flags: UInt8 {
+        (onScreen ? 1 : 0) | (scope == nil ? 0 : 2) | (scope == .stack ? 4 : 0)
     }
 
     func encode(_ out: inout BinaryOut) {
         out.optional(stack) { $0.interned($1) }
         out.optional(instance) { $0.interned($1) }
         out.optional(kind) { $0.interned($1) }
-        out.bool(onScreen)
+        out.byte(flags)
         out.optional(duration) { $0.number($1) }
     }
 
@@ -372,7 +393,9 @@ public struct StackObserved: Shape {
         stack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
         instance = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
         kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        onScreen = try b.bool()
+        let flags = try b.byte()
+        onScreen = flags & 1 != 0
+        scope = flags & 2 == 0 ? nil : flags & 4 != 0 ? .stack : .top
         duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
     }
 }
