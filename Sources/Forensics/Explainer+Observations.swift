@@ -36,7 +36,7 @@ extension Explainer {
             ) { view in
                 let type = view.envelope.type
                 if type == EventType.stackRotated.rawValue || type == EventType.stackObserved.rawValue
-                    || type == EventType.widgetTapped.rawValue
+                    || type == EventType.widgetTapped.rawValue || type == EventType.layoutObserved.rawValue
                 {
                     recorded.append(view.seq)
                 }
@@ -48,6 +48,16 @@ extension Explainer {
                         let e = try Event(record: view)
                         if case .stackRotated(let rotated) = e.body,
                             id == nil || rotated.stack == nil || rotated.stack == id
+                        {
+                            found.append((seq, e))
+                        }
+                        return
+                    }
+                    if view.envelope.type == EventType.layoutObserved.rawValue {
+                        // A recorded selection in a stack with Smart Rotate off names its top.
+                        let e = try Event(record: view)
+                        if case .layoutObserved(let layout) = e.body,
+                            layout.stacks.contains(where: { Self.namesTop($0) && (id == nil || $0.stack == id) })
                         {
                             found.append((seq, e))
                         }
@@ -74,7 +84,54 @@ extension Explainer {
                 }
             }
         }
-        return try found.suffix(limit).compactMap { seq, e in try compare(e, seq: seq, stack: id, query: query) }
+        return try found.suffix(limit).flatMap { seq, e in
+            if case .layoutObserved(let layout) = e.body {
+                return try layout.stacks.filter { Self.namesTop($0) && (id == nil || $0.stack == id) }.map {
+                    try compareSelection(e, $0, seq: seq, query: query)
+                }
+            }
+            return try compare(e, seq: seq, stack: id, query: query).map { [$0] } ?? []
+        }
+    }
+
+    /// Whether a recorded layout's stack names its top: a selection, with Smart Rotate
+    /// recorded off (docs/events.md, "Observed layouts").
+    static func namesTop(_ stack: ObservedStack) -> Bool { stack.selected != nil && stack.smartRotate == false }
+
+    /// A recorded selection judged like a record of scope `top` at the layout's time,
+    /// against the model's top without the layout (which would otherwise put it there).
+    private func compareSelection(_ e: Event, _ observed: ObservedStack, seq: UInt64, query: ProjectionQuery) throws
+        -> Observation
+    {
+        let time = e.envelope.time
+        var without = query
+        without.without.insert(seq)
+        let engine = try projector.engine(device: device, at: time.microseconds, query: without)
+        let selected = observed.members.first { $0.instance == observed.selected }
+        let named = selected.map { "\($0.kind) (\($0.instance))" } ?? (observed.selected ?? "?")
+        let recorded =
+            "the device recorded \(named) as the member the person selected in \(observed.stack), whose Smart Rotate is off"
+        guard let stack = engine.snapshot(at: time).stacks.first(where: { $0.stack == observed.stack }) else {
+            return Observation(
+                event: seq, time: time, stack: observed.stack, agrees: false,
+                detail: "\(recorded): without this record \(Observation.Cause.noStack.text)", unjudged: .noStack)
+        }
+        let top = stack.top?.widget
+        let name = RecordedWidgetName(
+            instance: selected?.instance, bundles: [selected?.extensionBundle, selected?.app].compactMap { $0 },
+            kind: selected?.kind)
+        let match = name.match(
+            in: stack.widgets.map {
+                MatchCandidate(
+                    instance: $0.widget.instance, app: $0.widget.app, extensionBundle: $0.extensionBundle,
+                    kind: $0.widget.kind)
+            })
+        let agrees = match.index.map { stack.widgets[$0].widget.instance == top?.instance } ?? false
+        return Observation(
+            event: seq, time: time, stack: observed.stack, agrees: agrees,
+            detail:
+                "\(recorded); without this record the model has \(top.map { "\($0.kind) (\($0.instance))" } ?? "nothing") on top",
+            matchedBy: match.basis)
     }
 
     /// How far from a recorded rotation the model's own rotation to the same widget may be

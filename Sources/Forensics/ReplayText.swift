@@ -52,8 +52,9 @@ package enum ReplayText {
     package static func disagreementSummary(_ all: [Explainer.Observation]) -> String {
         let onTop = all.filter(\.judgedOnTop)
         let disagreeing = onTop.filter { !$0.agrees }.count
+        let agreeing = onTop.count - disagreeing
         var out =
-            "\(onTop.count) record\(onTop.count == 1 ? "" : "s") name the widget shown: \(onTop.count - disagreeing) agree with the model, \(disagreeing) disagree\n"
+            "\(onTop.count) record\(onTop.count == 1 ? " names" : "s name") the widget shown: \(agreeing) agree\(agreeing == 1 ? "s" : "") with the model, \(disagreeing) disagree\(disagreeing == 1 ? "s" : "")\n"
         let stackScope = all.filter { $0.unjudged == nil && $0.scope == .stack }
         if !stackScope.isEmpty {
             let consistent = stackScope.filter(\.agrees).count

@@ -192,6 +192,15 @@ package enum ReportData {
             w.string(String(summary.text.prefix(400)))
             w.key("stack")
             if let stack = Self.recordStack(e) { w.string(stack) } else { w.null() }
+            if case .stackObserved(let o) = e.body {
+                // What the record can tell: which widget was shown, or only that its stack was.
+                w.key("scope")
+                w.string(Explainer.ShownRecord.scope(of: o, e).rawValue)
+            }
+            if case .widgetTapped = e.body, e.envelope.source != nil {
+                w.key("recorded")
+                w.bool(true)
+            }
             w.endObject()
         }
         w.endArray()

@@ -150,6 +150,12 @@ enum PageAssets {
           const judged = disagreements.find(d => d.event === e.seq);
           return judged ? judged.stack : null;
         }
+        function stackScope(e) {
+          return e.scope === "stack";
+        }
+        function isRecord(e) {
+          return e.type === "stack.observed" || e.type === "stack.rotated" || (e.type === "widget.tapped" && e.recorded === true);
+        }
         function draw() {
           const lanes = $("lanes"), legend = $("legend");
           lanes.textContent = ""; legend.textContent = "";
@@ -161,8 +167,10 @@ enum PageAssets {
             // The device's own records of this stack, against the model's lane above them.
             label(svg, "device records", { x: 2, y: 74 });
             for (const e of report.events.filter(e => recordStack(e) === s.stack)) {
-              const tick = el("line", { x1: x(e.time), x2: x(e.time), y1: 62, y2: 78, stroke: "#333", class: "record" }, svg);
-              const t = el("title", {}, tick); t.textContent = "event " + e.seq + ": " + e.type + " " + e.summary;
+              // A record of scope stack says the stack was on screen, never which member was on top.
+              const only = stackScope(e);
+              const tick = el("line", { x1: x(e.time), x2: x(e.time), y1: only ? 66 : 62, y2: 78, stroke: only ? "#888" : "#333", "stroke-dasharray": only ? "2,2" : "none", class: only ? "record stack-scope" : "record" }, svg);
+              const t = el("title", {}, tick); t.textContent = "event " + e.seq + ": " + e.type + " " + e.summary + (only ? " (the stack was on screen; the record cannot say which member was on top)" : "");
             }
             for (const d of disagreements.filter(d => d.stack === s.stack)) {
               const m = el("circle", { cx: x(Date.parse(d.time)), cy: 70, r: 5, fill: "none", stroke: "#c00", class: "disagreement" }, svg);
@@ -193,7 +201,7 @@ enum PageAssets {
           label(ev, "events", { x: 2, y: 14 }); label(ev, "records, no stack", { x: 2, y: 36 });
           const stacks = new Set(report.stacks.map(s => s.stack));
           for (const e of report.events.filter(e => !stacks.has(recordStack(e)))) {
-            const record = e.type === "stack.observed" || e.type === "stack.rotated";
+            const record = isRecord(e);
             const line = el("line", { x1: x(e.time), x2: x(e.time), y1: record ? 26 : 4, y2: record ? 40 : 18, stroke: record ? "#333" : color(e.type), class: record ? "record" : "event" }, ev);
             const t = el("title", {}, line); t.textContent = "event " + e.seq + ": " + e.type + " " + (e.app || "") + " " + e.summary;
           }

@@ -479,7 +479,7 @@ struct DuetExpertStoreTests {
         // The tap on Photos names the widget shown; the model had Weather on top then.
         #expect(replay.stdout.contains("PhotosReliveWidget (1D964A9C-A4F2-49F8-80E0-D2E4FE8EFD3D) tapped"))
         #expect(
-            replay.stdout.contains("3 records name the widget shown: 1 agree with the model, 2 disagree"),
+            replay.stdout.contains("3 records name the widget shown: 1 agrees with the model, 2 disagree"),
             "\(replay.stdout)")
         #expect(replay.stdout.contains("2 records say only that the stack was on screen"))
     }
