@@ -44,6 +44,9 @@ public struct ImportRun: Sendable {
         /// The time of a layout file's record (`--layout-time`); nil for the file's
         /// modification time.
         public var layoutTime: Timestamp?
+        /// The span the extraction's other evidence covers (microseconds), when known: a
+        /// layout file's time more than a year outside it is no layout time.
+        public var evidenceSpan: ClosedRange<Int64>?
         /// Whether stacks are inferred from PowerLog's on-screen records (not when a layout
         /// file of the same extraction records them).
         public var infersStacks = true
@@ -170,10 +173,12 @@ public struct ImportRun: Sendable {
         case .atx: result = ATXInfoSuggestionStoreImporter.read(path: file.readPath, context: context)
         case .iconstate:
             result = IconStateImporter.read(
-                path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform)
+                path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform,
+                evidenceSpan: options.evidenceSpan)
         case .homescreenpages:
             result = HomeScreenPagesImporter.read(
-                path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform)
+                path: file.readPath, context: context, layoutTime: options.layoutTime, platform: options.platform,
+                evidenceSpan: options.evidenceSpan)
         }
         result.report.link = file.link
         return result

@@ -40,6 +40,9 @@ struct DeviceLayoutTests {
             ]
         ])
         try Data(plist).write(to: URL(fileURLWithPath: springBoard + "/IconState.plist"))
+        // SpringBoard wrote it when the layout began, inside the span of the other evidence.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_639_656_000)], ofItemAtPath: springBoard + "/IconState.plist")
         let powerlog = root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife"
         try FileManager.default.createDirectory(atPath: powerlog, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -337,8 +340,38 @@ struct ExtractionArchiveTests {
                 layout.contains(
                     kind == "zip" ? #""time":"2021-12-16T12:00:00Z""# : #""time":"2021-12-16T12:00:00.25Z""#),
                 "\(layout)")
-            #expect(!layout.contains("timeUncertain"))
+            // An archive's clock dated it: the layout says so.
+            #expect(layout.contains(#""timeUncertain":true"#))
         }
+    }
+
+    @Test(
+        "a layout file time of 0, or over a year outside the other evidence, is refused without --layout-time",
+        arguments: [0.0, 1_924_992_000])
+    func inventedTime(seconds: Double) throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = try ExtractionImportTests().extraction(dir)
+        let layout = root + "/private/var/mobile/Library/SpringBoard/IconState.plist"
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: seconds)], ofItemAtPath: layout)
+        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
+        let expected =
+            seconds == 0
+            ? "its file time is 0 (1970-01-01T00:00:00Z), which is no time a layout held"
+            : "its file time, 2031-01-01T00:00:00Z, lies more than a year outside the span the extraction's other evidence covers"
+        #expect((r.stdout + r.stderr).contains(expected), "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("IconState.plist") && r.stderr.contains("--layout-time"))
+        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        #expect(!log.contains("stack.layoutObserved") && log.contains("stack.observed"))
+        // Given a time, the same file is imported.
+        let again = try CLI.run([
+            "import", "extraction", root, "--device", "phone", "--layout-time", "2021-12-16T12:00:00Z", "--store",
+            dir.store,
+        ])
+        #expect(again.status == 0, "\(again.stdout)")
+        #expect(try CLI.run(["log", "--store", dir.store, "--json"]).stdout.contains("stack.layoutObserved"))
     }
 
     @Test("a zip whose layout file has only a DOS time: answers list LAYOUT_TIME_UNCERTAIN")
@@ -641,6 +674,9 @@ struct DesiredLayoutTests {
         ])
         try Data(desired).write(
             to: URL(fileURLWithPath: root + "/private/var/mobile/Library/SpringBoard/DesiredIconState.plist"))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_639_656_000)],
+            ofItemAtPath: root + "/private/var/mobile/Library/SpringBoard/DesiredIconState.plist")
         let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("iconstate\t2\t2\t"), "\(r.stdout)")

@@ -20,6 +20,9 @@ struct HomeScreenPagesTests {
         let dir = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try Data(HomeScreenPagesWriter.encode(pages: pages)).write(to: URL(fileURLWithPath: path))
+        // duetexpertd wrote it when the layout began, inside the span of the other evidence.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_639_656_000)], ofItemAtPath: path)
     }
 
     @Test(

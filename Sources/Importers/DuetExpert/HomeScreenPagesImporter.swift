@@ -20,18 +20,22 @@ public enum HomeScreenPagesImporter {
     /// - Parameters:
     ///   - layoutTime: the layout's time; nil for the file's modification time.
     ///   - platform: the device's platform (`iOS` or `iPadOS`).
-    public static func read(path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS")
-        -> ArtifactImport
-    {
+    ///   - evidenceSpan: as for IconState.plist.
+    public static func read(
+        path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS",
+        evidenceSpan: ClosedRange<Int64>? = nil
+    ) -> ArtifactImport {
         .reading(path: path, context: context, stream: stream) { file in
-            read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
+            read(
+                file: file, context: context,
+                time: IconStateImporter.LayoutTime(given: layoutTime, uncertain: false, evidenceSpan: evidenceSpan),
+                platform: platform)
         }
     }
 
-    /// Reads a file already in memory (an archive member); `timeUncertain` as for
-    /// IconState.plist.
+    /// Reads a file already in memory (an archive member), dated as for IconState.plist.
     static func read(
-        file: ArtifactFile, context: ArtifactContext, layoutTime: Timestamp?, platform: String, timeUncertain: Bool
+        file: ArtifactFile, context: ArtifactContext, time: IconStateImporter.LayoutTime, platform: String
     ) -> ArtifactImport {
         var report = ImportFileReport(path: context.path)
         report.stream = stream
@@ -45,7 +49,6 @@ public enum HomeScreenPagesImporter {
         }
         return IconStateImporter.layoutImport(
             layout, file: file, context: context, report: report,
-            time: IconStateImporter.LayoutTime(given: layoutTime, uncertain: timeUncertain), platform: platform,
-            complete: layout.problems.isEmpty)
+            time: time, platform: platform, complete: layout.problems.isEmpty)
     }
 }

@@ -183,19 +183,19 @@ struct ArchiveImport {
                 report.families.append(format.rawValue)
             }
         }
+        let span = ExtractionImport.evidenceSpan(report.files)
         for (file, member) in layouts.sorted(by: { $0.1.path < $1.1.path }) {
+            // An archive's clock dates its members: a layout dated by it says so.
+            let time = IconStateImporter.LayoutTime(given: options.layoutTime, uncertain: true, evidenceSpan: span)
             let context = ArtifactContext(
                 sha256: file.sha256, path: member.path, device: options.device, preparation: preparation)
             let platform = platform == "iPadOS" ? "iPadOS" : "iOS"
             if (member.path as NSString).lastPathComponent == HomeScreenPagesImporter.fileName {
                 let result = HomeScreenPagesImporter.read(
-                    file: file, context: context, layoutTime: options.layoutTime, platform: platform,
-                    timeUncertain: member.timeUncertain)
+                    file: file, context: context, time: time, platform: platform)
                 try record(result, family: ImportRun.Format.homescreenpages.rawValue)
             } else {
-                let result = IconStateImporter.read(
-                    file: file, context: context, layoutTime: options.layoutTime, platform: platform,
-                    timeUncertain: member.timeUncertain)
+                let result = IconStateImporter.read(file: file, context: context, time: time, platform: platform)
                 try record(result, family: ImportRun.Format.iconstate.rawValue)
             }
         }

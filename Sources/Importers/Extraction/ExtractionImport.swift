@@ -114,6 +114,7 @@ public struct ExtractionImport: Sendable {
             runOptions.root = root
             runOptions.device = options.device
             runOptions.layoutTime = options.layoutTime
+            runOptions.evidenceSpan = Self.evidenceSpan(report.files)
             runOptions.platform = platform == "iPadOS" ? "iPadOS" : "iOS"
             runOptions.onFile = options.onFile
             runOptions.infersStacks = byFormat[.iconstate] == nil && byFormat[.homescreenpages] == nil
@@ -139,6 +140,14 @@ public struct ExtractionImport: Sendable {
             }
         }
         return report
+    }
+
+    /// The span the events of `files` cover, in microseconds; nil when they hold none.
+    static func evidenceSpan(_ files: [ImportFileReport]) -> ClosedRange<Int64>? {
+        let first = files.compactMap { $0.firstTime.flatMap { try? Timestamp(rfc3339: $0).microseconds } }.min()
+        let last = files.compactMap { $0.lastTime.flatMap { try? Timestamp(rfc3339: $0).microseconds } }.max()
+        guard let first, let last, first <= last else { return nil }
+        return first...last
     }
 
     /// Adds to the report of DesiredIconState.plist and of HomeScreenPages how each differs

@@ -19,9 +19,6 @@ struct ExtractionMember {
     var compressedSize: Int64?
     /// The modification time in microseconds since 1970 (UTC), when stored.
     var modified: Int64?
-    /// Whether `modified` is a time the archive does not keep exactly (a zip's DOS time:
-    /// two-second steps, local time of an unknown zone).
-    var timeUncertain = false
 
     /// Why the path cannot be taken as a path inside the extraction (`..`, absolute), or nil.
     var unsafePathReason: String? {

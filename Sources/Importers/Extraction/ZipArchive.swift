@@ -184,7 +184,6 @@ struct ZipArchive {
             guard next <= dir.count else { throw ImportError(path: path, message: "has a damaged central directory") }
             let name = String(decoding: dir[(i + 46)..<(i + 46 + nameLength)], as: UTF8.self)
             var modified: Int64? = Self.dosTime(date: dosDate, time: dosTime)
-            var uncertain = true
             var e = i + 46 + nameLength
             let extraEnd = e + extraLength
             while e + 4 <= extraEnd {
@@ -205,7 +204,6 @@ struct ZipArchive {
                     if local == 0xFFFF_FFFF && f + 8 <= body + length { local = Int64(Self.u64(dir, f)) }
                 } else if id == 0x5455, length >= 5, dir[body] & 1 != 0 {
                     modified = Int64(Int32(bitPattern: Self.u32(dir, body + 1))) * 1_000_000
-                    uncertain = false
                 }
                 e = body + length
             }
@@ -220,10 +218,9 @@ struct ZipArchive {
             } else {
                 kind = .file
             }
-            var member = ExtractionMember(
+            let member = ExtractionMember(
                 path: ExtractionMember.tidy(name), kind: kind, size: uncompressed, compressedSize: compressed,
                 modified: modified)
-            member.timeUncertain = uncertain
             entries.append(Entry(member: member, method: method, encrypted: flags & 1 != 0, localOffset: local))
             i = next
         }

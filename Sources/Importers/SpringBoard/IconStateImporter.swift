@@ -21,20 +21,23 @@ public enum IconStateImporter {
     ///   - platform: the device's platform (`iOS` or `iPadOS`).
     /// - Returns: the event and the report; a file that is not an icon state returns no
     ///   events and the reason in `report.error`.
-    public static func read(path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS")
-        -> ArtifactImport
-    {
+    ///   - evidenceSpan: the span the extraction's other evidence covers, when known: a
+    ///     file time more than a year outside it is no layout time.
+    public static func read(
+        path: String, context: ArtifactContext, layoutTime: Timestamp?, platform: String = "iOS",
+        evidenceSpan: ClosedRange<Int64>? = nil
+    ) -> ArtifactImport {
         .reading(path: path, context: context, stream: stream) { file in
-            read(file: file, context: context, layoutTime: layoutTime, platform: platform, timeUncertain: false)
+            read(
+                file: file, context: context,
+                time: LayoutTime(given: layoutTime, uncertain: false, evidenceSpan: evidenceSpan), platform: platform)
         }
     }
 
-    /// Reads a layout file already in memory (an archive member). `timeUncertain`: the
-    /// file's time is one the extraction does not keep exactly (a zip's DOS time), which
-    /// answers resting on the layout list as `LAYOUT_TIME_UNCERTAIN`.
-    static func read(
-        file: ArtifactFile, context: ArtifactContext, layoutTime: Timestamp?, platform: String, timeUncertain: Bool
-    ) -> ArtifactImport {
+    /// Reads a layout file already in memory (an archive member), dated as `time` says.
+    static func read(file: ArtifactFile, context: ArtifactContext, time: LayoutTime, platform: String)
+        -> ArtifactImport
+    {
         var report = ImportFileReport(path: context.path)
         report.stream = stream
         report.artifact = file.sha256
@@ -51,16 +54,48 @@ public enum IconStateImporter {
             return .failure(report, "\(error); nothing from this file was imported")
         }
         return layoutImport(
-            layout, file: file, context: context, report: report,
-            time: LayoutTime(given: layoutTime, uncertain: timeUncertain), platform: platform,
+            layout, file: file, context: context, report: report, time: time, platform: platform,
             complete: layout.isComplete)
     }
 
     /// When a layout held: the time given (`--layout-time`), else the file's modification
-    /// time, which an archive may keep only coarsely.
+    /// time, which an archive's clock gives (`uncertain`: answers resting on the layout list
+    /// `LAYOUT_TIME_UNCERTAIN`).
     struct LayoutTime {
         var given: Timestamp?
         var uncertain: Bool
+        /// The span the extraction's other evidence covers, in microseconds, when known.
+        var evidenceSpan: ClosedRange<Int64>? = nil
+
+        /// How far outside the evidence's span a file time may lie and still be a layout time.
+        static let slackMicros: Int64 = 366 * 86_400_000_000
+
+        /// The time of a layout read from `file`, or why the file's time is no layout time.
+        func time(of file: ArtifactFile) -> Result<Timestamp, LayoutTimeRefusal> {
+            if let given { return .success(given) }
+            let t = Timestamp(microseconds: file.modified)
+            guard file.modified > 0 else {
+                return .failure(
+                    LayoutTimeRefusal(
+                        "its file time is \(file.modified == 0 ? "0 (1970-01-01T00:00:00Z)" : t.rfc3339), which is no time a layout held"
+                    ))
+            }
+            if let span = evidenceSpan,
+                file.modified < span.lowerBound - Self.slackMicros || file.modified > span.upperBound + Self.slackMicros
+            {
+                return .failure(
+                    LayoutTimeRefusal(
+                        "its file time, \(t.rfc3339), lies more than a year outside the span the extraction's other evidence covers (\(Timestamp(microseconds: span.lowerBound).rfc3339) to \(Timestamp(microseconds: span.upperBound).rfc3339))"
+                    ))
+            }
+            return .success(t)
+        }
+    }
+
+    /// Why a file's time cannot date the layout it holds.
+    struct LayoutTimeRefusal: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
     }
 
     /// The import of a layout read from `file`: one `stack.layoutObserved` (method
@@ -71,6 +106,15 @@ public enum IconStateImporter {
         time layoutTime: LayoutTime, platform: String, complete: Bool
     ) -> ArtifactImport {
         var report = report
+        let time: Timestamp
+        switch layoutTime.time(of: file) {
+        case .success(let t): time = t
+        case .failure(let refusal):
+            return .failure(
+                report,
+                "\(refusal.message); nothing from this file was imported. Give the layout's time with --layout-time T to import it"
+            )
+        }
         report.recordsRead = layout.icons
         report.skipped = layout.otherElements.values.reduce(0, +)
         for (type, count) in layout.otherElements.sorted(by: { $0.key < $1.key }) {
@@ -79,7 +123,6 @@ public enum IconStateImporter {
         for problem in layout.problems { report.problem(problem) }
         for note in layout.notes { report.problem(note) }
         report.failed += layout.problems.count
-        let time = layoutTime.given ?? Timestamp(microseconds: file.modified)
         let stream = report.stream ?? Self.stream
         var context = context
         context.sha256 = file.sha256

@@ -57,7 +57,7 @@ extension StackState {
                 Assumption(
                     .layoutTimeUncertain, stack: id, events: [source.seq],
                     detail:
-                        "the layout's time, \(clock.clockText(source.time)), is the file time of a zip entry: two-second steps in an unknown time zone"
+                        "the layout's time, \(clock.clockText(source.time)), is the file time an archive gave its member, not a time the device recorded (a zip's is in two-second steps, in an unknown time zone)"
                 ))
         }
         if source.assumed && source.topAssumed && now < source.time && topDecision == nil, let top {
