@@ -161,6 +161,13 @@ struct ExtractionImportTests {
         let chrono = root + "/private/var/mobile/Library/Caches/com.apple.chrono/snapshot-cache"
         try fm.createDirectory(atPath: chrono, withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: chrono + "/1.bin"))
+        // chronod on iOS: its database, and a widget's timeline in its SystemData container.
+        let chronod = root + "/private/var/mobile/Library/chronod"
+        try fm.createDirectory(atPath: chronod, withIntermediateDirectories: true)
+        try Data([1]).write(to: URL(fileURLWithPath: chronod + "/chrono.sql"))
+        let timelines = root + "/private/var/mobile/Containers/Data/Application/A1/SystemData/com.apple.chrono/timelines"
+        try fm.createDirectory(atPath: timelines, withIntermediateDirectories: true)
+        try Data([2]).write(to: URL(fileURLWithPath: timelines + "/W.chrono-timeline"))
         try fm.createSymbolicLink(atPath: root + "/var", withDestinationPath: "private/var")
         try fm.createDirectory(atPath: root + "/private/var/db/timezone", withIntermediateDirectories: true)
         try fm.createSymbolicLink(
@@ -181,6 +188,14 @@ struct ExtractionImportTests {
         }
         #expect(first.stdout.contains("System/Library/CoreServices/SystemVersion.plist\tSystemVersion"))
         #expect(first.stdout.contains("present, not read\tprivate/var/mobile/Library/Caches/com.apple.chrono"))
+        #expect(
+            first.stdout.contains(
+                "present, not read\tprivate/var/mobile/Library/chronod/chrono.sql\tchronod's (WidgetKit's) database"),
+            "\(first.stdout)")
+        #expect(
+            first.stdout.contains(
+                "present, not read\tprivate/var/mobile/Containers/Data/Application/A1/SystemData/com.apple.chrono/timelines/W.chrono-timeline\ta chronod (WidgetKit) timeline"
+            ))
         #expect(
             first.stdout.contains("passed over\tvar\ta link to private/var; links in an extraction are not followed"))
         // Paths inside the extraction, never through the link.

@@ -39,6 +39,12 @@ enum ExtractionPaths {
         default: break
         }
         if name.hasPrefix("powerlog_") && name.hasSuffix(".PLSQL") { return .artifact(.powerlog) }
+        if name.hasPrefix("chrono.sql") && parts.contains("chronod") {
+            return .notRead("chronod's (WidgetKit's) database: no public format (§10d)")
+        }
+        if name.hasSuffix(".chrono-timeline") {
+            return .notRead("a chronod (WidgetKit) timeline: no public format (§10d)")
+        }
         if parts.contains("com.apple.chrono") || parts.contains(where: { $0.hasPrefix("group.com.apple.chronod") }) {
             return .notRead("a chronod (WidgetKit) cache: no public format (§10d)")
         }
