@@ -42,7 +42,8 @@ struct DeviceLayoutTests {
         try Data(plist).write(to: URL(fileURLWithPath: springBoard + "/IconState.plist"))
         // SpringBoard wrote it when the layout began, inside the span of the other evidence.
         try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSince1970: 1_639_656_000)], ofItemAtPath: springBoard + "/IconState.plist")
+            [.modificationDate: Date(timeIntervalSince1970: 1_639_656_000)],
+            ofItemAtPath: springBoard + "/IconState.plist")
         let powerlog = root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife"
         try FileManager.default.createDirectory(atPath: powerlog, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -165,7 +166,8 @@ struct ExtractionImportTests {
         let chronod = root + "/private/var/mobile/Library/chronod"
         try fm.createDirectory(atPath: chronod, withIntermediateDirectories: true)
         try Data([1]).write(to: URL(fileURLWithPath: chronod + "/chrono.sql"))
-        let timelines = root + "/private/var/mobile/Containers/Data/Application/A1/SystemData/com.apple.chrono/timelines"
+        let timelines =
+            root + "/private/var/mobile/Containers/Data/Application/A1/SystemData/com.apple.chrono/timelines"
         try fm.createDirectory(atPath: timelines, withIntermediateDirectories: true)
         try Data([2]).write(to: URL(fileURLWithPath: timelines + "/W.chrono-timeline"))
         try fm.createSymbolicLink(atPath: root + "/var", withDestinationPath: "private/var")

@@ -19,9 +19,11 @@ struct RecordedSelectionCLITests {
     func store(_ dir: WorkDirectory) throws -> String {
         let created =
             #"{"type":"stack.created","time":"2021-12-01T08:00:00Z","stack":"STACK-3","platform":"iOS","family":"systemMedium","smartRotate":false,"widgetSuggestions":false}"#
-        let events = [created] + (1...3).map { n in
-            #"{"type":"stack.widgetAdded","time":"2021-12-01T08:00:0\#(n)Z","stack":"STACK-3","widget":{"instance":"CARD-\#(n)","app":"it.beem","kind":"it.beem.widget.loyalty-card","family":"systemMedium","configuration":null}}"#
-        }
+        let events =
+            [created]
+            + (1...3).map { n in
+                #"{"type":"stack.widgetAdded","time":"2021-12-01T08:00:0\#(n)Z","stack":"STACK-3","widget":{"instance":"CARD-\#(n)","app":"it.beem","kind":"it.beem.widget.loyalty-card","family":"systemMedium","configuration":null}}"#
+            }
         let lines = events.joined(separator: "\n")
         #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: lines + "\n").status == 0)
         let xml = IconStateWriter.encode(
