@@ -196,6 +196,10 @@ package enum ReportData {
                 // What the record can tell: which widget was shown, or only that its stack was.
                 w.key("scope")
                 w.string(Explainer.ShownRecord.scope(of: o, e).rawValue)
+                if let instance = o.instance ?? Explainer.extra("widgetIdentifier", of: e) {
+                    w.key("instance")
+                    w.string(instance)
+                }
             }
             if case .widgetTapped = e.body, e.envelope.source != nil {
                 w.key("recorded")

@@ -148,7 +148,10 @@ enum PageAssets {
         function recordStack(e) {
           if (e.stack) return e.stack;
           const judged = disagreements.find(d => d.event === e.seq);
-          return judged ? judged.stack : null;
+          if (judged) return judged.stack;
+          // A record that names the widget's instance belongs to the stack the model holds it in.
+          const holder = e.instance && report.stacks.find(s => s.lanes.some(l => l.instance === e.instance));
+          return holder ? holder.stack : null;
         }
         function stackScope(e) {
           return e.scope === "stack";
