@@ -70,3 +70,30 @@ struct RecordedSelectionCLITests {
         #expect(replay.stdout.contains("1 record names the widget shown: 0 agree with the model, 1 disagrees"))
     }
 }
+
+/// `stack.observed` as stores written before `scope` hold it.
+@Suite("Records without a scope")
+struct UnscopedRecordTests {
+    @Test("a record with inStack true and no scope says only that the stack was on screen; without either, the top")
+    func inStackWithoutScope() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let lines = [
+            #"{"type":"stack.widgetAdded","time":"2021-11-02T08:00:00Z","stack":"S","widget":{"instance":"a","app":"com.a","kind":"A","family":"systemSmall","configuration":null}}"#,
+            #"{"type":"stack.widgetAdded","time":"2021-11-02T08:00:01Z","stack":"S","widget":{"instance":"b","app":"com.b","kind":"B","family":"systemSmall","configuration":null}}"#,
+            #"{"type":"stack.observed","time":"2021-11-02T09:00:00Z","stack":"S","instance":"b","onScreen":true,"inStack":true}"#,
+            #"{"type":"stack.observed","time":"2021-11-02T09:00:00Z","stack":"S","instance":"b","onScreen":true}"#,
+        ]
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, "-"], stdin: lines.joined(separator: "\n") + "\n").status == 0)
+        let replay = try CLI.run([
+            "replay", "--store", dir.store, "--from", "2021-11-02T00:00:00Z", "--to", "2021-11-03T00:00:00Z",
+            "--disagreements",
+        ])
+        #expect(
+            replay.stdout.contains("1 record names the widget shown: 0 agree with the model, 1 disagrees"),
+            "\(replay.stdout)")
+        #expect(replay.stdout.contains("1 record says only that the stack was on screen"))
+        #expect(replay.stdout.contains("event 4:") && !replay.stdout.contains("event 3:"))
+    }
+}
