@@ -156,12 +156,16 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// Whether the command line asked for something impossible (a path outside `--root`),
     /// rather than the file failing.
     public var isUsage = false
+    /// Whether the file's own content is malformed or hostile (exit 65), rather than
+    /// unreadable (exit 74).
+    public var isMalformed = false
 
     /// Creates an error.
-    public init(path: String, message: String, isUsage: Bool = false) {
+    public init(path: String, message: String, isUsage: Bool = false, isMalformed: Bool = false) {
         self.path = path
         self.message = message
         self.isUsage = isUsage
+        self.isMalformed = isMalformed
     }
 
     public var description: String { "\(path): \(message)" }

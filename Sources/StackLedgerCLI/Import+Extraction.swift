@@ -41,7 +41,9 @@ extension Import {
             if terminal { printProgress("") }
             throw fail(e.message, code: ledgerExitCode(for: e))
         } catch let e as ImportError {
-            throw fail(e.description, code: e.isUsage ? ExitCodes.usage : ExitCodes.ioError)
+            throw fail(
+                e.description,
+                code: e.isUsage ? ExitCodes.usage : e.isMalformed ? ExitCodes.dataError : ExitCodes.ioError)
         }
         if terminal { printProgress("") }
         let files = report.files + (report.deviceInfo.map { [$0] } ?? [])

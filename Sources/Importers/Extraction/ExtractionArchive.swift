@@ -58,8 +58,10 @@ struct ArchiveImport {
 
     func run(into ledger: Ledger) throws -> ExtractionImport.Report {
         var report = ExtractionImport.Report()
-        let scratch = try Self.privateDirectory()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // Removed on every way out: here, on SIGINT, SIGTERM or SIGHUP, and, after a kill,
+        // by the next command that makes a temporary folder.
+        let scratch = try TemporaryFiles.makeDirectory("extraction")
+        defer { TemporaryFiles.remove(scratch) }
         var databases = [(format: ImportRun.Format, member: String, copy: String)]()
         var versionFile: (ArtifactFile, String)?
         var layouts = [(ArtifactFile, ExtractionMember)]()
@@ -267,11 +269,4 @@ struct ArchiveImport {
     }
 
     /// A new folder only this process can read.
-    static func privateDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "stackledger-extraction-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ImportError(path: NSTemporaryDirectory(), message: "cannot hold a private temporary folder")
-        }
-        return String(cString: made)
-    }
 }

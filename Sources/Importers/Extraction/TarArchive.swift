@@ -30,9 +30,23 @@ struct TarArchive {
                 )
             }
             let type = header[156]
+            let headerName = pax["path"] ?? longName ?? Self.cString(header[0..<100])
             var size = try Self.number(header[124..<136], path: path)
-            if let paxSize = pax["size"].flatMap(Int64.init) { size = paxSize }
-            guard size >= 0 else { throw ImportError(path: path, message: "has a negative member size at \(offset)") }
+            if let paxSize = pax["size"] {
+                guard let s = Int64(paxSize) else {
+                    throw ImportError(
+                        path: path, message: "member \(headerName): tar size \"\(paxSize.prefix(40))\" is not a number",
+                        isMalformed: true)
+                }
+                size = s
+            }
+            guard size >= 0, size <= Self.maximumSize else {
+                throw ImportError(
+                    path: path,
+                    message:
+                        "member \(headerName) at byte \(offset - 512): tar size out of range (\(size) bytes; a member may hold up to \(Self.maximumSize >> 40) TiB)",
+                    isMalformed: true)
+            }
             switch type {
             case UInt8(ascii: "x"), UInt8(ascii: "g"), UInt8(ascii: "L"), UInt8(ascii: "K"):
                 guard size <= 1 << 20 else {
@@ -60,9 +74,19 @@ struct TarArchive {
             let stored = pax["path"] ?? longName ?? (prefix.isEmpty ? name : prefix + "/" + name)
             let linkTarget = pax["linkpath"] ?? longLink ?? Self.cString(header[157..<257])
             var modified: Int64?
-            if let m = pax["mtime"].flatMap(Double.init), m.isFinite, abs(m) < 1e13 {
+            if let text = pax["mtime"] {
+                guard let m = Double(text), m.isFinite, abs(m) <= Double(Self.maximumSeconds) else {
+                    throw ImportError(
+                        path: path,
+                        message: "member \(stored): tar mtime out of range (PAX mtime \"\(text.prefix(40))\")",
+                        isMalformed: true)
+                }
                 modified = Int64((m * 1_000_000).rounded(.down))
             } else if let m = try? Self.number(header[136..<148], path: path) {
+                guard abs(m) <= Self.maximumSeconds else {
+                    throw ImportError(
+                        path: path, message: "member \(stored): tar mtime out of range (\(m) s)", isMalformed: true)
+                }
                 modified = m * 1_000_000
             }
             let kind: ExtractionMember.Kind
@@ -157,6 +181,11 @@ struct TarArchive {
     }
 
     static func padding(_ size: Int64) -> Int64 { (512 - size % 512) % 512 }
+
+    /// The largest member size read (1 TiB): past it, sizes and offsets could overflow.
+    static let maximumSize: Int64 = 1 << 40
+    /// The latest modification time read, in seconds (9999-12-31T23:59:59Z).
+    static let maximumSeconds: Int64 = 253_402_300_799
 
     /// The header's checksum: the sum of its bytes with the checksum field taken as spaces.
     static func checksumHolds(_ header: [UInt8]) -> Bool {

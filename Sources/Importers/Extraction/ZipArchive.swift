@@ -18,7 +18,14 @@ struct ZipArchive {
         var method: UInt16
         var encrypted: Bool
         var localOffset: Int64
+        /// The CRC-32 of the member's data, as the central directory gives it.
+        var crc: UInt32
+        /// The member's name as the central directory stores it, byte for byte.
+        var rawName: [UInt8]
     }
+
+    /// The most entries a central directory may declare.
+    static let maximumEntries: Int64 = 1 << 22
 
     /// Calls `body` with each member, in the central directory's order, and a reader of its bytes.
     func forEachMember(_ body: (ExtractionMember, MemberBytes) throws -> Void) throws {
@@ -47,7 +54,14 @@ struct ZipArchive {
                     })
                 continue
             }
-            try body(entry.member, try reader(for: entry, fd: fd, fileSize: fileSize))
+            // A member whose local header does not hold fails alone, when it is read.
+            let bytes: MemberBytes
+            do {
+                bytes = try reader(for: entry, fd: fd, fileSize: fileSize)
+            } catch {
+                bytes = MemberBytes { _ throws(ImportError) in throw error }
+            }
+            try body(entry.member, bytes)
         }
     }
 
@@ -64,8 +78,36 @@ struct ZipArchive {
             throw ImportError(
                 path: path, message: "member \(entry.member.path) has no local header where the directory says")
         }
-        let dataStart = entry.localOffset + 30 + Int64(Self.u16(local, 26)) + Int64(Self.u16(local, 28))
+        // The local header must name the member the directory names.
+        let localNameLength = Int(Self.u16(local, 26))
+        var localName = [UInt8](repeating: 0, count: localNameLength)
+        guard localNameLength == entry.rawName.count,
+            pread(fd, &localName, localNameLength, off_t(entry.localOffset + 30)) == localNameLength,
+            localName == entry.rawName
+        else {
+            throw ImportError(
+                path: path,
+                message:
+                    "member \(entry.member.path): its local header names \"\(String(decoding: localName, as: UTF8.self).prefix(200))\", not the name the central directory gives; nothing from it was read"
+            )
+        }
+        let dataStart = entry.localOffset + 30 + Int64(localNameLength) + Int64(Self.u16(local, 28))
         let compressed = entry.member.compressedSize ?? 0
+        guard compressed <= fileSize - min(fileSize, dataStart) else {
+            throw ImportError(path: path, message: "member \(entry.member.path) runs past the end of the archive")
+        }
+        let expectedCRC = entry.crc
+        var crc: UInt = 0
+        // At the member's end, its bytes must hold the CRC-32 the directory gives.
+        let checkCRC = { [path] (name: String) throws(ImportError) in
+            guard UInt32(truncatingIfNeeded: crc) == expectedCRC else {
+                throw ImportError(
+                    path: path,
+                    message:
+                        "member \(name) fails its CRC-32 check (the directory gives \(String(expectedCRC, radix: 16)), its bytes \(String(UInt32(truncatingIfNeeded: crc), radix: 16))); it is altered or damaged, and nothing from it was read"
+                )
+            }
+        }
         var position = dataStart
         var remainingIn = compressed
         var producedTotal: Int64 = 0
@@ -81,6 +123,8 @@ struct ZipArchive {
                 guard n > 0 else { throw ImportError(path: path, message: "is cut short inside \(name)") }
                 position += Int64(n)
                 remainingIn -= Int64(n)
+                crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), UInt32(n))
+                if remainingIn == 0 { try checkCRC(name) }
                 return n
             }
         case 8:
@@ -108,6 +152,19 @@ struct ZipArchive {
                         throw ImportError(
                             path: path,
                             message: "member \(name) inflates past the \(declared) bytes its directory declares")
+                    }
+                    if written > 0 {
+                        crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), UInt32(written))
+                    }
+                    if status == Z_STREAM_END {
+                        guard producedTotal == declared else {
+                            throw ImportError(
+                                path: path,
+                                message:
+                                    "member \(name) inflates to \(producedTotal) bytes; its directory declares \(declared)"
+                            )
+                        }
+                        try checkCRC(name)
                     }
                     if status == Z_STREAM_END || written > 0 { return written }
                     if status != Z_OK && status != Z_BUF_ERROR {
@@ -146,16 +203,16 @@ struct ZipArchive {
         var offset = Int64(Self.u32(tail, eocd + 16))
         let locator = eocd - 20
         if locator >= 0 && Self.u32(tail, locator) == 0x0706_4b50 {
-            let at = Int64(Self.u64(tail, locator + 8))
+            let at = try field(Self.u64(tail, locator + 8), "zip64 locator offset", within: fileSize)
             var z64 = [UInt8](repeating: 0, count: 56)
             guard pread(fd, &z64, 56, off_t(at)) == 56, Self.u32(z64, 0) == 0x0606_4b50 else {
                 throw ImportError(path: path, message: "has a zip64 locator that points at no zip64 directory record")
             }
-            count = Int64(Self.u64(z64, 32))
-            size = Int64(Self.u64(z64, 40))
-            offset = Int64(Self.u64(z64, 48))
+            count = try field(Self.u64(z64, 32), "zip64 entry count", within: Self.maximumEntries)
+            size = try field(Self.u64(z64, 40), "zip64 directory size", within: fileSize)
+            offset = try field(Self.u64(z64, 48), "zip64 directory offset", within: fileSize)
         }
-        guard offset >= 0, size >= 0, offset + size <= fileSize, size <= 1 << 30 else {
+        guard offset >= 0, size >= 0, size <= fileSize - offset, size <= 1 << 30 else {
             throw ImportError(path: path, message: "has a central directory outside the file")
         }
         var dir = [UInt8](repeating: 0, count: Int(size))
@@ -194,14 +251,16 @@ struct ZipArchive {
                 if id == 0x0001 {
                     var f = body
                     if uncompressed == 0xFFFF_FFFF && f + 8 <= body + length {
-                        uncompressed = Int64(Self.u64(dir, f))
+                        uncompressed = try field(Self.u64(dir, f), "zip64 size of \(name)", within: Int64.max)
                         f += 8
                     }
                     if compressed == 0xFFFF_FFFF && f + 8 <= body + length {
-                        compressed = Int64(Self.u64(dir, f))
+                        compressed = try field(Self.u64(dir, f), "zip64 compressed size of \(name)", within: fileSize)
                         f += 8
                     }
-                    if local == 0xFFFF_FFFF && f + 8 <= body + length { local = Int64(Self.u64(dir, f)) }
+                    if local == 0xFFFF_FFFF && f + 8 <= body + length {
+                        local = try field(Self.u64(dir, f), "zip64 offset of \(name)", within: fileSize)
+                    }
                 } else if id == 0x5455, length >= 5, dir[body] & 1 != 0 {
                     modified = Int64(Int32(bitPattern: Self.u32(dir, body + 1))) * 1_000_000
                 }
@@ -221,10 +280,47 @@ struct ZipArchive {
             let member = ExtractionMember(
                 path: ExtractionMember.tidy(name), kind: kind, size: uncompressed, compressedSize: compressed,
                 modified: modified)
-            entries.append(Entry(member: member, method: method, encrypted: flags & 1 != 0, localOffset: local))
+            guard local < fileSize, compressed <= fileSize else {
+                throw ImportError(
+                    path: path, message: "member \(member.path): its offset or size lies outside the archive",
+                    isMalformed: true)
+            }
+            entries.append(
+                Entry(
+                    member: member, method: method, encrypted: flags & 1 != 0, localOffset: local,
+                    crc: Self.u32(dir, i + 16), rawName: Array(dir[(i + 46)..<(i + 46 + nameLength)])))
             i = next
         }
+        try refuseOverlaps(entries)
         return entries
+    }
+
+    /// A value of 64 bits read where at most `limit` makes sense; an error naming the field
+    /// past it (a hostile archive's 2^63 and more).
+    private func field(_ value: UInt64, _ name: String, within limit: Int64) throws(ImportError) -> Int64 {
+        guard let v = Int64(exactly: value), v <= limit else {
+            throw ImportError(path: path, message: "has a \(name) out of range (\(value))", isMalformed: true)
+        }
+        return v
+    }
+
+    /// Entries whose data overlap (several directory entries pointing at one stream, a
+    /// way to multiply a small archive's output) make the archive an error.
+    private func refuseOverlaps(_ entries: [Entry]) throws(ImportError) {
+        let spans = entries.filter { $0.member.kind == .file || $0.member.compressedSize ?? 0 > 0 }.map {
+            (
+                start: $0.localOffset,
+                end: $0.localOffset + 30 + Int64($0.rawName.count) + ($0.member.compressedSize ?? 0),
+                name: $0.member.path
+            )
+        }.sorted { $0.start < $1.start }
+        for (a, b) in zip(spans, spans.dropFirst()) where b.start < a.end {
+            throw ImportError(
+                path: path,
+                message:
+                    "members \(a.name) and \(b.name) overlap in the archive (their data share bytes); it is refused, as such an archive multiplies its output",
+                isMalformed: true)
+        }
     }
 
     /// A DOS date and time, read as UTC (the zone is not recorded).

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Ledger
 
 /// An SQLite database from an extraction, opened so that the evidence is never written and
 /// only committed data is read.
@@ -40,13 +41,13 @@ final class EvidenceDatabase {
                 database = try SQLiteDatabase(immutablePath: path)
             }
         } catch let e as SQLiteError {
-            if let copy { try? FileManager.default.removeItem(atPath: copy) }
+            if let copy { TemporaryFiles.remove(copy) }
             throw ImportError(
                 path: path, message: "is not a readable SQLite database (\(e)); nothing from this file was imported")
         } catch let e as ImportError {
             throw e
         } catch {
-            if let copy { try? FileManager.default.removeItem(atPath: copy) }
+            if let copy { TemporaryFiles.remove(copy) }
             throw ImportError(path: path, message: "\(error)")
         }
         copyDirectory = copy
@@ -74,15 +75,17 @@ final class EvidenceDatabase {
 
     /// Copies the database and its sidecar to a private directory, as SQLite names them.
     private static func privateCopy(of path: String, with suffix: String) throws(ImportError) -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "stackledger-evidence-\(UUID().uuidString)"
-        ).path
+        let dir: String
         do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            dir = try TemporaryFiles.makeDirectory("evidence")
+        } catch {
+            throw ImportError(path: path, message: "\(error)")
+        }
+        do {
             try FileManager.default.copyItem(atPath: path, toPath: dir + "/evidence.db")
             try FileManager.default.copyItem(atPath: path + suffix, toPath: dir + "/evidence.db" + suffix)
         } catch {
-            try? FileManager.default.removeItem(atPath: dir)
+            TemporaryFiles.remove(dir)
             let what = suffix == "-wal" ? "write-ahead log" : "rollback journal"
             throw ImportError(
                 path: path,
@@ -162,7 +165,7 @@ final class EvidenceDatabase {
     }
 
     deinit {
-        if let copyDirectory { try? FileManager.default.removeItem(atPath: copyDirectory) }
+        if let copyDirectory { TemporaryFiles.remove(copyDirectory) }
     }
 
     /// Checks that the evidence still hashes as it did when opened.

@@ -1,5 +1,4 @@
 import Foundation
-import Ledger
 
 #if canImport(Glibc)
     import Glibc
