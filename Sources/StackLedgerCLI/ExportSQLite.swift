@@ -34,6 +34,9 @@ struct ExportSQLite: ParsableCommand {
         if let from, let to, from.timestamp.microseconds > to.timestamp.microseconds {
             throw ValidationError("--from \(from) is after --to \(to)")
         }
+        if out == "-" {
+            throw ValidationError("--out -: a SQLite database is a file that SQLite opens; give its path")
+        }
         _ = try ExportProjection.duration(every)
     }
 

@@ -32,7 +32,9 @@ struct ExportTimeline: ParsableCommand {
         help:
             "timesketch (JSONL), timesketch-csv, or case (a CASE/UCO JSON-LD bundle of the decisions, disagreements and the cited events' provenance)."
     ) var format: Format
-    @Option(help: "The file to write; its metadata goes to FILE.meta.json.") var out: String
+    @Option(help: "The file to write, or - for standard output; its metadata goes to FILE.meta.json.") var out: String
+    @Option(help: "Where the export's metadata goes (default FILE.meta.json; required with --out -).")
+    var meta: String?
     @Option(help: "The interval's start (RFC 3339; default: the first event).", transform: TimeArgument.parse)
     var from: TimeArgument?
     @Option(
@@ -53,10 +55,24 @@ struct ExportTimeline: ParsableCommand {
             throw ValidationError("--from \(from) is after --to \(to)")
         }
         _ = try kinds()
-        if out.hasSuffix(".meta.json") {
+        if out.hasSuffix(".meta.json") && meta == nil {
             throw ValidationError("--out \(out): that name is the sidecar's; give the timeline's own file name")
         }
+        if out == "-" && meta == nil {
+            throw ValidationError(
+                "--out - writes the timeline to standard output; give --meta FILE for its metadata (tool, policy, chain head)"
+            )
+        }
+        if let meta, meta == out || meta == "-" {
+            throw ValidationError("--meta \(meta): give a file of its own, apart from the timeline")
+        }
     }
+
+    /// Where the metadata goes.
+    var metaPath: String { meta ?? out + ".meta.json" }
+
+    /// How the timeline is named in messages and in its metadata.
+    var timelineName: String { out == "-" ? "standard output" : OutputFile.split(out).name }
 
     func kinds() throws -> Set<TimelineRow.Kind> {
         var kinds = Set<TimelineRow.Kind>()
@@ -92,7 +108,7 @@ struct ExportTimeline: ParsableCommand {
             }
             try file.commit()
             try writeMetadata(session: session, context: context, from: a, to: b, counts: counts)
-            printError("wrote \(out) and \(out).meta.json")
+            printError("wrote \(out == "-" ? "standard output" : out) and \(metaPath)")
             return
         }
         if format == .timesketchCSV { try file.write(TimesketchWriter.csvHeader) }
@@ -115,7 +131,7 @@ struct ExportTimeline: ParsableCommand {
         try file.commit()
         try writeMetadata(session: session, context: context, from: a, to: b, counts: counts)
         let total = counts.values.reduce(0, +)
-        printError("wrote \(out) (\(total) lines) and \(out).meta.json")
+        printError("wrote \(out == "-" ? "standard output" : out) (\(total) lines) and \(metaPath)")
     }
 
     /// The sidecar: what made the timeline, so that it never has to say so itself.
@@ -132,7 +148,7 @@ struct ExportTimeline: ParsableCommand {
         w.key("format")
         w.string(format.rawValue)
         w.key("file")
-        w.string((out as NSString).lastPathComponent)
+        w.string(timelineName)
         w.key("devices")
         w.beginArray()
         for device in session.devices { w.string(device) }
@@ -156,7 +172,7 @@ struct ExportTimeline: ParsableCommand {
         w.endArray()
         w.endObject()
         w.bytes.append(0x0A)
-        let sidecar = try OutputFile(path: out + ".meta.json")
+        let sidecar = try OutputFile(path: metaPath)
         try sidecar.write(w.bytes)
         try sidecar.commit()
     }

@@ -6,20 +6,32 @@ import Foundation
 
 /// A file written whole or not at all: the bytes go to a temporary file beside it, which
 /// is synced and renamed over the path at `commit()`; one that is never committed (a failed
-/// or killed export) is removed, so no reader ever sees half a file.
+/// or killed export) is removed, so no reader ever sees half a file. The path `-` is
+/// standard output, written as it comes.
 final class OutputFile {
     let path: String
     let temporaryPath: String
     private var fd: Int32
     private var buffer = [UInt8]()
     private var committed = false
+    /// Whether the output is standard output (`--out -`).
+    let isStandardOutput: Bool
 
-    /// Creates the temporary file beside `path` (exit 74 when the directory cannot take it).
+    /// Creates the temporary file beside `path` (exit 74 when the directory cannot take it;
+    /// 64 when `path` names something that exists and is not a regular file).
     init(path: String) throws {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
-        temporaryPath =
-            (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).partial-\(getpid())"
+        if path == "-" {
+            isStandardOutput = true
+            temporaryPath = ""
+            fd = -1
+            return
+        }
+        isStandardOutput = false
+        try Self.refuseNonRegular(path)
+        let (directory, name) = Self.split(path)
+        Self.removeStalePartials(in: directory, name: name)
+        temporaryPath = directory + "/.\(name).partial-\(getpid())"
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw fail(
@@ -31,7 +43,44 @@ final class OutputFile {
 
     deinit {
         if fd >= 0 { close(fd) }
-        if !committed { unlink(temporaryPath) }
+        if !committed && !isStandardOutput { unlink(temporaryPath) }
+    }
+
+    /// The directory (`.` when the path names none) and the file name of `path`.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    /// An existing path that is not a regular file (a device, a link, a directory, a FIFO)
+    /// is never replaced: the rename would turn it into a file.
+    static func refuseNonRegular(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFDIR: kind = "a directory"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFIFO: kind = "a FIFO"
+        default: kind = "not a regular file"
+        }
+        throw fail(
+            "--out \(path) is \(kind); name a regular file (or - for standard output, where the format allows it)",
+            code: ExitCodes.usage)
+    }
+
+    /// Removes the `.NAME.partial-PID` files of exports to `name` that were killed: those
+    /// whose process no longer runs.
+    static func removeStalePartials(in directory: String, name: String) {
+        let prefix = ".\(name).partial-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            guard let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + entry) }
+        }
     }
 
     func write(_ bytes: [UInt8]) throws {
@@ -43,8 +92,9 @@ final class OutputFile {
 
     private func flush() throws {
         var offset = 0
+        let target = isStandardOutput ? STDOUT_FILENO : fd
         while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 throw fail("\(path): cannot write (\(String(cString: strerror(errno))))", code: ExitCodes.ioError)
@@ -57,6 +107,10 @@ final class OutputFile {
     /// Syncs the file and renames it over `path`.
     func commit() throws {
         try flush()
+        if isStandardOutput {
+            committed = true
+            return
+        }
         guard fsync(fd) == 0, close(fd) == 0 else {
             throw fail("\(path): cannot sync (\(String(cString: strerror(errno))))", code: ExitCodes.ioError)
         }

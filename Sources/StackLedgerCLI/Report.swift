@@ -37,11 +37,9 @@ struct Report: ParsableCommand {
                 verified: session.verified, tool: StackLedgerCommand.toolVersion)
         }
         let html = ReportPage.html(dataJSON: data, title: "StackLedger: \(session.device), \(from) to \(to)")
-        guard FileManager.default.createFile(atPath: out, contents: Data(html.utf8)) else {
-            throw fail(
-                "--out \(out): cannot write the file; check the directory exists and is writable",
-                code: ExitCodes.ioError)
-        }
-        printError("wrote \(out) (\(html.utf8.count) bytes)")
+        let file = try OutputFile(path: out)
+        try file.write(html)
+        try file.commit()
+        printError("wrote \(out == "-" ? "standard output" : out) (\(html.utf8.count) bytes)")
     }
 }
