@@ -92,7 +92,8 @@ struct LineReader: Sendable {
             }
             if filled == buffer.count {
                 if buffer.count >= maximumLine {
-                    try onOverlong(lineNumber + 1, fileOffset)
+                    // One over-long line is one problem, however many buffers it fills.
+                    if !skipping { try onOverlong(lineNumber + 1, fileOffset) }
                     skipping = true
                     fileOffset += filled
                     filled = 0

@@ -111,3 +111,25 @@ struct ExportTargetTests {
         #expect(FileManager.default.fileExists(atPath: out))
     }
 }
+
+/// A line past the contract's 8 MiB is one problem, however long it is.
+@Suite("Over-long lines")
+struct OverlongLineTests {
+    @Test("a 20 MB line and one bad line are two rejected lines; the message points at docs/events.md")
+    func counted() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let path = dir.file("long.ndjson")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":""#.utf8))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<20 { try handle.write(contentsOf: chunk) }
+        try handle.write(contentsOf: Data("\"}\n{\"type\":\"no.such.type\",\"time\":\"2026-03-02T06:00:00Z\"}\n".utf8))
+        try handle.close()
+        let r = try CLI.run(["ingest", "--store", dir.store, path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("rejected 2 invalid lines"), "\(r.stderr)")
+        #expect(r.stderr.contains("see docs/events.md"), "\(r.stderr)")
+    }
+}

@@ -15,7 +15,7 @@ extension EventDecoder {
         guard let type = EventType.named(envelope.type) else {
             throw FieldError(
                 offset: 0, field: "type",
-                message: "\"\(envelope.type)\" is not an event type of the contract (see spec/events.md)")
+                message: "\"\(envelope.type)\" is not an event type of the contract (see docs/events.md)")
         }
         try Self.check(envelope, type, checkedArtifact: &checkedArtifact)
         let event = try decodeJSON(fields) { r throws(FieldError) in

@@ -58,7 +58,7 @@ public struct EventDecoder {
         let typeName = try f.stringValue(typeToken)
         guard let type = EventType.named(typeName) else {
             throw f.error(
-                "type", "\"\(typeName)\" is not an event type of the contract (see spec/events.md)", at: typeToken)
+                "type", "\"\(typeName)\" is not an event type of the contract (see docs/events.md)", at: typeToken)
         }
         let time = try f.time("time")
         let device = try f.optionalNonEmptyString("device") ?? Envelope.defaultDevice
