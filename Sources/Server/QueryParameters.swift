@@ -15,10 +15,12 @@ struct QueryParameters: Sendable {
     /// An RFC 3339 time.
     func time(_ name: String) throws(APIError) -> Timestamp? {
         guard let text = self[name] else { return nil }
-        guard let t = try? Timestamp(rfc3339: text) else {
-            throw .badParameter(name, "\(text) is not an RFC 3339 time (e.g. 2026-03-02T09:45:00Z)")
+        do {
+            return try Timestamp(rfc3339: text)
+        } catch {
+            // The parser's own reason, as the CLI gives it (a year outside 1970-2200, say).
+            throw .badParameter(name, "\(text): \(error.reason)")
         }
-        return t
     }
 
     /// A required RFC 3339 time.

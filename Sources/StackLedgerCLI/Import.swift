@@ -76,8 +76,11 @@ struct Import: ParsableCommand {
             throw ValidationError("--layout-time applies to iconstate, homescreenpages and extraction only")
         }
         if timeZone != nil && format != .extraction { throw ValidationError("--time-zone applies to extraction only") }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("--time-zone \(timeZone): not an IANA time zone name (e.g. Europe/Paris)")
+        // A name of the IANA database, or UTC: Foundation also takes offsets such as
+        // `UTC+5` as zones, which a device's zone never is.
+        if let timeZone, timeZone != "UTC", !TimeZone.knownTimeZoneIdentifiers.contains(timeZone) {
+            throw ValidationError(
+                "--time-zone \(timeZone): not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)")
         }
         if root != nil && format == .extraction {
             throw ValidationError("--root does not apply to extraction: the folder given is the extraction's root")

@@ -34,9 +34,23 @@ struct Serve: ParsableCommand {
         }
     }
 
+    /// A secret's file that users other than its owner can read is refused, as ssh refuses
+    /// a private key: naming the mode and the fix.
+    static func refuseShared(_ path: String, option: String) throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        let mode = st.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw fail(
+                "\(option) \(path): its mode is \(String(mode, radix: 8)), so other users can read it; a secret must be readable by its owner alone (chmod 600 \(path))",
+                code: ExitCodes.usage)
+        }
+    }
+
     /// The token: the file's first line, else `$STACKLEDGER_TOKEN`.
     func token() throws -> String? {
         if let tokenFile {
+            try Self.refuseShared(tokenFile, option: "--token-file")
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw fail("--token-file \(tokenFile): cannot read the file", code: ExitCodes.ioError)
             }
@@ -60,6 +74,7 @@ struct Serve: ParsableCommand {
         settings.token = try token()
         settings.tlsCertificate = tlsCert
         settings.tlsKey = tlsKey
+        if let tlsKey { try Self.refuseShared(tlsKey, option: "--tls-key") }
         settings.tool = StackLedgerCommand.toolVersion
         if !settings.isLoopback && (settings.tlsCertificate == nil || settings.token == nil) {
             throw fail(

@@ -200,6 +200,13 @@ struct ServeTests {
             ])
         #expect(made.status == 0, "\(made.stderr)")
         let tokenFile = try dir.write("token", "a-token-of-enough-length\n")
+        // A token other users can read is refused, naming its mode, as ssh refuses such a key.
+        let shared = try CLI.run([
+            "serve", "--store", dir.store, "--host", "0.0.0.0", "--tls-cert", cert, "--tls-key", key, "--token-file",
+            tokenFile,
+        ])
+        #expect(shared.status == 64 && shared.stderr.contains("its mode is 644"), "\(shared.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile)
         let server = try Running([
             "--store", dir.store, "--host", "0.0.0.0", "--tls-cert", cert, "--tls-key", key, "--token-file", tokenFile,
         ])

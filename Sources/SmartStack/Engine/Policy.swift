@@ -54,9 +54,12 @@ public struct Policy: Sendable, Hashable {
     /// parameter object. Unknown parameter names are an error, so a typo never passes.
     /// - Throws: `PolicyError` naming the file and the parameter.
     public static func load(overridesAt path: String) throws -> Policy {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard var data = FileManager.default.contents(atPath: path) else {
             throw PolicyError("cannot read the policy file \(path); check the path", unreadable: true)
         }
+        // A UTF-8 byte order mark at the start, as some editors write, is not part of the JSON.
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+        data = Data(data)
         if let problem = Policy.syntaxProblem(in: Array(data)) {
             throw PolicyError(
                 "\(path):\(problem.line):\(problem.column): not JSON: \(problem.message); fix the file, or start from `stackledger policy --json`"
