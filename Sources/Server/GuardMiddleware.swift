@@ -52,6 +52,11 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let authority = request.head.authority, !authority.isEmpty else {
             throw APIError(.badRequest, code: "bad-host", "the request names no Host")
         }
+        // A second Host header (the first became the authority) could name another server
+        // to a proxy that reads the last one: refused.
+        if request.headers.contains(where: { $0.name.canonicalName == "host" }) {
+            throw APIError(.badRequest, code: "bad-host", "the request names more than one Host")
+        }
         var host = authority.lowercased()
         if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
             host = String(host[...end])

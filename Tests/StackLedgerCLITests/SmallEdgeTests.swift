@@ -52,3 +52,32 @@ struct SmallEdgeTests {
         #expect(r.stdout.contains(#""rotationCapPerWidgetPerDay":3"#), "\(r.stdout)")
     }
 }
+
+extension ServeTests {
+    @Test("a request with two Host headers is refused, whichever comes first")
+    func twoHosts() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let server = try Running(["--store", dir.store])
+        let script = """
+            import socket, sys, urllib.parse
+            u = urllib.parse.urlparse(sys.argv[1])
+            for hosts in (["localhost", "evil.example"], ["evil.example", "localhost"], ["localhost"]):
+                s = socket.create_connection((u.hostname, u.port))
+                s.sendall(("GET /api/devices HTTP/1.1\\r\\n" + "".join("Host: %s\\r\\n" % h for h in hosts) + "Connection: close\\r\\n\\r\\n").encode())
+                data = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk: break
+                    data += chunk
+                print(data.split(b"\\r\\n")[0].decode())
+            """
+        let r = try python(script, [server.url])
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(r.stdout)\(r.stderr)")
+        #expect(lines.prefix(2).allSatisfy { $0.contains(" 400 ") || $0.contains(" 421 ") }, "\(lines)")
+        #expect(lines.first?.contains(" 400 ") == true, "\(lines)")
+        #expect(lines.last?.contains(" 200 ") == true, "\(lines)")
+    }
+}
