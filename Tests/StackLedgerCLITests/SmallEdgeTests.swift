@@ -81,3 +81,39 @@ extension ServeTests {
         #expect(lines.last?.contains(" 200 ") == true, "\(lines)")
     }
 }
+
+/// What an extraction holds that nothing reads is named, never passed over in silence.
+@Suite("Passed over, said")
+struct PassedOverTests {
+    @Test("a log without its database and a nested archive are named in the report, in a folder and in a zip")
+    func named() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let root = dir.file("phone")
+        let knowledge = root + "/private/var/mobile/Library/CoreDuet/Knowledge"
+        try FileManager.default.createDirectory(atPath: knowledge, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 64).write(to: URL(fileURLWithPath: knowledge + "/knowledgeC.db-wal"))
+        try Data("PK".utf8).write(to: URL(fileURLWithPath: root + "/private/var/mobile/backup.zip"))
+        let folder = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        #expect(folder.status == 0, "\(folder.stderr)")
+        #expect(
+            folder.stdout.contains(
+                "passed over\tprivate/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db-wal\ta SQLite log or journal whose database is not in the extraction"
+            ), "\(folder.stdout)")
+        #expect(
+            folder.stdout.contains("present, not read\tprivate/var/mobile/backup.zip\tan archive inside the extraction")
+        )
+        let archive = dir.file("phone.zip")
+        let zipped = try CLI.run(
+            executable: "/usr/bin/python3",
+            [
+                "-c",
+                "import shutil, sys; shutil.make_archive(sys.argv[1][:-4], 'zip', sys.argv[2])", archive, root,
+            ])
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+        let fromZip = try CLI.run(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
+        #expect(fromZip.status == 0, "\(fromZip.stderr)")
+        #expect(fromZip.stdout.contains("whose database is not in the extraction"), "\(fromZip.stdout)")
+        #expect(fromZip.stdout.contains("an archive inside the extraction"))
+    }
+}

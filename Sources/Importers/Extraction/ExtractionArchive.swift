@@ -160,6 +160,14 @@ struct ArchiveImport {
             }
         }
         try reads.finish()
+        // A log or journal whose database the archive does not hold is read by nothing.
+        let held = Set(databases.map(\.member))
+        for base in folders.keys.sorted() where !held.contains(base) {
+            report.passedOver.append(
+                PassedOver(
+                    path: base + "-wal, -shm or -journal",
+                    reason: "a SQLite log or journal whose database is not in the extraction; not read"))
+        }
         let platform = versionFile.flatMap { try? SystemVersionImporter.read(file: $0.0, path: $0.1).platform } ?? "iOS"
         for format in [ImportRun.Format.knowledgec, .powerlog, .atx] {
             for db in databases.filter({ $0.format == format }).sorted(by: { $0.member < $1.member }) {

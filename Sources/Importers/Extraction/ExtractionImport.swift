@@ -86,7 +86,9 @@ public struct ExtractionImport: Sendable {
     }
 
     private func runFolder(_ root: String, into ledger: Ledger) throws -> Report {
-        var tree = ArtifactTree(root: root) { ExtractionPaths.role(of: $0) != nil }
+        var tree = ArtifactTree(root: root) {
+            ExtractionPaths.role(of: $0) != nil || ArchiveImport.sidecarRole($0) != nil
+        }
         tree.followsLinks = false
         tree.walk(directory: root, real: ArtifactTree.resolved(root) ?? root)
         var report = Report(passedOver: tree.passedOver)
@@ -98,7 +100,15 @@ public struct ExtractionImport: Sendable {
             case .systemVersion?: systemVersion = entry
             case .notRead(let reason)?:
                 report.notRead.append(PassedOver(path: tree.relative(entry.path), reason: reason))
-            case nil: break
+            case nil:
+                // A database's log or journal is read with it; without it, by nothing.
+                let base = ArchiveImport.databasePath(of: entry.path)
+                if base != entry.path && !FileManager.default.fileExists(atPath: base) {
+                    report.passedOver.append(
+                        PassedOver(
+                            path: tree.relative(entry.path),
+                            reason: "a SQLite log or journal whose database is not in the extraction; not read"))
+                }
             }
         }
         var versionFile: ArtifactFile?

@@ -39,6 +39,10 @@ enum ExtractionPaths {
         default: break
         }
         if name.hasPrefix("powerlog_") && name.hasSuffix(".PLSQL") { return .artifact(.powerlog) }
+        let lower = name.lowercased()
+        if [".zip", ".tar", ".tar.gz", ".tgz"].contains(where: { lower.hasSuffix($0) }) {
+            return .notRead("an archive inside the extraction: not unpacked; unpack it and import its folder")
+        }
         if name.hasPrefix("chrono.sql") && parts.contains("chronod") {
             return .notRead("chronod's (WidgetKit's) database: no public format (§10d)")
         }
