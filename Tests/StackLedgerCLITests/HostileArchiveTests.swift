@@ -137,3 +137,54 @@ struct HostileArchiveTests {
         #expect(!log.stdout.contains("16.6"), "\(kind): \(log.stdout)")
     }
 }
+
+/// Two members at one path: the same content is read once; different content refuses the path.
+@Suite("Duplicate archive members")
+struct DuplicateMemberTests {
+    static let builder = #"""
+        import sys, zipfile
+        kind, path = sys.argv[1], sys.argv[2]
+        def version(v):
+            return ('<?xml version="1.0"?><plist version="1.0"><dict><key>ProductName</key><string>iPhone OS</string><key>ProductVersion</key><string>%s</string></dict></plist>' % v).encode()
+        name = "System/Library/CoreServices/SystemVersion.plist"
+        db = "private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db"
+        import warnings; warnings.simplefilter("ignore")
+        with zipfile.ZipFile(path, "w") as z:
+            if kind == "same":
+                z.writestr(name, version("15.1")); z.writestr(name, version("15.1"))
+            elif kind == "different":
+                z.writestr(name, version("15.1")); z.writestr(name, version("16.6"))
+            else:
+                z.writestr(db, b"first database bytes"); z.writestr(db, b"second database bytes")
+        """#
+
+    func run(_ kind: String) throws -> (WorkDirectory, CLI.Result) {
+        let dir = WorkDirectory()
+        let archive = dir.file("phone.zip")
+        let built = try CLI.run(executable: "/usr/bin/python3", ["-c", Self.builder, kind, archive])
+        try #require(built.status == 0, "\(built.stderr)")
+        return (dir, try CLI.run(["import", "extraction", archive, "--device", "phone", "--store", dir.store]))
+    }
+
+    @Test("identical duplicates are read once")
+    func same() throws {
+        let (dir, r) = try run("same")
+        defer { dir.cleanup() }
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        #expect(log.split(separator: "\n").count == 1 && log.contains("15.1"), "\(log)")
+    }
+
+    @Test("different content at one path is refused with both hashes, for a plist and for a database")
+    func different() throws {
+        for kind in ["different", "databases"] {
+            let (dir, r) = try run(kind)
+            defer { dir.cleanup() }
+            #expect(r.status == 65, "\(kind): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("two members at this path with different content (sha256 "), "\(r.stderr)")
+            #expect(!r.stderr.contains("File exists"))
+            let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+            #expect(!log.contains("16.6") && !log.contains("15.1"), "\(kind): \(log)")
+        }
+    }
+}

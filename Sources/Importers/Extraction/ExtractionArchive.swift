@@ -66,6 +66,25 @@ struct ArchiveImport {
         var versionFile: (ArtifactFile, String)?
         var layouts = [(ArtifactFile, ExtractionMember)]()
         var folders = [String: Int]()
+        // Members met more than once at one path: the first's hash, and the paths whose
+        // copies differ, each refused with both hashes.
+        var firstHash = [String: String]()
+        var duplicates = [String: String]()
+        // Paths whose first member was stored as it came (Biome files), before a second one.
+        var storedAsRead = Set<String>()
+        /// Whether `path` was met before: true (skip it) when it was, with the same content;
+        /// a differing content refuses the path.
+        func isRepeat(_ path: String, sha256: String) -> Bool {
+            guard let first = firstHash[path] else {
+                firstHash[path] = sha256
+                return false
+            }
+            if first != sha256 && duplicates[path] == nil {
+                duplicates[path] =
+                    "the archive holds two members at this path with different content (sha256 \(first) and \(sha256)); neither is evidence alone, so the path is refused"
+            }
+            return true
+        }
         let archivePath = archive.path
         var earliest: Timestamp?
         let preparation = try BulkPreparation(ledger: ledger)
@@ -129,7 +148,16 @@ struct ArchiveImport {
                         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                     }
                     let copy = dir + "/" + ((member.path as NSString).lastPathComponent)
+                    if FileManager.default.fileExists(atPath: copy) {
+                        // The same path again: compared with the first, never written over it.
+                        let again = dir + "/.again"
+                        defer { try? FileManager.default.removeItem(atPath: again) }
+                        try Self.copy(bytes, to: again, path: archivePath)
+                        _ = isRepeat(member.path, sha256: try ArtifactFile.sha256(path: again))
+                        return
+                    }
                     try Self.copy(bytes, to: copy, path: archivePath)
+                    _ = isRepeat(member.path, sha256: try ArtifactFile.sha256(path: copy))
                     if case .artifact(let format) = role, !Self.isSidecar(member.path) {
                         databases.append((format, member.path, copy))
                     }
@@ -137,10 +165,12 @@ struct ArchiveImport {
                     let file = ArtifactFile(
                         bytes: try bytes.readAll(limit: Int(ArchiveLimits.memberBytes), path: member.path),
                         modified: member.modified ?? 0)
+                    if isRepeat(member.path, sha256: file.sha256) { return }
                     if format.isLayout {
                         layouts.append((file, member))
                     } else {
                         // Imported as it comes: an archive's Biome files are not held together.
+                        storedAsRead.insert(member.path)
                         let context = ArtifactContext(
                             sha256: file.sha256, path: member.path, device: options.device, preparation: preparation)
                         try reads.submit(family: format.rawValue, bytes: file.bytes.count) {
@@ -149,7 +179,9 @@ struct ArchiveImport {
                     }
                 case .systemVersion:
                     let data = try bytes.readAll(limit: SystemVersionImporter.maximumBytes, path: member.path)
-                    versionFile = (ArtifactFile(bytes: data, modified: member.modified ?? 0), member.path)
+                    let file = ArtifactFile(bytes: data, modified: member.modified ?? 0)
+                    if isRepeat(member.path, sha256: file.sha256) { return }
+                    versionFile = (file, member.path)
                 case .notRead: break
                 }
             } catch let error as ImportError {
@@ -160,6 +192,19 @@ struct ArchiveImport {
             }
         }
         try reads.finish()
+        for (path, message) in duplicates.sorted(by: { $0.key < $1.key }) {
+            var failed = ImportFileReport(path: path)
+            failed.error =
+                message
+                + (storedAsRead.contains(path)
+                    ? "; the first was stored as it was read, before the second was met: its events name its hash as source.artifact"
+                    : "")
+            report.files.append(failed)
+            report.families.append(ExtractionPaths.role(of: path).map(Self.family(of:)) ?? "database")
+        }
+        databases.removeAll { duplicates[$0.member] != nil }
+        layouts.removeAll { duplicates[$0.1.path] != nil }
+        if let (_, path) = versionFile, duplicates[path] != nil { versionFile = nil }
         // A log or journal whose database the archive does not hold is read by nothing.
         let held = Set(databases.map(\.member))
         for base in folders.keys.sorted() where !held.contains(base) {
