@@ -188,3 +188,25 @@ struct DuplicateMemberTests {
         }
     }
 }
+
+extension HostileArchiveTests {
+    @Test("members each under the per-member floor still count toward the archive's whole output")
+    func manySmallBombs() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let archive = dir.file("phone.zip")
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                for i in range(200):
+                    z.writestr("private/var/mobile/Library/Biome/streams/restricted/App.InFocus/local/%d" % i, b"\\0" * (1 << 20))
+            """
+        let built = try CLI.run(executable: "/usr/bin/python3", ["-c", script, archive])
+        try #require(built.status == 0, "\(built.stderr)")
+        let r = try CLI.run(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(
+            (r.stdout + r.stderr).contains("refused as part of a decompression bomb"),
+            "\((r.stdout + r.stderr).suffix(600))")
+    }
+}

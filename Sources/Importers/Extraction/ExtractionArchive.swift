@@ -64,7 +64,8 @@ struct ArchiveImport {
         defer { TemporaryFiles.remove(scratch) }
         var databases = [(format: ImportRun.Format, member: String, copy: String)]()
         var versionFile: (ArtifactFile, String)?
-        var layouts = [(ArtifactFile, ExtractionMember)]()
+        // Layout files wait in the private folder, each read when its turn comes.
+        var layouts = [(copy: String, member: ExtractionMember)]()
         var folders = [String: Int]()
         // Members met more than once at one path: the first's hash, and the paths whose
         // copies differ, each refused with both hashes.
@@ -86,6 +87,12 @@ struct ArchiveImport {
             return true
         }
         let archivePath = archive.path
+        // What the members read may expand to, together: the ratio a single member is held
+        // to, over the whole archive's bytes (several small bombs are one large one).
+        var status = stat()
+        let archiveBytes: Int64 = stat(archivePath, &status) == 0 ? Int64(status.st_size) : 0
+        let outputBudget = ArchiveLimits.expansion * max(archiveBytes, ArchiveLimits.expansionFloor)
+        var declaredOutput: Int64 = 0
         var earliest: Timestamp?
         let preparation = try BulkPreparation(ledger: ledger)
         func record(_ result: ArtifactImport, family: String) throws {
@@ -130,7 +137,12 @@ struct ArchiveImport {
                 report.notRead.append(PassedOver(path: member.path, reason: reason))
                 return
             }
-            if let refusal = Self.refusal(member) {
+            if member.compressedSize != nil { declaredOutput += member.size }
+            if let refusal = Self.refusal(member)
+                ?? (declaredOutput > outputBudget
+                    ? "would bring what the archive's members expand to past \(outputBudget) bytes, \(ArchiveLimits.expansion) times the archive's \(archiveBytes); it is refused as part of a decompression bomb"
+                    : nil)
+            {
                 var failed = ImportFileReport(path: member.path)
                 failed.error = refusal
                 try reads.submitFailure(failed, family: Self.family(of: role))
@@ -162,12 +174,14 @@ struct ArchiveImport {
                         databases.append((format, member.path, copy))
                     }
                 case .artifact(let format):
+                    let limit = format.isLayout ? ArchiveLimits.layoutBytes : Int(ArchiveLimits.memberBytes)
                     let file = ArtifactFile(
-                        bytes: try bytes.readAll(limit: Int(ArchiveLimits.memberBytes), path: member.path),
-                        modified: member.modified ?? 0)
+                        bytes: try bytes.readAll(limit: limit, path: member.path), modified: member.modified ?? 0)
                     if isRepeat(member.path, sha256: file.sha256) { return }
                     if format.isLayout {
-                        layouts.append((file, member))
+                        let copy = scratch + "/layout-\(layouts.count)"
+                        try Data(file.bytes).write(to: URL(fileURLWithPath: copy))
+                        layouts.append((copy, member))
                     } else {
                         // Imported as it comes: an archive's Biome files are not held together.
                         storedAsRead.insert(member.path)
@@ -203,7 +217,7 @@ struct ArchiveImport {
             report.families.append(ExtractionPaths.role(of: path).map(Self.family(of:)) ?? "database")
         }
         databases.removeAll { duplicates[$0.member] != nil }
-        layouts.removeAll { duplicates[$0.1.path] != nil }
+        layouts.removeAll { duplicates[$0.member.path] != nil }
         if let (_, path) = versionFile, duplicates[path] != nil { versionFile = nil }
         // A log or journal whose database the archive does not hold is read by nothing.
         let held = Set(databases.map(\.member))
@@ -239,7 +253,17 @@ struct ArchiveImport {
             }
         }
         let span = ExtractionImport.evidenceSpan(report.files)
-        for (file, member) in layouts.sorted(by: { $0.1.path < $1.1.path }) {
+        /// A layout file read back from the private folder, dated as its member.
+        func load(_ layout: (copy: String, member: ExtractionMember)) -> ArtifactFile? {
+            FileManager.default.contents(atPath: layout.copy).map {
+                ArtifactFile(bytes: [UInt8]($0), modified: layout.member.modified ?? 0)
+            }
+        }
+        for layout in layouts.sorted(by: { $0.member.path < $1.member.path }) {
+            let member = layout.member
+            guard let file = load(layout) else {
+                throw ImportError(path: scratch, message: "cannot read back a layout file from the private folder")
+            }
             // An archive's clock dates its members: a layout dated by it says so.
             let time = IconStateImporter.LayoutTime(given: options.layoutTime, uncertain: true, evidenceSpan: span)
             let context = ArtifactContext(
@@ -254,7 +278,7 @@ struct ArchiveImport {
                 try record(result, family: ImportRun.Format.iconstate.rawValue)
             }
         }
-        ExtractionImport.noteLayoutDifferences(layouts.map { ($0.1.path, $0.0) }, in: &report)
+        ExtractionImport.noteLayoutDifferences(layouts.map { l in (l.member.path, { load(l) }) }, in: &report)
         if let (file, path) = versionFile {
             report.deviceInfo = try ExtractionImport(options: options).deviceInfo(
                 file, relative: path, at: earliest, links: report.passedOver, into: ledger)

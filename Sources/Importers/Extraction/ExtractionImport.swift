@@ -135,9 +135,8 @@ public struct ExtractionImport: Sendable {
         }
         let layoutFiles = (byFormat[.iconstate] ?? []) + (byFormat[.homescreenpages] ?? [])
         Self.noteLayoutDifferences(
-            layoutFiles.compactMap { entry in
-                (try? ArtifactFile(path: entry.readPath)).map { (tree.relative(entry.path), $0) }
-            }, in: &report)
+            layoutFiles.map { entry in (tree.relative(entry.path), { try? ArtifactFile(path: entry.readPath) }) },
+            in: &report)
         if let systemVersion {
             let relative = tree.relative(systemVersion.path)
             if let versionFile {
@@ -163,7 +162,10 @@ public struct ExtractionImport: Sendable {
     /// Adds to the report of DesiredIconState.plist and of HomeScreenPages how each differs
     /// from the IconState.plist of the same `Library` folder: they are further records of
     /// the same stacks.
-    static func noteLayoutDifferences(_ files: [(path: String, file: ArtifactFile)], in report: inout Report) {
+    /// Each file is read when it is compared, two at a time.
+    static func noteLayoutDifferences(
+        _ files: [(path: String, load: () -> ArtifactFile?)], in report: inout Report
+    ) {
         for other in files {
             let name = (other.path as NSString).lastPathComponent
             let library: Substring
@@ -177,8 +179,9 @@ public struct ExtractionImport: Sendable {
                 continue
             }
             guard let recorded = files.first(where: { $0.path == library + "SpringBoard/IconState.plist" }),
-                let a = HomeScreenLayout.read(other.file, name: name),
-                let b = HomeScreenLayout.read(recorded.file, name: "IconState.plist"),
+                let otherFile = other.load(), let recordedFile = recorded.load(),
+                let a = HomeScreenLayout.read(otherFile, name: name),
+                let b = HomeScreenLayout.read(recordedFile, name: "IconState.plist"),
                 let index = report.files.firstIndex(where: { $0.path == other.path })
             else { continue }
             let lines = a.differences(from: b, name: name)

@@ -63,6 +63,8 @@ struct MemberBytes {
 enum ArchiveLimits {
     /// The largest member read: 1 GiB.
     static let memberBytes: Int64 = 1 << 30
+    /// The largest layout file read (a real IconState.plist holds kilobytes): 256 MiB.
+    static let layoutBytes = 256 << 20
     /// The most a member may expand over its compressed bytes.
     static let expansion: Int64 = 100
     /// Below this many bytes the expansion is not judged (a small file of zeros is fine).
