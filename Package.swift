@@ -256,6 +256,7 @@ if Context.environment["STACKLEDGER_FUZZ"] == "1" {
         ("FuzzPlist", ["FuzzOracles"]),
         ("FuzzProtobuf", ["FuzzOracles"]),
         ("FuzzEngine", ["FuzzOracles"]),
+        ("FuzzArchive", ["FuzzOracles"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", swiftSettings: strictSettings))
     for (name, dependencies) in fuzzTargets {

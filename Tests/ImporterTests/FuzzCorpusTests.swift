@@ -9,7 +9,7 @@ import Testing
 struct FuzzCorpusTests {
     static let oracles: [(target: String, run: @Sendable (UnsafePointer<UInt8>, Int) -> CInt)] = [
         ("FuzzNDJSON", fuzzNDJSON), ("FuzzRecord", fuzzRecord), ("FuzzSEGB", fuzzSEGB),
-        ("FuzzPlist", fuzzPlist), ("FuzzProtobuf", fuzzProtobuf),
+        ("FuzzPlist", fuzzPlist), ("FuzzProtobuf", fuzzProtobuf), ("FuzzArchive", fuzzArchive),
     ]
 
     /// Runs `oracle` on every file of `directory`; returns how many it ran.
@@ -24,7 +24,7 @@ struct FuzzCorpusTests {
         return names.count
     }
 
-    @Test("every kept input of every target passes its oracle", arguments: 0..<5)
+    @Test("every kept input of every target passes its oracle", arguments: 0..<6)
     func corpus(_ k: Int) throws {
         let (target, oracle) = Self.oracles[k]
         let ran = try Self.runAll(Fixtures.repositoryRoot + "/Tests/Fuzz/" + target, oracle)

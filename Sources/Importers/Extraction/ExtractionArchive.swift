@@ -347,3 +347,20 @@ struct ArchiveImport {
 
     /// A new folder only this process can read.
 }
+
+/// The extraction archive readers, for the archive fuzz target.
+package enum ArchiveWalk {
+    /// Reads every member of the archive at `path` (its first `limit` bytes each), as an
+    /// import would, and returns how many members it met.
+    /// - Throws: what reading the archive throws.
+    package static func walk(path: String, limit: Int = 1 << 20) throws -> Int {
+        guard let archive = try ExtractionArchive(path: path) else { return 0 }
+        var members = 0
+        try archive.forEachMember { member, bytes in
+            members += 1
+            _ = member.unsafePathReason
+            if member.kind == .file { _ = try? bytes.readAll(limit: limit, path: member.path) }
+        }
+        return members
+    }
+}
