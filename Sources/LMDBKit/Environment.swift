@@ -42,6 +42,7 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_set_mapsize(env, options.initialMapSize), "mdb_env_set_mapsize")
             let flags = options.flags.rawValue | UInt32(MDB_NOTLS)
             try check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open \(path)")
+            Self.closeOnExec(env)
         } catch {
             mdb_env_close(env)
             throw error
@@ -54,6 +55,16 @@ public final class Environment: @unchecked Sendable {
 
     deinit {
         mdb_env_close(handle)
+    }
+
+    /// Marks the data file's descriptor close-on-exec (LMDB opens its lock file and its
+    /// synchronous writer so, not this one): no program a crash handler or anything else
+    /// starts can inherit a descriptor that writes into the store.
+    private static func closeOnExec(_ env: OpaquePointer) {
+        var fd: Int32 = -1
+        guard mdb_env_get_fd(env, &fd) == 0, fd >= 0 else { return }
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
     /// Clears reader slots left by processes that died (`mdb_reader_check`).

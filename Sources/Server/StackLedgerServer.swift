@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 public import Ledger
 import Logging
+import NIOCore
 import NIOSSL
 public import SmartStack
 
@@ -22,6 +23,14 @@ public struct StackLedgerServer: Sendable {
         public var tool = "stackledger"
         /// How many questions are answered at once (each by its own engine): the machine's cores.
         public var answeringThreads = ProcessInfo.processInfo.activeProcessorCount
+        /// The most connections open at once: past it, new ones wait in the listening
+        /// socket's queue until one closes (a flood cannot exhaust the descriptors).
+        public var maxConnections = 256
+        /// Seconds a connection may stay open without reading a byte.
+        public var idleSeconds = 30
+        /// Seconds a request's head may take to arrive, from the connection's opening (the
+        /// TLS handshake included) or from the last answer.
+        public var headerSeconds = 10
 
         public init() {}
 
@@ -62,14 +71,18 @@ public struct StackLedgerServer: Sendable {
                 StoreAPI(ledger: ledger, policy: policy, tool: tool)
             })
         let router = Routes.router(api: api, quick: quick, ledger: ledger, guard: middleware)
+        let headerTimeout = TimeAmount.seconds(Int64(settings.headerSeconds))
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestHeadTimeout(timeout: headerTimeout)],
+            idleTimeout: .seconds(Int64(settings.idleSeconds)))
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
             let tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-            server = try .tls(.http1(), tlsConfiguration: tls)
+            server = try .tls(.http1(configuration: http1), tlsConfiguration: tls)
         } else {
-            server = .http1()
+            server = .http1(configuration: http1)
         }
         let scheme = secure ? "https" : "http"
         let host = settings.host
@@ -78,7 +91,9 @@ public struct StackLedgerServer: Sendable {
         logger.logLevel = .error
         let app = Application(
             router: router, server: server,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port)),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: settings.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host

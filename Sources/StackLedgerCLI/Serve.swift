@@ -23,12 +23,26 @@ struct Serve: ParsableCommand {
     @Option(help: "A PEM file of the TLS certificate chain.") var tlsCert: String?
     @Option(help: "A PEM file of the TLS private key.") var tlsKey: String?
     @Option(help: "A file holding the token requests must carry (else $STACKLEDGER_TOKEN).") var tokenFile: String?
+    @Option(help: "The most connections open at once (1-100000); past it, new ones wait until one closes.")
+    var maxConnections = 256
+    @Option(help: "Seconds a connection may stay open without sending a byte (1-3600).") var idleTimeout = 30
+    @Option(help: "Seconds a request's head may take to arrive, a TLS handshake included (1-600).")
+    var headerTimeout = 10
     @Option(
         name: .customLong("policy"),
         help: ArgumentHelp("Override policy parameters from a JSON file.", valueName: "file")) var policyFile: String?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
+        guard (1...100_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections \(maxConnections): use 1 to 100000")
+        }
+        guard (1...3_600).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout \(idleTimeout): use 1 to 3600")
+        }
+        guard (1...600).contains(headerTimeout) else {
+            throw ValidationError("--header-timeout \(headerTimeout): use 1 to 600")
+        }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both, or neither")
         }
@@ -76,6 +90,9 @@ struct Serve: ParsableCommand {
         settings.tlsKey = tlsKey
         if let tlsKey { try Self.refuseShared(tlsKey, option: "--tls-key") }
         settings.tool = StackLedgerCommand.toolVersion
+        settings.maxConnections = maxConnections
+        settings.idleSeconds = idleTimeout
+        settings.headerSeconds = headerTimeout
         if !settings.isLoopback && (settings.tlsCertificate == nil || settings.token == nil) {
             throw fail(
                 "--host \(host) is not loopback: serving evidence beyond this machine needs --tls-cert and --tls-key, and a token from --token-file or STACKLEDGER_TOKEN",

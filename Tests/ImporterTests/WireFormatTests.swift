@@ -230,6 +230,15 @@ struct FuzzRegressionTests {
         #expect(throws: WireFormatError.self) { try BinaryPlist.parse(bytes[...]) }
     }
 
+    @Test("a PAX record whose length is shorter than its own length field is passed over, not a trap")
+    func paxRecordLength() throws {
+        let bytes = try fixture("archive-pax-record-shorter-than-its-length.bin")
+        let path = NSTemporaryDirectory() + "stackledger-pax-\(UUID().uuidString).tar"
+        try Data(bytes.dropFirst()).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try? ArchiveWalk.walk(path: path)
+    }
+
     @Test("a record whose time lies outside 1970-2200 is refused by the decoder, not written out")
     func recordTime() throws {
         let bytes = try fixture("record-time-out-of-range.bin")

@@ -117,3 +117,52 @@ struct PassedOverTests {
         #expect(fromZip.stdout.contains("an archive inside the extraction"))
     }
 }
+
+extension ServeTests {
+    @Test("connections past the cap wait; a head that trickles, or never comes, is closed at its timeout")
+    func connectionLimits() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let server = try Running([
+            "--store", dir.store, "--max-connections", "4", "--header-timeout", "2", "--idle-timeout", "30",
+        ])
+        let script = """
+            import socket, sys, time, urllib.parse, urllib.request
+            u = urllib.parse.urlparse(sys.argv[1])
+            def connect(): return socket.create_connection((u.hostname, u.port), timeout=10)
+            def closed_within(s, seconds):
+                s.settimeout(seconds)
+                try: return s.recv(1024) == b""
+                except socket.timeout: return False
+                except ConnectionResetError: return True
+            # A connection that sends nothing, and one that trickles its head a byte a second.
+            silent = connect()
+            trickle = connect()
+            start = time.time()
+            request = b"GET /api/devices HTTP/1.1\\r\\nHost: localhost\\r\\nX-Slow: "
+            closed = False
+            for i in range(8):
+                try: trickle.sendall(request[i:i + 1] if i < len(request) else b"a")
+                except OSError: closed = True; break
+                time.sleep(1)
+            print(closed_within(silent, 5), closed or closed_within(trickle, 5), round(time.time() - start) < 12)
+            # Four idle connections fill the cap: a fifth is answered only once one closes.
+            held = [connect() for _ in range(4)]
+            for h in held: h.sendall(b"GET /api/devices HTTP/1.1\\r\\nHost: localhost\\r\\n")
+            fifth = connect()
+            fifth.sendall(b"GET /api/devices HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n")
+            fifth.settimeout(1)
+            try: early = fifth.recv(64)
+            except socket.timeout: early = b""
+            for h in held: h.close()
+            fifth.settimeout(10)
+            late = early or fifth.recv(64)
+            print(early == b"", late.startswith(b"HTTP/1.1 200"))
+            """
+        let r = try python(script, [server.url])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == ["True True True", "True True"], "\(r.stdout)\(r.stderr)")
+    }
+}

@@ -229,8 +229,10 @@ struct TarArchive {
         var out = [(String, String)]()
         var i = 0
         while i < data.count {
+            // A record holds its length, a space, KEY=VALUE and a newline, within the data.
             guard let space = data[i...].firstIndex(of: 32),
-                let length = Int(String(decoding: data[i..<space], as: UTF8.self)), length > 0, i + length <= data.count
+                let length = Int(String(decoding: data[i..<space], as: UTF8.self)), length > 0,
+                length <= data.count - i, space + 1 <= i + length - 1, data[i + length - 1] == 0x0A
             else { break }
             let record = data[(space + 1)..<(i + length - 1)]
             if let eq = record.firstIndex(of: UInt8(ascii: "=")) {
