@@ -58,6 +58,12 @@ struct Rebuild: ParsableCommand {
                 return (devices.count, try devices.reduce(0) { $0 + (try r.eventCount(device: $1)) })
             }
         }
+        if events == 0 {
+            // Say why nothing is made: an ingest validates all its input before it commits.
+            printError(
+                "the store holds no events yet, so there is nothing to fold; an ingest under way stores its events only once it has validated them all: rebuild after it ends"
+            )
+        }
         let progress = stderrIsTerminal ? RebuildProgress(events: events) : nil
         var tell: (@Sendable (Int) -> Void)?
         if let progress { tell = { progress.update($0) } }

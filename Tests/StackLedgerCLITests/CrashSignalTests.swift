@@ -93,6 +93,7 @@ struct CrashSignalTests {
                 ["serve", "--store", store, "--port", "0"],
                 ["ingest", "--store", store, "--batch-size", "200", input, dir.file("more-\(k).ndjson")],
                 ["rebuild", "--store", store, "--threads", "1"],
+                ["import", "knowledgec", Fixtures.path("data/knowledgec/knowledgec-10.14.db"), "--store", store],
             ]
             try workload(6_000, seed: 100 + UInt64(k)).write(
                 toFile: dir.file("more-\(k).ndjson"), atomically: true, encoding: .utf8)

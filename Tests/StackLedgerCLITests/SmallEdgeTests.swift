@@ -166,3 +166,14 @@ extension ServeTests {
         #expect(lines == ["True True True", "True True"], "\(r.stdout)\(r.stderr)")
     }
 }
+
+extension SmallEdgeTests {
+    @Test("rebuild of a store with no events yet says why it made no checkpoint")
+    func rebuildNothing() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: "").status == 0)
+        let r = try CLI.run(["rebuild", "--store", dir.store])
+        #expect(r.status == 0 && r.stderr.contains("the store holds no events yet"), "\(r.stderr)")
+    }
+}
