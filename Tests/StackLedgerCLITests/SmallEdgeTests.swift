@@ -125,7 +125,7 @@ extension ServeTests {
         defer { dir.cleanup() }
         try store(dir)
         let server = try Running([
-            "--store", dir.store, "--max-connections", "4", "--header-timeout", "2", "--idle-timeout", "30",
+            "--store", dir.store, "--max-connections", "4", "--header-timeout", "3", "--idle-timeout", "30",
         ])
         let script = """
             import socket, sys, time, urllib.parse, urllib.request
@@ -148,11 +148,15 @@ extension ServeTests {
                 time.sleep(1)
             print(closed_within(silent, 5), closed or closed_within(trickle, 5), round(time.time() - start) < 12)
             # Four idle connections fill the cap: a fifth is answered only once one closes.
-            held = [connect() for _ in range(4)]
-            for h in held: h.sendall(b"GET /api/devices HTTP/1.1\\r\\nHost: localhost\\r\\n")
+            held = []
+            for _ in range(4):
+                held.append(connect())
+                held[-1].sendall(b"GET /api/devices HTTP/1.1\\r\\nHost: localhost\\r\\n")
+                time.sleep(0.2)  # each accepted before the next, so the cap is reached in order
+            time.sleep(0.3)
             fifth = connect()
             fifth.sendall(b"GET /api/devices HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n")
-            fifth.settimeout(1)
+            fifth.settimeout(0.5)
             try: early = fifth.recv(64)
             except socket.timeout: early = b""
             for h in held: h.close()
