@@ -71,22 +71,10 @@ struct HotJournalTests {
         try FileManager.default.copyItem(atPath: path, toPath: s.path + "/shell/k.db")
         try FileManager.default.copyItem(atPath: path + "-journal", toPath: s.path + "/shell/k.db-journal")
         #expect(
-            try Self.shell(s.path + "/shell/k.db", "SELECT group_concat(ZVALUESTRING) FROM ZOBJECT ORDER BY Z_PK")
+            try sqlite3(
+                s.path + "/shell/k.db", "SELECT group_concat(ZVALUESTRING) FROM ZOBJECT ORDER BY Z_PK",
+                recovering: true)
                 == "com.example.first,com.example.second")
-    }
-
-    /// What the `sqlite3` shell prints for `sql` on `database`, opened as usual (so that it
-    /// recovers a hot journal).
-    static func shell(_ database: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [database, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("a journal whose header a commit zeroed is not hot: the file is read in place, with no note")

@@ -44,11 +44,13 @@ func sha256(_ path: String) throws -> String {
     SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))).map { String(format: "%02x", $0) }.joined()
 }
 
-/// Runs `sqlite3` (the command-line shell) on a database, read-only, for an independent reading.
-func sqlite3(_ database: String, _ sql: String) throws -> String {
+/// Runs `sqlite3` (the command-line shell) on a database, read-only, for an independent
+/// reading: immutable (the file as it lies), or, with `recovering`, opened as usual, so that
+/// the shell recovers a hot journal or a write-ahead log.
+func sqlite3(_ database: String, _ sql: String, recovering: Bool = false) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = ["-readonly", "file:\(database)?immutable=1", sql]
+    process.arguments = recovering ? [database, sql] : ["-readonly", "file:\(database)?immutable=1", sql]
     let out = Pipe()
     process.standardOutput = out
     try process.run()
