@@ -19,6 +19,8 @@ package struct Explainer {
         package var event: UInt64
         package var time: Timestamp
         package var stack: String? = nil
+        /// For a record of scope `top`, whether the model agrees with it; for one of scope
+        /// `stack`, whether the model's layout is consistent with it.
         package var agrees: Bool
         package var detail: String
         /// Why the model could not judge it, when it could not; such a record is counted
