@@ -87,7 +87,7 @@ final class StoreAPI: @unchecked Sendable {
         if let d = q["device"] {
             guard devices.contains(d) else {
                 throw APIError.badParameter(
-                    "device", "the store has no events of \(d); it holds: \(devices.joined(separator: ", "))")
+                    "device", "the store has no events of \(d); it holds: \(DeviceList.some(devices))")
             }
             return d
         }
@@ -96,7 +96,7 @@ final class StoreAPI: @unchecked Sendable {
                 "device",
                 devices.isEmpty
                     ? "the store holds no events"
-                    : "the store holds several devices; give one of: \(devices.joined(separator: ", "))")
+                    : "the store holds several devices; give one of: \(DeviceList.some(devices))")
         }
         return devices[0]
     }

@@ -98,7 +98,7 @@ struct QuerySession {
         if let d = options.device {
             guard devices.contains(d) else {
                 throw fail(
-                    "--device \(d.shown): the store has no events of that device; it holds: \(devices.map(\.shown).joined(separator: ", "))",
+                    "--device \(d.shown): the store has no events of that device; it holds: \(DeviceList.some(devices.map(\.shown)))",
                     code: ExitCodes.usage)
             }
             device = d
@@ -110,7 +110,7 @@ struct QuerySession {
             throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
         } else {
             throw fail(
-                "the store holds several devices; pass --device with one of: \(devices.map(\.shown).joined(separator: ", "))",
+                "the store holds several devices; pass --device with one of: \(DeviceList.some(devices.map(\.shown)))",
                 code: ExitCodes.usage)
         }
     }

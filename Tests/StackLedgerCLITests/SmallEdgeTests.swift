@@ -181,3 +181,20 @@ extension SmallEdgeTests {
         #expect(r.status == 0 && r.stderr.contains("the store holds no events yet"), "\(r.stderr)")
     }
 }
+
+extension SmallEdgeTests {
+    @Test("a usage error names at most ten devices, and how many more")
+    func manyDevices() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let lines = (0..<12).map { n in
+            #"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","device":"d\#(n)","app":"a"}"#
+        }
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, "-"], stdin: lines.joined(separator: "\n") + "\n").status == 0)
+        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T07:00:00Z"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("and 2 more (`stackledger stats` lists them)"), "\(r.stderr)")
+        #expect(r.stderr.components(separatedBy: ", d").count == 10, "\(r.stderr)")
+    }
+}
