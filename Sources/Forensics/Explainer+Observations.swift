@@ -336,22 +336,9 @@ extension Explainer {
     private func timeHeld(stack: String, named: String, from: Int64, to: Int64, query: ProjectionQuery) throws
         -> Int64
     {
-        var total: Int64 = 0
-        var heldSince: Int64?
-        try projector.walkChanges(
-            device: device, from: from, to: to, query: query,
-            visit: { t, engine in
-                let widgets = engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack }?
-                    .widgets
-                let held = widgets?.contains { "\($0.widget.kind) (\($0.widget.instance))" == named } ?? false
-                if let since = heldSince, !held {
-                    total += t - since
-                    heldSince = nil
-                }
-                if held && heldSince == nil { heldSince = t }
-            }, decision: { _ in })
-        if let since = heldSince { total += to - since }
-        return total
+        try timeWhile(stack: stack, from: from, to: to, query: query) { snapshot in
+            snapshot?.widgets.contains { "\($0.widget.kind) (\($0.widget.instance))" == named } ?? false
+        }
     }
 
     /// Microseconds in `[from, to]` during which the model had a widget that `matches` on
@@ -359,21 +346,29 @@ extension Explainer {
     private func timeOnTop(
         stack: String?, from: Int64, to: Int64, query: ProjectionQuery, _ matches: (WidgetIdentity) -> Bool
     ) throws -> Int64 {
+        try timeWhile(stack: stack, from: from, to: to, query: query) { snapshot in
+            snapshot?.top.map { matches($0.widget) } ?? false
+        }
+    }
+
+    /// Microseconds in `[from, to]` during which `holds` is true of the model's `stack`
+    /// (nil when the model has no such stack), exact at every change.
+    private func timeWhile(
+        stack: String?, from: Int64, to: Int64, query: ProjectionQuery, _ holds: (StackSnapshot?) -> Bool
+    ) throws -> Int64 {
         var total: Int64 = 0
-        var shownSince: Int64?
+        var since: Int64?
         try projector.walkChanges(
             device: device, from: from, to: to, query: query,
             visit: { t, engine in
-                let top = engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack }?.top?
-                    .widget
-                let shown = top.map(matches) ?? false
-                if let since = shownSince, !shown {
-                    total += t - since
-                    shownSince = nil
+                let now = holds(engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack })
+                if let start = since, !now {
+                    total += t - start
+                    since = nil
                 }
-                if shown && shownSince == nil { shownSince = t }
+                if now && since == nil { since = t }
             }, decision: { _ in })
-        if let since = shownSince { total += to - since }
+        if let start = since { total += to - start }
         return total
     }
 
