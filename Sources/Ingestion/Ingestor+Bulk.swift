@@ -13,6 +13,8 @@ extension Ingestor {
         var validation = Validation()
         /// The sorted runs of the ids it saw.
         var seenRuns: [String] = []
+        /// The lines that create stacks (checked against `StackBound` once all is read).
+        var stackOccurrences: [StackBound.Occurrence] = []
         var spool: String
         var input: Int
         var inputPath: String
@@ -124,6 +126,11 @@ extension Ingestor {
                                 ), input: index)
                             return true
                         }
+                    }
+                    event.forEachCreatedStack { stack in
+                        outcome.stackOccurrences.append(
+                            StackBound.Occurrence(
+                                device: event.envelope.device, stack: stack, input: Int32(index), line: Int32(line)))
                     }
                     // Once a line is invalid nothing will be stored (unless skipping), so
                     // encoding stops; validation goes on to report every problem.

@@ -57,6 +57,7 @@ public struct Ingestor: Sendable {
     public func run(_ inputs: [Input]) throws -> IngestSummary {
         let spoolDirectory = try TemporaryFiles.makeDirectory("spool")
         defer { TemporaryFiles.remove(spoolDirectory) }
+        let stackMark = try StackBound.catchUp(ledger)
         let bulk = try BulkPreparation(ledger: ledger)
         let parts = try validateAndPrepare(inputs, bulk: bulk, spoolDirectory: spoolDirectory)
         var validation = Validation()
@@ -68,6 +69,10 @@ public struct Ingestor: Sendable {
         }
         let rejectedWhileReading = validation.problemCount
         try checkRepeatedIDs(parts.flatMap(\.seenRuns), inputs: inputs, into: &validation)
+        let stackOccurrences = parts.flatMap(\.stackOccurrences)
+        for (problem, input) in try StackBound.check(stackOccurrences, inputs: inputs, ledger: ledger) {
+            validation.reject(problem, input: input)
+        }
         validation.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         if !validation.problems.isEmpty && !options.skipInvalid {
             throw IngestRejected(problems: validation.problems, count: validation.problemCount)
@@ -80,6 +85,8 @@ public struct Ingestor: Sendable {
         } else {
             summary = try commitSpool(parts, bulk: bulk, rejected: validation.rejectedLines)
         }
+        try StackBound.record(
+            stackOccurrences, rejected: validation.rejectedLines, summary: summary, mark: stackMark, ledger: ledger)
         summary.rejected = validation.problemCount
         summary.problems = validation.problems
         return summary

@@ -6,12 +6,18 @@ public final class LedgerReader {
     let txn: Transaction
     private(set) var strings: StringSnapshot
 
-    init(ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false, privateStrings: Bool = false) throws
-    {
+    init(
+        ledger: Ledger, txn: Transaction, tolerantOfDamagedStrings: Bool = false, privateStrings: Bool = false,
+        copies: PrivateStrings? = nil
+    ) throws {
         self.ledger = ledger
         self.txn = txn
         self.strings = try ledger.strings(in: txn, tolerant: tolerantOfDamagedStrings)
-        if privateStrings { strings.makePrivateCopies() }
+        if let copies {
+            strings = strings.withPrivateCopies(copies)
+        } else if privateStrings {
+            strings.makePrivateCopies()
+        }
     }
 
     var dbs: StoreDatabases { ledger.databases }
@@ -233,9 +239,21 @@ extension Ledger {
     /// threads reading at once do not contend on the shared ones' reference counts.
     @discardableResult
     public func read<T>(privateStrings: Bool = false, _ body: (LedgerReader) throws -> T) throws -> T {
+        try read(privateStrings: privateStrings, copies: nil, body)
+    }
+
+    /// Runs `body` with a reader over one consistent snapshot of the store, whose interned
+    /// strings are the thread's own `copies` (brought up to date first).
+    @discardableResult
+    public func read<T>(copies: PrivateStrings, _ body: (LedgerReader) throws -> T) throws -> T {
+        try read(privateStrings: true, copies: copies, body)
+    }
+
+    private func read<T>(privateStrings: Bool, copies: PrivateStrings?, _ body: (LedgerReader) throws -> T) throws -> T
+    {
         do {
             return try environment.read { txn in
-                try body(try LedgerReader(ledger: self, txn: txn, privateStrings: privateStrings))
+                try body(try LedgerReader(ledger: self, txn: txn, privateStrings: privateStrings, copies: copies))
             }
         } catch let e as LMDBError {
             throw Ledger.describe(e, path: path)

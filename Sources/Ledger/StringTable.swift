@@ -21,6 +21,18 @@ struct StringSnapshot: Sendable {
         strings = strings.map { $0.utf8.count <= 15 ? $0 : String(decoding: Array($0.utf8), as: UTF8.self) }
     }
 
+    /// This snapshot with `copies`' strings, after `copies` took its own copies of the
+    /// strings defined since it last did.
+    func withPrivateCopies(_ copies: PrivateStrings) -> StringSnapshot {
+        if copies.strings.count > strings.count { copies.strings = [""] }
+        for s in strings[copies.strings.count...] {
+            copies.strings.append(s.utf8.count <= 15 ? s : String(decoding: Array(s.utf8), as: UTF8.self))
+        }
+        var snapshot = self
+        snapshot.strings = copies.strings
+        return snapshot
+    }
+
     mutating func append(_ s: String) -> UInt32 {
         let id = UInt32(strings.count)
         strings.append(s)

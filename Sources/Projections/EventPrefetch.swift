@@ -56,13 +56,14 @@ final class EventPrefetch: @unchecked Sendable {
         queue.async { [batches, read] in
             defer { batches.finish() }
             var position = position
+            let copies = PrivateStrings()
             do {
                 while true {
                     var items = [Item]()
                     items.reserveCapacity(batchSize)
                     // The reader's strings are copies of its own, so the two threads do
                     // not contend for the same reference counts.
-                    try ledger.read(privateStrings: true) { reader in
+                    try ledger.read(copies: copies) { reader in
                         try reader.forEachRecord(
                             device: device, after: position, throughMicros: limit, identities: false
                         ) { view in

@@ -28,7 +28,7 @@ extension Projector {
     /// read.
     func reconcile(device: String, span: LateSpan, ceiling: UInt64) -> Reconciliation? {
         guard let latest = span.latest else { return nil }
-        return try? ledger.read(privateStrings: privateStrings) { reader -> Reconciliation? in
+        return try? read { reader -> Reconciliation? in
             var stale = [(key: [UInt8], time: Int64, seq: UInt64)]()
             let first = CheckpointKey.key(device, tag, time: latest &+ 1, seq: 0)
             try reader.derivedEntries(prefix: CheckpointKey.prefix(device, tag), from: first) { k, _ in

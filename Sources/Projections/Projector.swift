@@ -32,7 +32,11 @@ public final class Projector {
     public private(set) var damagedRecords: [UInt64] = []
     /// Whether folds read with private copies of the interned strings (for threads that
     /// fold at the same time).
-    var privateStrings = false
+    var privateStrings = false {
+        didSet { stringCopies = privateStrings ? PrivateStrings() : nil }
+    }
+    /// This projector's own copies of the strings, kept across its folds (`privateStrings`).
+    private(set) var stringCopies: PrivateStrings?
     /// Events folded per read transaction.
     var chunk = 65_536
     /// Records a lone fold reads itself before it hands reading and decoding to a thread
@@ -212,7 +216,7 @@ public final class Projector {
             } else {
                 var limit = min(chunk, readAheadAfter.map { max(1, $0 - folded) } ?? chunk)
                 if spareCore != nil && !skipsDamagedRecords { limit = min(limit, spareCoreStretch) }
-                try ledger.read(privateStrings: privateStrings) { reader in
+                try read { reader in
                     try reader.forEachRecord(
                         device: device, after: run.position, throughMicros: eventLimit,
                         skippingDamaged: skipsDamagedRecords, damaged: { self.noteDamaged($0) }, identities: false
@@ -245,5 +249,14 @@ public final class Projector {
             onFoldProgress?(device, folded, done)
         }
         return run.finish()
+    }
+}
+
+extension Projector {
+    /// Runs `body` with a reader whose strings are this projector's own copies when it
+    /// folds beside other threads (`privateStrings`), the shared ones otherwise.
+    func read<T>(_ body: (LedgerReader) throws -> T) throws -> T {
+        if let stringCopies { return try ledger.read(copies: stringCopies, body) }
+        return try ledger.read(body)
     }
 }

@@ -85,7 +85,7 @@ extension DeviceEngine {
         caches.members.removeAll()
         caches.usage = UsageCache()
         caches.suggestionPlan = SuggestionPlan()
-        caches.stableUntil = []
+        caches.stableUntil = StableStacks()
         caches.placementEpoch &+= 1
     }
 }

@@ -120,7 +120,7 @@ struct OverlongLineTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let path = dir.file("long.ndjson")
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.write(contentsOf: Data(#"{"type":"app.foreground","time":"2026-03-02T06:00:00Z","app":""#.utf8))
         let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)

@@ -46,7 +46,7 @@ extension DeviceEngine {
         for i in state.stacks.indices {
             for j in state.stacks[i].members.indices where affected(state.stacks[i].members[j]) {
                 caches.members.drop(stack: i, member: j, relevance: relevance, usage: !relevance)
-                if i < caches.stableUntil.count { caches.stableUntil[i] = .min }
+                caches.stableUntil.forget(i)
             }
         }
     }

@@ -11,9 +11,9 @@ struct DerivedCaches {
     var members = MemberCache()
     /// Per stack, until when a rotation-only evaluation cannot change it: every member's
     /// candidate holds, no hold ends, no day rolls over (derived). An event clears it for
-    /// every stack, unless all it can change for Smart Rotate is some members' candidates:
-    /// then only their stacks' entries go (`DeviceEngine.dropCachedMembers`).
-    var stableUntil: [Int64] = []
+    /// every stack, unless all it can change for Smart Rotate is some members' candidates
+    /// (then only their stacks' entries go, `DeviceEngine.dropCachedMembers`) or one stack.
+    var stableUntil = StableStacks()
     /// Reused storage for rotation candidates: member positions and ranks.
     var rankScratch: [(member: Int, rank: Double)] = []
     /// Reused storage for the instants a timeline schedules, and for sorting instants

@@ -11,6 +11,9 @@ extension DeviceEngine {
             // A member's configuration may be new: the donations matched against the old one go too.
             caches.members.removeAll()
             forgetMemberEvidence()
+        case .stackCreated(let created) where state.stackIndex(created.stack) == nil:
+            // A new stack holds no member yet: no cached member moves.
+            break
         case .stackCreated, .stackSettingsChanged, .widgetRemoved, .layoutObserved, .stackRemoved, .widgetMoved,
             .deviceInfo, .developerMode,
             .widgetDeclared,
@@ -51,6 +54,22 @@ extension EventBody {
             .relevanceObserved:
             true
         default: false
+        }
+    }
+}
+
+extension EventBody {
+    /// The one stack whose Smart Rotate inputs the event can change, when it changes no
+    /// other stack's (what the system places is looked at again in any case): the stack
+    /// made, set up or edited, or scrolled.
+    var changesOneStackOnly: String? {
+        switch self {
+        case .stackCreated(let created): created.stack
+        case .stackSettingsChanged(let change): change.stack
+        case .widgetRemoved(let edit), .widgetPinned(let edit), .widgetUnpinned(let edit), .scrolled(let edit):
+            edit.stack
+        case .widgetMoved(let move): move.stack
+        default: nil
         }
     }
 }

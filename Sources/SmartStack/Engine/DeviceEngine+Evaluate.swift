@@ -7,20 +7,52 @@ extension DeviceEngine {
     mutating func evaluate(_ work: Work) {
         state.dirty = 0
         rollCounters()
-        let system = work.contains(.system) ? systemCandidates() : []
-        for i in state.stacks.indices {
-            if work.contains(.system) {
-                // Each candidate copied once, without the intermediate tuples of a filter.
+        let placing = work.contains(.system)
+        var system = placing ? systemCandidates() : []
+        // By stack, each stack's in the order found: a stack takes its own in one step.
+        if system.count > 1 {
+            system = system.enumerated().sorted { ($0.element.stack, $0.offset) < ($1.element.stack, $1.offset) }
+                .map(\.element)
+        }
+        // Only the stacks that may change are looked at: a stack with nothing to place
+        // and no suggestion, whose Smart Rotate holds, makes no decision.
+        var visit = caches.stableUntil.due(at: state.now, stacks: state.stacks.count)
+        if visit != nil && placing {
+            visit! += system.map(\.stack)
+            visit! += state.stacks.withSuggestions
+        }
+        let stacks: [Int] = visit.map { Self.ascendingOnce($0) } ?? Array(state.stacks.indices)
+        stacksLookedAt += stacks.count
+        var next = 0
+        for i in stacks {
+            if placing {
                 var mine = [Candidate]()
-                for entry in system where entry.stack == i { mine.append(entry.candidate) }
+                while next < system.count && system[next].stack < i { next += 1 }
+                while next < system.count && system[next].stack == i {
+                    mine.append(system[next].candidate)
+                    next += 1
+                }
                 let before = decisions.count
                 placeSystemWidgets(stack: i, candidates: mine)
                 // What the system placed changes what Smart Rotate compares with.
-                if decisions.count != before && i < caches.stableUntil.count { caches.stableUntil[i] = .min }
+                if decisions.count != before { caches.stableUntil.forget(i) }
             }
             rotate(stack: i)
         }
-        if work.contains(.system) && state.usageChanged { schedule(state.clock.nextHour(after: state.now)) }
+        if placing && state.usageChanged { schedule(state.clock.nextHour(after: state.now)) }
+    }
+
+    /// The indices in ascending order, each once.
+    static func ascendingOnce(_ indices: [Int]) -> [Int] {
+        if indices.count < 2 { return indices }
+        var out = indices.sorted()
+        var unique = 1
+        for k in 1..<out.count where out[k] != out[unique - 1] {
+            out[unique] = out[k]
+            unique += 1
+        }
+        out.removeLast(out.count - unique)
+        return out
     }
 
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.
@@ -156,7 +188,7 @@ extension DeviceEngine {
 
     /// Smart Rotate (G1): rotates to a strictly better-ranked member, within the rate limit (G3).
     mutating func rotate(stack stackIndex: Int) {
-        if stackIndex < caches.stableUntil.count && state.now < caches.stableUntil[stackIndex] { return }
+        if caches.stableUntil.holds(stackIndex, at: state.now) { return }
         let decisionsBefore = decisions.count
         defer { markStable(stack: stackIndex, changed: decisions.count != decisionsBefore) }
         guard !state.stacks[stackIndex].members.isEmpty, state.stacks[stackIndex].smartRotate,
@@ -259,9 +291,8 @@ extension DeviceEngine {
     /// made no decision: the earliest of its members' candidates changing, its hold
     /// ending and the next local midnight (when the caps reset).
     mutating func markStable(stack i: Int, changed: Bool) {
-        while caches.stableUntil.count < state.stacks.count { caches.stableUntil.append(.min) }
         guard !changed else {
-            caches.stableUntil[i] = .min
+            caches.stableUntil.keep(i, until: .min, stacks: state.stacks.count)
             return
         }
         var until = state.clock.nextHour(after: state.now)
@@ -272,13 +303,13 @@ extension DeviceEngine {
         if state.stacks[i].smartRotate && state.now >= holdUntil {
             for j in state.stacks[i].members.indices {
                 guard let valid = caches.members.validUntil(stack: i, member: j) else {
-                    caches.stableUntil[i] = .min
+                    caches.stableUntil.keep(i, until: .min, stacks: state.stacks.count)
                     return
                 }
                 until = min(until, valid)
             }
         }
-        caches.stableUntil[i] = until
+        caches.stableUntil.keep(i, until: until, stacks: state.stacks.count)
     }
 
     /// Appends a decision.

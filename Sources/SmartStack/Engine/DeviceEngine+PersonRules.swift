@@ -45,7 +45,7 @@ extension DeviceEngine {
             if let intent = widget.configuration?.name {
                 state.intentHomes[intent] = IntentHome(app: widget.app, kind: widget.kind)
             }
-            for otherIndex in state.stacks.indices {
+            for otherIndex in state.stacks.holding(instance: widget.instance) {
                 state.stacks[otherIndex].members.removeAll { $0.widget.instance == widget.instance }
             }
             var members = state.stacks[stackIndex].members

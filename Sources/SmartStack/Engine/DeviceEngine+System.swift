@@ -6,11 +6,8 @@ extension DeviceEngine {
     /// Kinds a stack already holds as a member are not placed (ALREADY_IN_STACK).
     package mutating func systemCandidates() -> [(stack: Int, candidate: Candidate)] {
         var out = [(stack: Int, candidate: Candidate)]()
-        var phone = false
-        var watch = false
-        for s in state.stacks where s.widgetSuggestions { if s.isWatch { watch = true } else { phone = true } }
-        if phone { phoneSuggestions(&out) }
-        if watch { watchCards(&out) }
+        if state.stacks.suggesting.phone > 0 { phoneSuggestions(&out) }
+        if state.stacks.suggesting.watch > 0 { watchCards(&out) }
         return out
     }
 

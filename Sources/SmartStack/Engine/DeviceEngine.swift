@@ -38,6 +38,9 @@ public struct DeviceEngine: Sendable {
     public var now: Int64 { state.now }
     /// How many events this engine has applied since it was created (not checkpointed).
     public private(set) var appliedEvents = 0
+    /// How many times an evaluation looked at a stack since the engine was created (not
+    /// checkpointed): the measure of the engine's work per stack.
+    package internal(set) var stacksLookedAt = 0
     /// The (time, seq) of the last event applied.
     public var position: (time: Int64, seq: UInt64) { (state.lastEventTime, state.lastSeq) }
 
@@ -80,10 +83,28 @@ public struct DeviceEngine: Sendable {
         appliedEvents += 1
         state.clock.noteOffset(event.envelope.time.offsetMinutes)
         caches.placementKept = false
+        let changed = stacksChanged(by: event.body)
         let work = handle(event, seq: seq)
         if !event.body.keepsPlacementInputs && !caches.placementKept { caches.placementEpoch &+= 1 }
-        if !work.isEmpty && !event.body.changesOnlyCachedMembers { caches.stableUntil.removeAll(keepingCapacity: true) }
+        if !work.isEmpty && !event.body.changesOnlyCachedMembers {
+            if let changed {
+                for i in changed { caches.stableUntil.forget(i) }
+            } else {
+                caches.stableUntil.forgetAll()
+            }
+        }
         state.dirty |= work.rawValue
+    }
+
+    /// The stacks whose Smart Rotate inputs an event about to apply can change, when it can
+    /// change no other stack's (nil when it may change any): the stack it makes, sets up or
+    /// edits, and for an added widget the stacks it leaves. A stack it creates is new to
+    /// every evaluation anyway.
+    func stacksChanged(by body: EventBody) -> [Int]? {
+        if let id = body.changesOneStackOnly { return state.stackIndex(id).map { [$0] } ?? [] }
+        guard case .widgetAdded(let added) = body else { return nil }
+        return state.stacks.holding(instance: added.widget.instance)
+            + (state.stackIndex(added.stack).map { [$0] } ?? [])
     }
 
     /// Settles the current instant, then runs every transition scheduled before `time`.
@@ -102,8 +123,7 @@ public struct DeviceEngine: Sendable {
     /// instants an entry or window schedules find it so (that of a later timeline's
     /// provider, or of a member whose rank did not change).
     mutating func rotationHolds() -> Bool {
-        guard caches.stableUntil.count >= state.stacks.count else { return false }
-        for i in state.stacks.indices where state.now >= caches.stableUntil[i] { return false }
+        guard caches.stableUntil.allHold(at: state.now, stacks: state.stacks.count) else { return false }
         return state.clock.day(at: state.now) == state.counterDay
     }
 
@@ -169,7 +189,7 @@ package struct DeviceModel: Codable, Hashable {
     var deviceInfoSeq: UInt64 = 0
     var developerMode = false
     package var developerModeSeq: UInt64 = 0
-    package var stacks: [StackState] = []
+    package var stacks = StackList()
     package var timelines = TimelineBook()
     /// Keyed by app.
     package var shortcutSets = SortedTable<ShortcutSet>()
@@ -196,7 +216,7 @@ package struct DeviceModel: Codable, Hashable {
 
     init(device: String) { self.device = device }
 
-    package func stackIndex(_ id: String) -> Int? { stacks.firstIndex { $0.id == id } }
+    package func stackIndex(_ id: String) -> Int? { stacks.position(of: id) }
 
     package static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
 }

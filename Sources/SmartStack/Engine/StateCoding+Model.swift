@@ -471,7 +471,7 @@ extension DeviceModel {
         w.uint(deviceInfoSeq)
         w.bool(developerMode)
         w.uint(developerModeSeq)
-        w.array(stacks) { $1.write(&$0) }
+        w.array(Array(stacks)) { $1.write(&$0) }
         timelines.write(&w)
         shortcutSets.write(&w) { w, s in
             w.uint(s.seq)
@@ -558,7 +558,7 @@ extension DeviceModel {
         deviceInfoSeq = try r.uint()
         developerMode = try r.bool()
         developerModeSeq = try r.uint()
-        stacks = try r.array { try StackState(&$0) }
+        stacks = StackList(try r.array { try StackState(&$0) })
         timelines = try TimelineBook(&r)
         shortcutSets = try SortedTable(&r) { r in
             ShortcutSet(

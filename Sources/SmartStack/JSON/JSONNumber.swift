@@ -18,6 +18,11 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 
     /// The number `d` (finite).
     public init(_ d: Double) {
+        // A negative zero is its own value here, as given: kept as `-0`.
+        if d == 0 && d.sign == .minus {
+            text = "-0"
+            return
+        }
         var bytes = [UInt8]()
         CanonicalWriter.appendNumber(d, to: &bytes)
         text = String(decoding: bytes, as: UTF8.self)

@@ -1,0 +1,71 @@
+import Foundation
+import Ledger
+import StackLedgerTesting
+import Testing
+
+/// The bound on a device's stacks (docs/events.md, limits): an ingest that would create
+/// more than 10,000 stacks on one device is refused, naming the line, the stack and the
+/// limit, and leaves the store as it was; a store whose names table is gone rebuilds it.
+@Suite("Stacks per device", .timeLimit(.minutes(3)))
+struct StackBoundTests {
+    static let limit = 10_000
+
+    static func created(_ range: Range<Int>, device: String = "d1") -> String {
+        range.map { i in
+            #"{"type":"stack.created","time":"2026-05-04T05:00:00Z","device":"\#(device)","stack":"s\#(i)","platform":"iOS","family":"systemSmall"}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    @Test("the 10,001st stack of a device is refused with its line; another device's are not counted")
+    func oneIngest() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let input = try dir.write("many.ndjson", Self.created(0..<(Self.limit + 1)) + Self.created(0..<5, device: "d2"))
+        let r = try CLI.run(["ingest", "--store", dir.store, input])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("many.ndjson:10001"), "\(r.stderr)")
+        #expect(r.stderr.contains("stack") && r.stderr.contains("at most 10000 stacks"), "\(r.stderr)")
+        #expect(!r.stderr.contains("many.ndjson:10000:"), "\(r.stderr)")
+        let skipped = try CLI.run(["ingest", "--store", dir.store, "--skip-invalid", input])
+        #expect(skipped.status == 65)
+        #expect(skipped.stdout.contains("stored \(Self.limit + 5)"), "\(skipped.stdout)")
+    }
+
+    @Test("across ingests the stored stacks count; a stack already stored is not a new one")
+    func acrossIngests() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, try dir.write("a.ndjson", Self.created(0..<Self.limit))])
+                .status == 0)
+        let again = try dir.write("b.ndjson", Self.created(0..<3).replacingOccurrences(of: "05:00", with: "06:00"))
+        #expect(try CLI.run(["ingest", "--store", dir.store, again]).status == 0)
+        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        let one = try dir.write("c.ndjson", Self.created(Self.limit..<(Self.limit + 1)))
+        let r = try CLI.run(["ingest", "--store", dir.store, one])
+        #expect(
+            r.status == 65 && r.stderr.contains("c.ndjson:1") && r.stderr.contains("the store names 10000"),
+            "\(r.stderr)")
+        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
+    }
+
+    @Test("a store without the table of stack names (an earlier build's) has it rebuilt from the log")
+    func rebuiltNames() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        #expect(
+            try CLI.run(["ingest", "--store", dir.store, try dir.write("a.ndjson", Self.created(0..<Self.limit))])
+                .status == 0)
+        do {
+            let ledger = try Ledger(path: dir.store)
+            try ledger.writeDerived { w in
+                #expect(try w.delete(prefix: Array("sn".utf8)) == Self.limit)
+                try w.setMark("stackNames", 0)
+            }
+        }
+        let r = try CLI.run([
+            "ingest", "--store", dir.store, try dir.write("c.ndjson", Self.created(Self.limit..<(Self.limit + 1))),
+        ])
+        #expect(r.status == 65 && r.stderr.contains("at most 10000 stacks"), "\(r.stderr)")
+    }
+}
