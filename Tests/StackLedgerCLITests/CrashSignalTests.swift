@@ -71,11 +71,18 @@ struct CrashSignalTests {
         return Child(pid: pid)
     }
 
-    /// Waits until `child` holds the store open, up to 20 s.
+    /// Waits until `child` holds the store open, up to 20 s. The descriptors are read again
+    /// a moment after they first show: the store is open once `mdb_env_open` has returned
+    /// and its descriptors are marked, not while LMDB is still opening it.
     func waitForStore(_ child: inout Child, store: String) -> [(String, Bool)] {
         for _ in 0..<400 {
             let open = Self.storeDescriptors(pid: child.pid, store: store)
-            if open.contains(where: { $0.0.hasSuffix("data.mdb") }) || !child.isRunning() { return open }
+            if open.contains(where: { $0.0.hasSuffix("data.mdb") }) || !child.isRunning() {
+                guard child.isRunning() else { return open }
+                Thread.sleep(forTimeInterval: 0.02)
+                let settled = Self.storeDescriptors(pid: child.pid, store: store)
+                return settled.isEmpty ? open : settled
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return []
