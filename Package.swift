@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "Ledger",
                 "SmartStack",
+                "Ingestion",
                 "CSQLite",
                 "CZlib",
                 "CIsal",

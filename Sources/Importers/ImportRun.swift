@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Ingestion
 public import Ledger
 import SmartStack
 import Synchronization
@@ -202,6 +203,7 @@ public struct ImportRun: Sendable {
         // decoded files wait in memory.
         let readers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let preparation = try BulkPreparation(ledger: ledger)
+        try StackBound.catchUp(ledger)
         let slots = DispatchSemaphore(value: Self.filesWaiting)
         // A large file is committed while it is read, when its turn comes before its end.
         let feeds = files.map { Self.size(of: $0.readPath) >= options.committedWhileReadFrom ? BatchFeed() : nil }
@@ -352,10 +354,14 @@ public struct ImportRun: Sendable {
     static func store(_ results: [ArtifactImport], into ledger: Ledger) throws -> [ImportFileReport] {
         var reports = results.map(\.report)
         var stored = [(index: Int, spooled: SpooledEvents)]()
+        var newStacks = Set<StackName>()
         for (i, result) in results.enumerated() where result.report.error == nil && result.spooled.count > 0 {
             if let failure = result.spooled.failure {
                 reports[i].error = "\(failure); nothing from this file was imported"
+            } else if let message = try stackBoundError(result.spooled.createdStacks, besides: newStacks, in: ledger) {
+                reports[i].error = message
             } else {
+                newStacks.formUnion(result.spooled.createdStacks)
                 stored.append((i, result.spooled))
             }
         }
@@ -370,7 +376,21 @@ public struct ImportRun: Sendable {
                     reports[i], try append([spooled], preparedBy: spooled.preparation, into: ledger)[0])
             }
         }
+        for (i, spooled) in stored where reports[i].error == nil {
+            try StackBound.remember(spooled.createdStacks, in: ledger)
+        }
         return reports
+    }
+
+    /// Why a file's events may not be stored, when they would take a device past the
+    /// stacks it may have (`StackBound`); nil when they fit.
+    static func stackBoundError(_ created: Set<StackName>, besides pending: Set<StackName>, in ledger: Ledger) throws
+        -> String?
+    {
+        let over = try StackBound.excess(created, besides: pending, in: ledger)
+        guard let first = over.first else { return nil }
+        return
+            "it would create \(over.count) stack(s) past the limit: a device's events create at most \(Event.maximumStacksPerDevice) stacks (device \"\(first.device)\", first past it: \"\(first.stack)\"); nothing from this file was imported"
     }
 
     private static func append(_ files: [SpooledEvents], preparedBy preparation: BulkPreparation, into ledger: Ledger)

@@ -20,6 +20,8 @@ public struct SpooledEvents: Sendable {
     /// Why the events could not be kept (the temporary file could not be written); nil
     /// when they all are.
     public private(set) var failure: String?
+    /// The stacks the events create, each as its device and id (`Event.forEachCreatedStack`).
+    public private(set) var createdStacks = Set<StackName>()
     /// The preparation whose provisional string ids the batches use.
     public let preparation: BulkPreparation
     /// The batches held in memory, after those in the temporary file.
@@ -66,6 +68,7 @@ public struct SpooledEvents: Sendable {
             let time = event.envelope.time
             if firstTime.map({ time < $0 }) ?? true { firstTime = time }
             if lastTime.map({ time > $0 }) ?? true { lastTime = time }
+            event.forEachCreatedStack { createdStacks.insert(StackName(device: event.envelope.device, stack: $0)) }
         }
         count += events.count
         appendBatch(preparation.prepare(events, worker: worker))
@@ -88,6 +91,7 @@ public struct SpooledEvents: Sendable {
     /// made them.
     public mutating func append(contentsOf other: SpooledEvents) {
         if let failure = other.failure { self.failure = self.failure ?? failure }
+        createdStacks.formUnion(other.createdStacks)
         guard other.preparation === preparation else {
             do {
                 let worker = preparation.makeWorker()

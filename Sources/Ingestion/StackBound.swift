@@ -1,13 +1,14 @@
-import Ledger
-import SmartStack
+public import Ledger
+public import SmartStack
 
 /// The bound on the stacks a device's events may create (`Event.maximumStacksPerDevice`),
-/// checked at ingest against the stacks the store already names and the input's own.
+/// checked before events are stored (by `ingest` line by line, by an import file by file)
+/// against the stacks the store already names and the new events' own.
 ///
 /// The names the store holds are kept as derived data (`sn` device 0x00 stack), up to the
-/// sequence number of the mark `stackNames`; an ingest first reads what later records
-/// name, so the table can always be rebuilt from the log.
-struct StackBound {
+/// sequence number of the mark `stackNames`; a writer first reads what later records name,
+/// so the table can always be rebuilt from the log.
+public enum StackBound {
     /// One line of the input that creates a stack.
     struct Occurrence: Sendable {
         var device: String
@@ -26,7 +27,8 @@ struct StackBound {
     static func devicePrefix(_ device: String) -> [UInt8] { prefix + Array(device.utf8) + [0] }
 
     /// Brings the stored names up to the log's last record; returns the mark it reached.
-    static func catchUp(_ ledger: Ledger) throws -> UInt64 {
+    @discardableResult
+    public static func catchUp(_ ledger: Ledger) throws -> UInt64 {
         guard ledger.canWriteDerived else { return 0 }
         var found = [[UInt8]]()
         let (mark, last) = try ledger.read { store in
@@ -88,6 +90,36 @@ struct StackBound {
             }
         }
         return problems
+    }
+
+    /// The stacks among `names` that would take their device past the bound, counted after
+    /// the stored ones and `pending` (new stacks about to be stored with them), in order of
+    /// device and id; empty when all fit.
+    public static func excess(_ names: Set<StackName>, besides pending: Set<StackName>, in ledger: Ledger) throws
+        -> [StackName]
+    {
+        guard !names.isEmpty, ledger.canWriteDerived else { return [] }
+        var over = [StackName]()
+        try ledger.read { store in
+            for (device, stacks) in Dictionary(grouping: names.sorted(), by: \.device).sorted(by: { $0.key < $1.key }) {
+                var fresh = [StackName]()
+                for name in stacks where !pending.contains(name) {
+                    if try store.derived(key(device: device, stack: name.stack)) == nil { fresh.append(name) }
+                }
+                guard !fresh.isEmpty else { continue }
+                var stored = pending.reduce(0) { $0 + ($1.device == device ? 1 : 0) }
+                try store.derivedEntries(prefix: devicePrefix(device)) { _, _ in stored += 1 }
+                let room = max(0, Event.maximumStacksPerDevice - stored)
+                if fresh.count > room { over += fresh[room...] }
+            }
+        }
+        return over
+    }
+
+    /// Keeps that the store names `names` (once their events are stored).
+    public static func remember(_ names: some Sequence<StackName>, in ledger: Ledger) throws {
+        guard ledger.canWriteDerived else { return }
+        try ledger.writeDerived { w in for n in names { try w.put(key(device: n.device, stack: n.stack), []) } }
     }
 
     /// Records the stacks the stored lines created; moves the mark past them when the

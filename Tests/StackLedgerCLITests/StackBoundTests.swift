@@ -68,4 +68,50 @@ struct StackBoundTests {
         ])
         #expect(r.status == 65 && r.stderr.contains("at most 10000 stacks"), "\(r.stderr)")
     }
+
+    @Test("an imported layout that would create one stack too many fails its file, and nothing of it is stored")
+    func importedLayout() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let input = try dir.write("a.ndjson", Self.created(0..<Self.limit, device: "phone"))
+        #expect(try CLI.run(["ingest", "--store", dir.store, input]).status == 0)
+        let plist = IconStateWriter.encode(pages: [
+            [
+                .stack(
+                    "NEW-STACK", gridSize: "small",
+                    [
+                        IconStateWriter.Element(
+                            "W-1", kind: "K", app: "com.example.a", extensionBundle: "com.example.a.w")
+                    ])
+            ]
+        ])
+        let path = dir.file("IconState.plist")
+        try Data(plist).write(to: URL(fileURLWithPath: path))
+        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        let r = try CLI.run([
+            "import", "iconstate", path, "--device", "phone", "--layout-time", "2026-05-04T06:00:00Z", "--store",
+            dir.store,
+        ])
+        #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("at most 10000 stacks"), "\(r.stdout)\(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("NEW-STACK"), "\(r.stdout)\(r.stderr)")
+        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
+        // A layout of stacks the device already has fits.
+        let known = IconStateWriter.encode(pages: [
+            [
+                .stack(
+                    "s1", gridSize: "small",
+                    [
+                        IconStateWriter.Element(
+                            "W-1", kind: "K", app: "com.example.a", extensionBundle: "com.example.a.w")
+                    ])
+            ]
+        ])
+        try Data(known).write(to: URL(fileURLWithPath: path))
+        let ok = try CLI.run([
+            "import", "iconstate", path, "--device", "phone", "--layout-time", "2026-05-04T06:00:00Z", "--store",
+            dir.store,
+        ])
+        #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+    }
 }

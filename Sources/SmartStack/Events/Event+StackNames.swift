@@ -21,3 +21,19 @@ extension Event {
             || type == EventType.layoutObserved.rawValue
     }
 }
+
+/// A stack as its device and id.
+public struct StackName: Hashable, Comparable, Sendable {
+    /// The device's name.
+    public var device: String
+    /// The stack's id.
+    public var stack: String
+
+    /// The stack `stack` of `device`.
+    public init(device: String, stack: String) {
+        self.device = device
+        self.stack = stack
+    }
+
+    public static func < (a: StackName, b: StackName) -> Bool { (a.device, a.stack) < (b.device, b.stack) }
+}
