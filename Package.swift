@@ -84,12 +84,19 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // The one seam to SQLite: connections that read evidence and write exports.
+        .target(
+            name: "SQLiteKit",
+            dependencies: ["CSQLite"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Importers",
             dependencies: [
                 "Ledger",
                 "SmartStack",
                 "Ingestion",
+                "SQLiteKit",
                 "CSQLite",
                 "CZlib",
                 "CIsal",
@@ -136,7 +143,7 @@ let package = Package(
         .target(
             name: "Exports",
             dependencies: [
-                "Ledger", "SmartStack", "Projections", "Forensics", "CSQLite",
+                "Ledger", "SmartStack", "Projections", "Forensics", "SQLiteKit",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -163,6 +170,7 @@ let package = Package(
                 "Exports",
                 "Forensics",
                 "Ingestion",
+                "SQLiteKit",
                 "Ledger",
                 "LMDBKit",
                 "SmartStack",
@@ -226,6 +234,11 @@ let package = Package(
                 "Importers", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting", "FuzzOracles",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SQLiteKitTests",
+            dependencies: ["SQLiteKit", "StackLedgerTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import Forensics
 import Foundation
 import Ledger
 import Projections
+import SQLiteKit
 import SmartStack
 
 struct ExportSQLite: ParsableCommand {
@@ -47,7 +48,7 @@ struct ExportSQLite: ParsableCommand {
         let file = try OutputFile(path: out)
         let counts: SQLiteExport.Counts
         do {
-            let db = try SQLiteWriter(path: file.temporaryPath)
+            let db = try SQLiteExport.database(at: file.temporaryPath)
             var export = SQLiteExport(projector: session.projector, every: try ExportProjection.duration(every))
             export.includeEvents = !noEvents
             counts = try withLedgerErrors {
@@ -55,7 +56,7 @@ struct ExportSQLite: ParsableCommand {
                     into: db, devices: session.devices, from: a, to: b, query: try options.query(),
                     meta: metadata(session: session, head: head?.description, from: a, to: b))
             }
-        } catch let error as SQLiteWriteError {
+        } catch let error as SQLiteError {
             throw fail("--out \(out): \(error)", code: ExitCodes.ioError)
         }
         try file.commit()

@@ -2,6 +2,7 @@ import Forensics
 import Ledger
 package import Projections
 import RecordFormat
+package import SQLiteKit
 import SmartStack
 
 /// `export sqlite`: the events, the model's decisions with their reasons and cited events,
@@ -50,9 +51,17 @@ package struct SQLiteExport {
         self.every = every
     }
 
+    /// Creates the database an export writes, at a temporary path renamed into place once
+    /// complete: no journal is kept, and nothing waits for the disk until then.
+    package static func database(at path: String) throws(SQLiteError) -> SQLiteConnection {
+        let db = try SQLiteConnection.open(path, mode: .create)
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192")
+        return db
+    }
+
     /// Writes every table for `devices` in `[from, to]` and `meta`, in one transaction.
     package func write(
-        into db: SQLiteWriter, devices: [String], from: Int64, to: Int64, query: ProjectionQuery,
+        into db: SQLiteConnection, devices: [String], from: Int64, to: Int64, query: ProjectionQuery,
         meta: [(String, String)]
     ) throws -> Counts {
         var counts = Counts()
@@ -72,7 +81,7 @@ package struct SQLiteExport {
     }
 
     private func writeEvents(
-        _ db: SQLiteWriter, devices: Set<String>, from: Int64, to: Int64, counts: inout Counts
+        _ db: SQLiteConnection, devices: Set<String>, from: Int64, to: Int64, counts: inout Counts
     ) throws {
         var w = CanonicalWriter(capacity: 1 << 12)
         try projector.ledger.read { reader in
@@ -103,7 +112,7 @@ package struct SQLiteExport {
 
     /// The decisions and the sampled states of one device, from one walk.
     private func writeModel(
-        _ db: SQLiteWriter, device: String, from: Int64, to: Int64, query: ProjectionQuery, counts: inout Counts
+        _ db: SQLiteConnection, device: String, from: Int64, to: Int64, query: ProjectionQuery, counts: inout Counts
     ) throws {
         try projector.walk(
             device: device, from: from, to: to, every: every, query: query,
@@ -116,7 +125,7 @@ package struct SQLiteExport {
     }
 
     private func writeState(
-        _ db: SQLiteWriter, _ snapshot: DeviceSnapshot, at: Timestamp, device: String, counts: inout Counts
+        _ db: SQLiteConnection, _ snapshot: DeviceSnapshot, at: Timestamp, device: String, counts: inout Counts
     ) throws {
         for stack in snapshot.stacks {
             for widget in stack.widgets {
@@ -139,7 +148,7 @@ package struct SQLiteExport {
         }
     }
 
-    private func writeDecision(_ db: SQLiteWriter, _ d: Decision, counts: inout Counts) throws {
+    private func writeDecision(_ db: SQLiteConnection, _ d: Decision, counts: inout Counts) throws {
         let id = try db.run(
             "INSERT INTO decisions (time, time_us, device, stack, action, instance, app, kind, from_instance, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -171,7 +180,7 @@ package struct SQLiteExport {
     }
 
     private func writeAssumption(
-        _ db: SQLiteWriter, _ a: Assumption, decision: Int64?, stateTime: Int64?, device: String
+        _ db: SQLiteConnection, _ a: Assumption, decision: Int64?, stateTime: Int64?, device: String
     ) throws {
         try db.run(
             "INSERT INTO assumptions (decision_id, state_time_us, device, stack, code, instance, events, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -183,7 +192,7 @@ package struct SQLiteExport {
     }
 
     private func writeObservations(
-        _ db: SQLiteWriter, device: String, from: Int64, to: Int64, query: ProjectionQuery, counts: inout Counts
+        _ db: SQLiteConnection, device: String, from: Int64, to: Int64, query: ProjectionQuery, counts: inout Counts
     ) throws {
         let observations = try Explainer(projector: projector, device: device).observations(
             stack: nil, from: from, to: to, query: query)

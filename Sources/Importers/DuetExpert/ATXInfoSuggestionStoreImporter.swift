@@ -1,4 +1,5 @@
 import Ledger
+import SQLiteKit
 import SmartStack
 
 /// Reads duetexpertd's `_ATXInfoSuggestionStore.db` (forensic-sources.md §10c), without
@@ -124,7 +125,7 @@ public enum ATXInfoSuggestionStoreImporter {
     }
 
     /// A column's quoted name, or NULL when the table lacks it (schemas differ by version).
-    private static func columns(_ db: SQLiteDatabase, _ table: String) throws -> (String) -> String {
+    private static func columns(_ db: SQLiteConnection, _ table: String) throws -> (String) -> String {
         let names = Set(try db.columns(of: table))
         return { names.contains($0) ? "\"\($0)\"" : "NULL" }
     }

@@ -1,4 +1,5 @@
 import Ledger
+import SQLiteKit
 import SmartStack
 
 /// One ZOBJECT row of a stream the importer reads, with its source and metadata.
@@ -28,7 +29,7 @@ struct KnowledgeCRow {
     /// (`(none)` for a row without one) in `counts`, read or not: one pass over the table.
     /// Rows of `customMetadataStreams` take theirs from `customMetadata`.
     static func fetch(
-        _ db: SQLiteDatabase, _ s: KnowledgeCSchema, chunkSize: Int = 16_384,
+        _ db: SQLiteConnection, _ s: KnowledgeCSchema, chunkSize: Int = 16_384,
         customMetadata: CustomMetadata = CustomMetadata(), counts: inout [String: Int],
         _ body: ([KnowledgeCRow]) -> Void
     ) throws(SQLiteError) {
@@ -123,7 +124,7 @@ struct KnowledgeCRow {
 
     /// Custom metadata of every row that has some, by the row's Z_PK, in the metadata's
     /// Z_PK order. The rows of `customMetadataStreams` take theirs.
-    static func customMetadata(_ db: SQLiteDatabase, _ s: KnowledgeCSchema) throws(SQLiteError) -> CustomMetadata {
+    static func customMetadata(_ db: SQLiteConnection, _ s: KnowledgeCSchema) throws(SQLiteError) -> CustomMetadata {
         guard let join = s.customMetadataJoin else { return CustomMetadata() }
         var out = [Int64: [(pk: Int64, name: String, value: PlistValue)]]()
         var problems = [Int64: String]()

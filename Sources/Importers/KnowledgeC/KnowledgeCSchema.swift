@@ -1,3 +1,5 @@
+import SQLiteKit
+
 /// The parts of a knowledgeC.db schema the importer needs, resolved from the file itself:
 /// Core Data numbers its entities per model version, so join-table and column names
 /// (`Z_4EVENT.Z_11EVENT` on macOS 10.14, `Z_10EVENT` on 10.13) are looked up, never assumed.
@@ -11,7 +13,7 @@ struct KnowledgeCSchema {
     /// The table joining events to custom metadata, with its two columns, when present.
     var customMetadataJoin: (table: String, metadataColumn: String, eventColumn: String)?
 
-    init(_ db: SQLiteDatabase) throws(ImportError) {
+    init(_ db: SQLiteConnection) throws(ImportError) {
         let tables: Set<String>
         do {
             tables = try db.tableNames()
@@ -37,7 +39,7 @@ struct KnowledgeCSchema {
 
     /// Finds Z_<m>EVENT(Z_<m>CUSTOMMETADATA, Z_<e>EVENT) from Z_PRIMARYKEY's entity
     /// numbers, else by the shape of the tables.
-    private static func resolveJoin(_ db: SQLiteDatabase, tables: Set<String>) throws(SQLiteError) -> (
+    private static func resolveJoin(_ db: SQLiteConnection, tables: Set<String>) throws(SQLiteError) -> (
         String, String, String
     )? {
         var entities = [String: Int64]()

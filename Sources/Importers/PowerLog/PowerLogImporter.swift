@@ -1,4 +1,5 @@
 import Ledger
+import SQLiteKit
 import SmartStack
 
 /// Reads a PowerLog database (`CurrentPowerlog.PLSQL`) into events, without writing to it.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Ledger
+import SQLiteKit
 
 /// An SQLite database from an extraction, opened so that the evidence is never written and
 /// only committed data is read.
@@ -18,7 +19,7 @@ final class EvidenceDatabase {
     let sha256: String
     /// The write-ahead log or hot journal read with the database, and its SHA-256.
     let sidecar: (suffix: String, sha256: String)?
-    let database: SQLiteDatabase
+    let database: SQLiteConnection
     private let copyDirectory: String?
     /// What recovery did, when the database had a log or a hot journal: the file, what
     /// SQLite did with it in the private copy, and the rows before and after.
@@ -36,9 +37,9 @@ final class EvidenceDatabase {
             if let suffix {
                 let dir = try Self.privateCopy(of: path, with: suffix)
                 copy = dir
-                database = try SQLiteDatabase(copyPath: dir + "/evidence.db")
+                database = try SQLiteConnection.open(dir + "/evidence.db", mode: .readWrite)
             } else {
-                database = try SQLiteDatabase(immutablePath: path)
+                database = try SQLiteConnection.open(path, mode: .immutable)
             }
         } catch let e as SQLiteError {
             if let copy { TemporaryFiles.remove(copy) }
@@ -100,7 +101,7 @@ final class EvidenceDatabase {
     private func describeRecovery(suffix: String) -> String {
         let name = (path as NSString).lastPathComponent + suffix
         let after = Self.rowCounts(database)
-        let before = (try? SQLiteDatabase(immutablePath: path)).map(Self.rowCounts) ?? [:]
+        let before = (try? SQLiteConnection.open(path, mode: .immutable)).map(Self.rowCounts) ?? [:]
         let changed = Set(before.keys).union(after.keys).sorted().filter { before[$0] != after[$0] }
         let total = { (counts: [String: Int]) in counts.values.reduce(0, +) }
         let tables = changed.prefix(5).map { "\($0) \(before[$0] ?? 0) → \(after[$0] ?? 0)" }.joined(separator: ", ")
@@ -113,7 +114,7 @@ final class EvidenceDatabase {
     }
 
     /// The number of rows of each table.
-    private static func rowCounts(_ db: SQLiteDatabase) -> [String: Int] {
+    private static func rowCounts(_ db: SQLiteConnection) -> [String: Int] {
         var out = [String: Int]()
         for table in ((try? db.tableNames()) ?? []).sorted() where !table.hasPrefix("sqlite_") {
             try? db.query("SELECT count(*) FROM \"\(table.replacingQuotes)\"") { row in
@@ -123,7 +124,7 @@ final class EvidenceDatabase {
         return out
     }
 
-    private init(path: String, sha256: String, database: SQLiteDatabase) {
+    private init(path: String, sha256: String, database: SQLiteConnection) {
         self.path = path
         self.sha256 = sha256
         self.sidecar = nil
@@ -138,17 +139,17 @@ final class EvidenceDatabase {
     /// - Returns: the database, its hash taken, and what `body` returned or threw.
     /// - Throws: `ImportError` as `init(path:)` does.
     static func open<T>(
-        path: String, whileHashing body: (SQLiteDatabase) throws -> T
+        path: String, whileHashing body: (SQLiteConnection) throws -> T
     ) throws(ImportError) -> (EvidenceDatabase, Result<T, any Error>) {
         guard recoverySuffix(path) == nil, (try? ArtifactFile.checkHashable(path: path)) != nil else {
             let evidence = try EvidenceDatabase(path: path)
             return (evidence, Result { try body(evidence.database) })
         }
         let hashing = BackgroundHash(path: path)
-        var opened: (database: SQLiteDatabase, result: Result<T, any Error>)?
+        var opened: (database: SQLiteConnection, result: Result<T, any Error>)?
         var failure: (any Error)?
         do {
-            let database = try SQLiteDatabase(immutablePath: path)
+            let database = try SQLiteConnection.open(path, mode: .immutable)
             opened = (database, Result { try body(database) })
         } catch {
             failure = error

@@ -1,114 +1,10 @@
 internal import CSQLite
+import SQLiteKit
 import SmartStack
 
-/// A read-only SQLite connection to a piece of evidence.
-///
-/// The database is opened with `SQLITE_OPEN_READONLY` and the URI parameter
-/// `immutable=1`, so SQLite takes no lock and writes nothing (no journal, no `-shm`).
-/// A database with a write-ahead log must be opened from a copy instead: see
-/// `EvidenceDatabase`.
-final class SQLiteDatabase {
-    private let handle: OpaquePointer
-
-    /// Opens `path` read-only and immutable.
-    /// - Throws: `SQLiteError` when the file is not an SQLite database or cannot be read.
-    convenience init(immutablePath path: String) throws(SQLiteError) {
-        try self.init(path: path, immutable: true)
-    }
-
-    /// Opens `path`, a private copy, read-write so that SQLite applies its write-ahead log.
-    convenience init(copyPath path: String) throws(SQLiteError) {
-        try self.init(path: path, immutable: false)
-    }
-
-    private init(path: String, immutable: Bool) throws(SQLiteError) {
-        var uri = "file:"
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"):
-                uri += "%" + String(byte, radix: 16, uppercase: true)
-            default: uri.unicodeScalars.append(Unicode.Scalar(byte))
-            }
-        }
-        if immutable { uri += "?immutable=1" }
-        var db: OpaquePointer?
-        _ = SQLiteDatabase.configured
-        // One thread at a time uses a connection: no mutex on every call.
-        let flags = (immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(uri, &db, flags | SQLITE_OPEN_URI, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(db)
-            throw SQLiteError(code: rc, message: message)
-        }
-        handle = db
-        // Reading the schema is the first moment a non-database is noticed.
-        do { _ = try tableNames() } catch {
-            sqlite3_close_v2(db)
-            throw error
-        }
-    }
-
-    deinit { sqlite3_close_v2(handle) }
-
-    /// SQLite's process-wide settings, made once before the first connection: no memory
-    /// statistics (their mutex is taken by every allocation).
-    private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
-
-    /// The names of the tables in the schema.
-    func tableNames() throws(SQLiteError) -> Set<String> {
-        var names = Set<String>()
-        try query("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
-            if let n = row.text(0) { names.insert(n) }
-        }
-        return names
-    }
-
-    /// The columns of `table`, in schema order.
-    func columns(of table: String) throws(SQLiteError) -> [String] {
-        var names = [String]()
-        try query("PRAGMA table_info(\"\(table.replacingQuotes)\")") { row in
-            if let n = row.text(1) { names.append(n) }
-        }
-        return names
-    }
-
-    /// Runs `sql`, calling `body` with each row.
-    func query(_ sql: String, _ body: (SQLiteRow) throws(SQLiteError) -> Void) throws(SQLiteError) {
-        var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK, let statement else { throw error(rc) }
-        defer { sqlite3_finalize(statement) }
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { return }
-            guard step == SQLITE_ROW else { throw error(step) }
-            try body(SQLiteRow(statement: statement))
-        }
-    }
-
-    private func error(_ rc: Int32) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
-    }
-}
-
-@available(*, unavailable)
-extension SQLiteDatabase: Sendable {}
-
-/// One row of a result, valid only inside the `query` callback.
-struct SQLiteRow {
-    fileprivate let statement: OpaquePointer
-
-    /// Whether column `i` is NULL.
-    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(statement, i) == SQLITE_NULL }
-
-    /// Column `i` as text, nil when NULL.
-    func text(_ i: Int32) -> String? {
-        guard let p = sqlite3_column_text(statement, i) else { return nil }
-        let n = Int(sqlite3_column_bytes(statement, i))
-        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
-    }
-
+/// What the importers read from evidence rows beyond `SQLiteRow`'s columns: strings shared
+/// through a cache, and columns checked for the kind of value a row must hold.
+extension SQLiteRow {
     /// Column `i` as text, nil when NULL; a value seen recently comes from `cache` (the
     /// same string object). Bytes that are not UTF-8 are repaired as `text(_:)` does.
     func text(_ i: Int32, cache: StringCache) -> String? {
@@ -116,12 +12,6 @@ struct SQLiteRow {
         let raw = UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
         return cache.string(raw) ?? String(decoding: raw, as: UTF8.self)
     }
-
-    /// Column `i` as a double, nil when NULL.
-    func double(_ i: Int32) -> Double? { isNull(i) ? nil : sqlite3_column_double(statement, i) }
-
-    /// Column `i` as an integer, nil when NULL.
-    func int(_ i: Int32) -> Int64? { isNull(i) ? nil : sqlite3_column_int64(statement, i) }
 
     /// Column `i` as text, nil when NULL; a value seen recently comes from `cache`. A BLOB,
     /// or text that is not UTF-8, gives nil and sets `wrongKind` (`mismatch` says more).
@@ -242,31 +132,5 @@ struct SQLiteRow {
     /// `s` quoted for a message, cut at 40 characters: `the text "…"`.
     static func quoted(_ s: String) -> String {
         "the text \"\(s.count > 40 ? s.prefix(40) + "…" : s[...])\""
-    }
-
-    /// Column `i` as bytes, nil when NULL.
-    func blob(_ i: Int32) -> [UInt8]? {
-        guard !isNull(i) else { return nil }
-        let n = Int(sqlite3_column_bytes(statement, i))
-        guard n > 0, let p = sqlite3_column_blob(statement, i) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: p, count: n))
-    }
-}
-
-/// An SQLite failure, with SQLite's code and message.
-struct SQLiteError: Error, CustomStringConvertible {
-    /// SQLite's result code.
-    var code: Int32
-    /// SQLite's message.
-    var message: String
-
-    var description: String { "\(message) (SQLite code \(code))" }
-}
-
-extension String {
-    var replacingQuotes: String {
-        var out = ""
-        for c in self { out += c == "\"" ? "\"\"" : String(c) }
-        return out
     }
 }
