@@ -80,8 +80,8 @@ def cli_loop(binary: str, devices: list[str], folder: str) -> None:
     for device in devices:
         work = tempfile.mkdtemp(dir=folder)
         store = os.path.join(work, "store")
-        subprocess.run([binary, "ingest", "--store", store, "--no-sync", os.path.join(folder, "devices", device + ".ndjson")],
-                       check=True, capture_output=True)
+        events = os.path.join(folder, "devices", device + ".ndjson")
+        subprocess.run([binary, "ingest", "--store", store, "--no-sync", events], check=True, capture_output=True)
         subprocess.run([binary, "export", "sqlite", "--store", store, "--no-sync", "--no-events",
                         "--out", os.path.join(work, "tables.db")], check=True, capture_output=True)
         shutil.rmtree(work)

@@ -10,4 +10,4 @@ from .fleet import FleetTables, replay_fleet
 from .inputs import read_events
 from .tables import TABLES
 
-__all__ = ["FleetTables", "replay_fleet", "read_events", "TABLES"]
+__all__ = ["TABLES", "FleetTables", "read_events", "replay_fleet"]

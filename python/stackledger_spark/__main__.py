@@ -29,8 +29,10 @@ def parse(arguments: list[str]) -> argparse.Namespace:
     parser.add_argument("--overwrite", action="store_true", help="replace DIR when it exists")
     parser.add_argument("--binary", help="the fleet build of stackledger (tools/build-fleet)")
     parser.add_argument("--every", default="15m", help="the interval between state samples (default 15m)")
-    parser.add_argument("--from", dest="start", help="the interval's start (RFC 3339; default: each device's first event)")
-    parser.add_argument("--to", dest="end", help="the interval's end (RFC 3339; default: a day after each device's last)")
+    parser.add_argument(
+        "--from", dest="start", help="the interval's start (RFC 3339; default: each device's first event)")
+    parser.add_argument(
+        "--to", dest="end", help="the interval's end (RFC 3339; default: a day after each device's last)")
     parser.add_argument("--policy", help="a policy override file (JSON), as the CLI's --policy")
     parser.add_argument("--partitions", type=int, help="partitions to replay in (default: Spark's parallelism)")
     parser.add_argument("--master", help="the Spark master when not run by spark-submit (for example local[2])")
@@ -50,8 +52,10 @@ def main(arguments: list[str] | None = None) -> int:
     if options.master:
         builder = builder.master(options.master)
     spark = builder.getOrCreate()
+    jvm = spark._jvm
+    assert jvm is not None, "a Spark session without its JVM"
     try:
-        output_path = spark._jvm.org.apache.hadoop.fs.Path(options.output)
+        output_path = jvm.org.apache.hadoop.fs.Path(options.output)
         filesystem = output_path.getFileSystem(spark._jsc.hadoopConfiguration())
         if filesystem.exists(output_path) and not options.overwrite:
             print(
@@ -74,7 +78,7 @@ def main(arguments: list[str] | None = None) -> int:
             print(f"stackledger_spark: {error}", file=sys.stderr)
             return USAGE
         staging = options.output.rstrip("/") + ".partial"
-        staging_path = spark._jvm.org.apache.hadoop.fs.Path(staging)
+        staging_path = jvm.org.apache.hadoop.fs.Path(staging)
         filesystem.delete(staging_path, True)
         counts = {}
         for table in tables.TABLES:

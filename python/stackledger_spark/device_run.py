@@ -9,6 +9,7 @@ the tables, they are read back as Arrow batches with every cited event named by 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,8 +18,9 @@ import sqlite3
 import subprocess
 import tempfile
 from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import IO, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -34,12 +36,12 @@ class ReplayOptions:
     """What every device's replay is asked, as `export sqlite` options."""
 
     every: str = "15m"
-    start: Optional[str] = None
-    end: Optional[str] = None
+    start: str | None = None
+    end: str | None = None
     #: The file name of a policy override, found beside the binary (shipped with addFile).
-    policy: Optional[str] = None
+    policy: str | None = None
 
-    def export_arguments(self, policy_path: Optional[str]) -> list[str]:
+    def export_arguments(self, policy_path: str | None) -> list[str]:
         arguments = ["--every", self.every]
         if self.start:
             arguments += ["--from", self.start]
@@ -58,23 +60,24 @@ class DeviceRun:
     """Streams one device's events into a temporary store, then reads its tables."""
 
     def __init__(
-        self, binary: str, device: Optional[str], options: ReplayOptions, policy_path: Optional[str],
-        scratch: Optional[str] = None,
+        self, binary: str, device: str | None, options: ReplayOptions, policy_path: str | None,
+        scratch: str | None = None,
     ):
         self.binary = binary
         self.device = device
         self.options = options
         self.policy_path = policy_path
         self.seqs = array("q")
-        self.failure: Optional[str] = None
+        self.failure: str | None = None
         self.directory = tempfile.mkdtemp(prefix="stackledger-device-", dir=scratch)
         self.store = os.path.join(self.directory, "store")
         # The lines as sent, kept on local disk (not in memory) for the rare device whose log
         # repeats an event id: ingest skips the repeat, and the lines say which one it was.
-        self.spool = open(os.path.join(self.directory, "events.ndjson"), "wb")
-        self.ingest_out = open(os.path.join(self.directory, "ingest.out"), "w+b")
-        self.ingest_err = open(os.path.join(self.directory, "ingest.err"), "w+b")
-        self.process: Optional[subprocess.Popen] = None
+        # Held open across feed() calls and closed by finish(): no `with` block spans them.
+        self.spool = open(os.path.join(self.directory, "events.ndjson"), "wb")  # noqa: SIM115
+        self.ingest_out = open(os.path.join(self.directory, "ingest.out"), "w+b")  # noqa: SIM115
+        self.ingest_err = open(os.path.join(self.directory, "ingest.err"), "w+b")  # noqa: SIM115
+        self.process: subprocess.Popen[bytes] | None = None
         if device is None:
             self.failure = "rows without a device: give every row its device"
             return
@@ -94,7 +97,7 @@ class DeviceRun:
             return
         first = self.seqs[-1] if self.seqs else None
         self.seqs.frombytes(_int64_bytes(seqs))
-        if first is not None and seqs[0].as_py() == first or _has_repeats(seqs):
+        if (first is not None and seqs[0].as_py() == first) or _has_repeats(seqs):
             self.failure = f"seq {_first_repeat(seqs, first)} is given to two rows: each row needs its own seq"
             return
         if lines.null_count:
@@ -108,11 +111,10 @@ class DeviceRun:
             return
         data = _newline_terminated(lines)
         self.spool.write(data)
-        try:
+        # ingest may have stopped early; finish() reports why.
+        with contextlib.suppress(BrokenPipeError):
+            assert self.process is not None and self.process.stdin is not None
             self.process.stdin.write(data)
-        except BrokenPipeError:
-            # ingest stopped early; finish() reports why.
-            pass
 
     def finish(self) -> Iterator[pa.RecordBatch]:
         """The device's output batches (its tables, or one `errors` row); then removes the store."""
@@ -123,10 +125,9 @@ class DeviceRun:
 
     def _finish(self) -> Iterator[pa.RecordBatch]:
         if self.process is not None and self.failure is None:
-            try:
-                self.process.stdin.close()
-            except BrokenPipeError:
-                pass
+            with contextlib.suppress(BrokenPipeError):
+                if self.process.stdin is not None:
+                    self.process.stdin.close()
             code = self.process.wait()
             if code != 0:
                 self.failure = self._ingest_failure(code)
@@ -164,24 +165,26 @@ class DeviceRun:
     def _export(self) -> str:
         database = os.path.join(self.directory, "tables.db")
         # The input holds the events: the export leaves its events table empty.
-        command = [self.binary, "export", "sqlite", "--store", self.store, "--no-sync", "--no-events", "--out", database]
+        command = [
+            self.binary, "export", "sqlite", "--store", self.store, "--no-sync", "--no-events", "--out", database,
+        ]
         command += self.options.export_arguments(self.policy_path)
         result = subprocess.run(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=_child_environment(self.directory),
+            command, stdin=subprocess.DEVNULL, capture_output=True, check=False, env=_child_environment(self.directory),
         )
         if result.returncode != 0:
             message = result.stderr.decode("utf-8", "replace").strip().replace("stackledger: ", "")
             raise DeviceFailed(f"export sqlite exited {result.returncode}: {message}")
         return database
 
-    def _store_log(self) -> Iterator[tuple[int, Optional[str]]]:
+    def _store_log(self) -> Iterator[tuple[int, str | None]]:
         """(seq, id) of every stored event, in order, from `log --json`."""
         process = subprocess.Popen(
             [self.binary, "log", "--store", self.store, "--no-sync", "--json"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=_child_environment(self.directory),
         )
+        assert process.stdout is not None
         try:
             for line in process.stdout:
                 event = json.loads(line)
@@ -193,7 +196,7 @@ class DeviceRun:
 
     # MARK: - Reading the tables
 
-    def _seq_map(self, summary: dict) -> "SeqMap":
+    def _seq_map(self, summary: dict[str, Any]) -> SeqMap:
         first = summary.get("firstSeq") or 1
         if summary.get("duplicates", 0) == 0:
             return SeqMap(self.seqs, first)
@@ -210,7 +213,7 @@ class DeviceRun:
                     pending = next(log, None)
         return SeqMap(stored, first)
 
-    def _read_tables(self, database: str, summary: dict) -> Iterator[pa.RecordBatch]:
+    def _read_tables(self, database: str, summary: dict[str, Any]) -> Iterator[pa.RecordBatch]:
         seq_map = self._seq_map(summary)
         connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
         try:
@@ -225,7 +228,7 @@ class DeviceRun:
         finally:
             connection.close()
 
-    def _read_table(self, connection: sqlite3.Connection, table: str, seq_map: "SeqMap") -> Iterator[pa.RecordBatch]:
+    def _read_table(self, connection: sqlite3.Connection, table: str, seq_map: SeqMap) -> Iterator[pa.RecordBatch]:
         columns = tables.TABLES[table]
         selected = ", ".join("?" if name == "device" else f'"{name}"' for name, _ in columns)
         cursor = connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (self.device,))
@@ -238,7 +241,7 @@ class DeviceRun:
             values = list(zip(*rows))
             arrays = []
             for position, (name, kind) in enumerate(columns):
-                column = values[position]
+                column: Sequence[Any] = values[position]
                 if name == seq_column:
                     column = [seq_map.input_seq(s) for s in column]
                 elif name == array_column:
@@ -253,19 +256,19 @@ class DeviceRun:
 class SeqMap:
     """A temporary store's sequence numbers to the input's `seq`."""
 
-    def __init__(self, input_seqs: array, first: int):
+    def __init__(self, input_seqs: array[int], first: int):
         self.input_seqs = input_seqs
         self.first = first
 
-    def input_seq(self, store_seq: Optional[int]) -> Optional[int]:
+    def input_seq(self, store_seq: int | None) -> int | None:
         if store_seq is None:
             return None
         index = store_seq - self.first
         if not 0 <= index < len(self.input_seqs):
             raise DeviceFailed(f"the export cites stored event {store_seq}, which no input row matches")
-        return self.input_seqs[index]
+        return int(self.input_seqs[index])
 
-    def input_seq_array(self, text: Optional[str]) -> Optional[str]:
+    def input_seq_array(self, text: str | None) -> str | None:
         if text is None:
             return None
         return json.dumps([self.input_seq(s) for s in json.loads(text)], separators=(",", ":"))
@@ -279,7 +282,7 @@ def _child_environment(directory: str) -> dict[str, str]:
     return {"TMPDIR": directory, "PATH": "/usr/bin:/bin"}
 
 
-def _read(handle) -> str:
+def _read(handle: IO[bytes]) -> str:
     handle.flush()
     handle.seek(0)
     return handle.read().decode("utf-8", "replace")
@@ -288,10 +291,10 @@ def _read(handle) -> str:
 _LINE_REFERENCE = re.compile(r"(?:stackledger: )?-:(\d+)(?::\d+)?:")
 
 
-def _name_by_seq(problem: str, seqs: array) -> str:
+def _name_by_seq(problem: str, seqs: array[int]) -> str:
     """`-:12:40: field time: ...` becomes `seq 1017: field time: ...`."""
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         line = int(match.group(1))
         return f"seq {seqs[line - 1]}:" if 0 < line <= len(seqs) else match.group(0)
 
@@ -309,10 +312,10 @@ def _has_repeats(seqs: pa.Array) -> bool:
     return len(seqs) > 1 and pc.any(pc.equal(seqs[1:], seqs[:-1])).as_py()
 
 
-def _first_repeat(seqs: pa.Array, previous: Optional[int]) -> int:
+def _first_repeat(seqs: pa.Array, previous: int | None) -> int:
     if previous is not None and seqs[0].as_py() == previous:
         return previous
-    return seqs[pc.index(pc.equal(seqs[1:], seqs[:-1]), True).as_py()].as_py()
+    return int(seqs[pc.index(pc.equal(seqs[1:], seqs[:-1]), True).as_py()].as_py())
 
 
 def _newline_terminated(lines: pa.Array) -> bytes:

@@ -8,9 +8,8 @@ import shutil
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from typing import Optional
 
-from pyspark import StorageLevel
+from pyspark import SparkContext, StorageLevel
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
@@ -53,12 +52,12 @@ class FleetTables:
 def replay_fleet(
     events: DataFrame,
     *,
-    binary: Optional[str] = None,
+    binary: str | None = None,
     every: str = "15m",
-    start: Optional[str] = None,
-    end: Optional[str] = None,
-    policy: Optional[str] = None,
-    partitions: Optional[int] = None,
+    start: str | None = None,
+    end: str | None = None,
+    policy: str | None = None,
+    partitions: int | None = None,
 ) -> FleetTables:
     """Replays every device of `events` with the `stackledger` binary on the executors.
 
@@ -100,7 +99,7 @@ def replay_fleet(
     return FleetTables(result.persist(StorageLevel.MEMORY_AND_DISK))
 
 
-def locate_binary(binary: Optional[str]) -> str:
+def locate_binary(binary: str | None) -> str:
     """The binary to ship: the argument, else $STACKLEDGER_FLEET_BINARY, else `stackledger` on PATH."""
     path = binary or os.environ.get(BINARY_VARIABLE) or shutil.which(BINARY_NAME)
     if not path or not os.path.isfile(path):
@@ -111,7 +110,7 @@ def locate_binary(binary: Optional[str]) -> str:
     return os.path.abspath(path)
 
 
-def ship_package(context) -> None:
+def ship_package(context: SparkContext) -> None:
     """Ships this package to the executors (addPyFile), so that they need only pyspark and pyarrow."""
     name = "stackledger_spark.zip"
     if any(entry.endswith("/" + name) for entry in context.listFiles):
@@ -125,13 +124,13 @@ def ship_package(context) -> None:
     context.addPyFile(archive)
 
 
-def distribute(context, binary: str) -> None:
+def distribute(context: SparkContext, binary: str) -> None:
     """Ships the binary, and the shared objects beside it that it finds through $ORIGIN."""
     if os.path.basename(binary) != BINARY_NAME:
         raise ValueError(f"the binary must be named {BINARY_NAME} (it is {os.path.basename(binary)})")
     shipped = set(context.listFiles)
     folder = os.path.dirname(binary)
-    for name in [BINARY_NAME] + sorted(n for n in os.listdir(folder) if n.startswith(SHARED_OBJECTS)):
+    for name in [BINARY_NAME, *sorted(n for n in os.listdir(folder) if n.startswith(SHARED_OBJECTS))]:
         path = os.path.join(folder, name)
         if not any(entry.endswith("/" + name) for entry in shipped):
             context.addFile(path)

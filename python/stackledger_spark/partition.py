@@ -11,7 +11,7 @@ import os
 import shutil
 import stat
 import tempfile
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -31,7 +31,7 @@ def replay_partition(options: ReplayOptions, batches: Iterator[pa.RecordBatch]) 
     binary = executor_binary()
     policy = executor_file(options.policy) if options.policy else None
     scratch = executor_scratch()
-    current: Optional[DeviceRun] = None
+    current: DeviceRun | None = None
     for batch in batches:
         devices, seqs, lines = batch.column("device"), batch.column("seq"), batch.column("line")
         for start, end in _device_runs(devices):

@@ -34,7 +34,8 @@ def replay_each_device(
             with open(source, "w") as handle:
                 handle.writelines(line + "\n" for _, line in events)
             store, database = os.path.join(folder, "store"), os.path.join(folder, "tables.db")
-            if subprocess.run([cli, "ingest", "--store", store, source], capture_output=True).returncode != 0:
+            ingest = subprocess.run([cli, "ingest", "--store", store, source], capture_output=True, check=False)
+            if ingest.returncode != 0:
                 failed.add(device)
                 continue
             subprocess.run(
@@ -58,13 +59,14 @@ def _table_rows(database: str, table: str, device: str, stored: list[int]) -> li
         names = [name for name, _ in TABLES[table]]
         selected = ", ".join("?" if name == "device" else f'"{name}"' for name in names)
         rows = []
-        for row in connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (device,)):
-            row = list(row)
+        for found in connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (device,)):
+            row = list(found)
             for position, name in enumerate(names):
                 if name == SEQ_COLUMNS.get(table):
                     row[position] = stored[row[position] - 1]
                 elif name == SEQ_ARRAY_COLUMNS.get(table):
-                    row[position] = json.dumps([stored[s - 1] for s in json.loads(row[position])], separators=(",", ":"))
+                    cited = [stored[s - 1] for s in json.loads(row[position])]
+                    row[position] = json.dumps(cited, separators=(",", ":"))
             rows.append(tuple(row))
         return rows
     finally:

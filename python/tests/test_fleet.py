@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_loop import replay_each_device
+
 from stackledger_spark import TABLES, read_events, replay_fleet
 from stackledger_spark.tables import EXPORTED
 
@@ -96,7 +96,7 @@ def test_cited_events_are_named_by_the_input_seq_and_id(events, fleet, fleet_bin
         for row in cited:
             assert by_seq[(row.device, row.seq)] == row.event_id
         for row in result["observations"].collect():
-            assert json.loads(next(l for d, s, l in fleet.rows if s == row.seq))["type"] == row.type
+            assert json.loads(next(line for _, s, line in fleet.rows if s == row.seq))["type"] == row.type
     finally:
         result.unpersist()
 
@@ -112,8 +112,8 @@ def test_the_shipped_binary_needs_only_the_c_library(spark, fleet_binary):
         from pyspark import SparkFiles
 
         path = SparkFiles.get("stackledger")
-        ldd = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
-        version = subprocess.run([path, "--version"], env={}, capture_output=True, text=True)
+        ldd = subprocess.run(["ldd", path], capture_output=True, text=True, check=False).stdout
+        version = subprocess.run([path, "--version"], env={}, capture_output=True, text=True, check=False)
         yield path, ldd, version.returncode, version.stdout.strip()
 
     replay_fleet(spark.createDataFrame([], "device STRING, seq BIGINT, line STRING"), binary=fleet_binary)
@@ -143,7 +143,7 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     command = [sys.executable, "-m", "stackledger_spark", "--input", str(source), "--output", str(output),
                "--binary", fleet_binary, "--master", "local[2]"]
     environment = dict(os.environ, PYSPARK_PYTHON=sys.executable)
-    first = subprocess.run(command, env=environment, capture_output=True, text=True)
+    first = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert first.returncode == 0, first.stderr[-3000:]
     assert sorted(os.listdir(output)) == sorted(TABLES)
     connection = duckdb.connect()
@@ -155,9 +155,10 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     # seq is the event's position in the files, in the order of their names.
     assert f"seq {fleet.invalid_seq}:" in errors[0][1]
     quarterly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
-    again = subprocess.run(command, env=environment, capture_output=True, text=True)
+    again = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert again.returncode == 64 and "--overwrite" in again.stderr
-    replaced = subprocess.run(command + ["--overwrite", "--every", "1h"], env=environment, capture_output=True, text=True)
+    replaced = subprocess.run(
+        [*command, "--overwrite", "--every", "1h"], env=environment, capture_output=True, text=True, check=False)
     assert replaced.returncode == 0, replaced.stderr[-3000:]
     hourly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
     assert 0 < hourly < quarterly
