@@ -59,7 +59,12 @@ extension Import {
         }
         let failedFiles = files.filter { $0.error != nil }
         for r in failedFiles { printError("\(r.path.shown): \(r.error!.shown)") }
-        if !failedFiles.isEmpty { throw ExitCode(ExitCodes.dataError) }
+        if !failedFiles.isEmpty {
+            FailureReport.record(
+                "\(failedFiles.count) file\(failedFiles.count == 1 ? "" : "s") failed, the others were imported: "
+                    + failedFiles.map { "\($0.path.shown): \($0.error!.shown)" }.joined(separator: "; "), problems: [])
+            throw ExitCode(ExitCodes.dataError)
+        }
     }
 
     /// A device name from the extraction's folder or archive name (without its extension): its letters, digits, `.`, `-` and

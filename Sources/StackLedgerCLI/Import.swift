@@ -128,7 +128,12 @@ struct Import: ParsableCommand {
         }
         let failedFiles = reports.filter { $0.error != nil }
         for r in failedFiles { printError("\(r.path.shown): \(r.error!.shown)") }
-        if !failedFiles.isEmpty { throw ExitCode(ExitCodes.dataError) }
+        if !failedFiles.isEmpty {
+            FailureReport.record(
+                "\(failedFiles.count) file\(failedFiles.count == 1 ? "" : "s") failed, the others were imported: "
+                    + failedFiles.map { "\($0.path.shown): \($0.error!.shown)" }.joined(separator: "; "), problems: [])
+            throw ExitCode(ExitCodes.dataError)
+        }
     }
 
     func printText(_ reports: [ImportFileReport], passedOver: [PassedOver]) {

@@ -99,7 +99,7 @@ struct Ingest: ParsableCommand {
             if rejected.count > 20 { printError("... \(rejected.count - 20) more invalid lines") }
             throw fail(
                 "rejected \(rejected.count) invalid line\(rejected.count == 1 ? "" : "s"); nothing was stored. Fix the lines, or rerun with --skip-invalid to store the valid ones",
-                code: ExitCodes.dataError)
+                code: ExitCodes.dataError, problems: rejected.problems)
         } catch let e as LedgerError {
             if terminal { printProgress("") }
             throw fail(e.message, code: ledgerExitCode(for: e))
@@ -129,7 +129,12 @@ struct Ingest: ParsableCommand {
             if let f = summary.firstSeq, let l = summary.lastSeq { line += " (seq \(f)-\(l))" }
             print(line)
         }
-        if summary.rejected > 0 { throw ExitCode(ExitCodes.dataError) }
+        if summary.rejected > 0 {
+            FailureReport.record(
+                "rejected \(summary.rejected) invalid line\(summary.rejected == 1 ? "" : "s"); the valid ones were stored",
+                problems: summary.problems)
+            throw ExitCode(ExitCodes.dataError)
+        }
     }
 }
 

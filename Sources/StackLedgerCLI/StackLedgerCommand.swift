@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Forensics
+import Ingestion
 import LMDBKit
 import Ledger
 
@@ -39,9 +40,25 @@ public struct StackLedgerCommand: ParsableCommand {
         arguments.dropFirst().first == "serve"
     }
 
-    /// Parses the process's arguments and runs the command, exiting with its code.
+    /// Parses the process's arguments and runs the command, exiting with its code. With
+    /// `--json`, a failure also ends standard error with one JSON line, `{"error": {...}}`
+    /// (docs/queries.md, "Errors as JSON").
     public static func runFromCommandLine() {
-        main(joiningListedNumbers(Array(CommandLine.arguments.dropFirst())))
+        let arguments = joiningListedNumbers(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success, arguments.prefix(while: { $0 != "--" }).contains("--json") else {
+                exit(withError: error)
+            }
+            // The parser's own message (for a usage error), then the JSON line, last.
+            let text = fullMessage(for: error)
+            if !text.isEmpty { printRaw(text + "\n") }
+            FailureReport.writeJSON(exit: code.rawValue, otherwise: message(for: error))
+            Glibc.exit(code.rawValue)
+        }
     }
 
     /// `--without 3 5 8 ...` given as one argument, `--without 3,5,8`: the argument parser
@@ -111,9 +128,17 @@ func printError(_ message: String) {
     line.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
 }
 
-/// Ends the command with an error message and an exit code.
-func fail(_ message: String, code: Int32) -> ExitCode {
+/// Writes `text` to standard error as it is.
+func printRaw(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
+}
+
+/// Ends the command with an error message and an exit code; `problems` are the input's
+/// lines at fault, for the `--json` error object.
+func fail(_ message: String, code: Int32, problems: [IngestProblem] = []) -> ExitCode {
     printError(message)
+    FailureReport.record(message, problems: problems)
     return ExitCode(code)
 }
 

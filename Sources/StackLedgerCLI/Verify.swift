@@ -25,6 +25,7 @@ struct Verify: ParsableCommand {
             ledger = try Ledger(path: storeOptions.path, options: .init(readOnly: true))
         } catch let e where e.kind == .damaged {
             report(ok: false, head: nil, problems: [e.message], firstBad: nil, counts: nil)
+            FailureReport.record("the store fails verification: \(e.message)", problems: [])
             throw ExitCode(ExitCodes.checkFailed)
         } catch {
             throw fail(error.message, code: ledgerExitCode(for: error))
@@ -34,9 +35,11 @@ struct Verify: ParsableCommand {
             r = try ledger.verify()
         } catch let e as LedgerError {
             report(ok: false, head: nil, problems: [e.message], firstBad: nil, counts: nil)
+            FailureReport.record("the store fails verification: \(e.message)", problems: [])
             throw ExitCode(ExitCodes.checkFailed)
         } catch {
             report(ok: false, head: nil, problems: ["the store cannot be read: \(error)"], firstBad: nil, counts: nil)
+            FailureReport.record("the store fails verification: the store cannot be read: \(error)", problems: [])
             throw ExitCode(ExitCodes.checkFailed)
         }
         var problems = r.problems.map(\.description)
@@ -57,7 +60,11 @@ struct Verify: ParsableCommand {
             ok: ok, head: r.head ?? r.computedHead, problems: problems,
             firstBad: r.firstBadSeq, counts: (r.records, r.batches, r.strings, r.indexEntries), checkpoints: checkpoints
         )
-        if !ok { throw ExitCode(ExitCodes.checkFailed) }
+        if !ok {
+            FailureReport.record(
+                "the store fails verification: " + (problems.first ?? "the log does not hold together"), problems: [])
+            throw ExitCode(ExitCodes.checkFailed)
+        }
     }
 
     private func report(

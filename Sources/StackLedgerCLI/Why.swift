@@ -71,7 +71,7 @@ struct Why: ParsableCommand {
         var query = try options.query()
         query.without = try withoutSeqs()
         if let last = query.without.max() {
-            let stored = try withLedgerErrors { try session.ledger.read { try $0.lastSeq() } } ?? 0
+            let stored = try withLedgerErrors { try session.ledger.read { try $0.lastSeq() } }
             guard last <= stored else {
                 throw fail(
                     "--without \(last): the store holds no event with that sequence number (its last is \(stored))",

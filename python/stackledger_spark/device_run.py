@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shutil
 import sqlite3
 import subprocess
@@ -153,14 +152,17 @@ class DeviceRun:
     # MARK: - The binary's runs
 
     def _ingest_failure(self, code: int) -> str:
-        text = _read(self.ingest_err)
-        problems = [
-            line for line in text.splitlines()
-            if not line.startswith("stackledger: committed") and "nothing was stored" not in line
-        ]
-        # ingest names standard input "-" and the line within it: the device's n-th line.
-        message = "; ".join(_name_by_seq(p, self.seqs) for p in problems[:3]) or f"ingest exited {code}"
-        return f"ingest exited {code}: {message}"
+        """What ingest's JSON error (the last line of its standard error) says, each line at
+        fault named by its row's seq: ingest reads standard input, so line n is the n-th row."""
+        lines = _read(self.ingest_err).strip().splitlines()
+        try:
+            error = json.loads(lines[-1])["error"] if lines else None
+        except (ValueError, KeyError, TypeError):
+            error = None
+        if not isinstance(error, dict):
+            return f"ingest exited {code}: " + ("; ".join(lines[-3:]) or "no message")
+        named = [_problem_by_seq(problem, self.seqs) for problem in error.get("problems", [])[:3]]
+        return f"ingest exited {code}: " + ("; ".join(named) or str(error.get("message", "")))
 
     def _export(self) -> str:
         database = os.path.join(self.directory, "tables.db")
@@ -288,17 +290,12 @@ def _read(handle: IO[bytes]) -> str:
     return handle.read().decode("utf-8", "replace")
 
 
-_LINE_REFERENCE = re.compile(r"(?:stackledger: )?-:(\d+)(?::\d+)?:")
-
-
-def _name_by_seq(problem: str, seqs: array[int]) -> str:
-    """`-:12:40: field time: ...` becomes `seq 1017: field time: ...`."""
-
-    def replace(match: re.Match[str]) -> str:
-        line = int(match.group(1))
-        return f"seq {seqs[line - 1]}:" if 0 < line <= len(seqs) else match.group(0)
-
-    return _LINE_REFERENCE.sub(replace, problem.replace("stackledger: rejected ", ""), count=1).strip()
+def _problem_by_seq(problem: dict[str, Any], seqs: array[int]) -> str:
+    """One problem of ingest's JSON error, its line named by the row's seq."""
+    line = problem.get("line")
+    where = f"seq {seqs[line - 1]}" if isinstance(line, int) and 0 < line <= len(seqs) else f"line {line}"
+    field = f"field {problem['field']}: " if problem.get("field") else ""
+    return f"{where}: {field}{problem.get('message', '')}"
 
 
 def _int64_bytes(values: pa.Array) -> bytes:
