@@ -19,7 +19,9 @@ struct ExportSQLite: ParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The database file to write (replaced when it exists).") var out: String
+    @Option(help: "The database file to write (replaced when it exists).") var out: String?
+    @Flag(help: "Print the tables' schema (SQL) and exit, without a store: what the fleet reads its columns from.")
+    var schema = false
     @Option(help: "The interval's start (RFC 3339; default: the first event).", transform: TimeArgument.parse)
     var from: TimeArgument?
     @Option(
@@ -35,6 +37,8 @@ struct ExportSQLite: ParsableCommand {
         if let from, let to, from.timestamp.microseconds > to.timestamp.microseconds {
             throw ValidationError("--from \(from) is after --to \(to)")
         }
+        if schema { return }
+        guard let out else { throw ValidationError("Missing expected argument '--out <out>'") }
         if out == "-" {
             throw ValidationError("--out -: a SQLite database is a file that SQLite opens; give its path")
         }
@@ -42,6 +46,11 @@ struct ExportSQLite: ParsableCommand {
     }
 
     func run() throws {
+        if schema {
+            print(SQLiteExport.schema)
+            return
+        }
+        guard let out else { throw ValidationError("Missing expected argument '--out <out>'") }
         let session = try QuerySession(store: storeOptions, options: options, allDevices: true)
         let (a, b) = try withLedgerErrors { try exportInterval(session, from: from, to: to) }
         let head = try withLedgerErrors { try session.ledger.read { try $0.chainHead() } }

@@ -87,6 +87,16 @@ struct SQLiteExportTests {
         try #require(events.count == 3 && rest.count == 3, "\(counts)")
         #expect(Int(events[0])! > 0 && rest[0] == "0")
         #expect(events[1] == rest[1] && events[2] == rest[2] && Int(rest[1])! > 0, "\(counts)")
+        // `--schema` prints, without a store, the tables of the database an export writes.
+        let printed = try CLI.run(["export", "sqlite", "--schema", "--store", dir.file("none")])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let tables = try CLI.run(
+            executable: "/usr/bin/sqlite3", [full, "SELECT sql || ';' FROM sqlite_master WHERE type = 'table'"]
+        ).stdout
+        #expect(
+            printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == tables.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(try CLI.run(["export", "sqlite", "--store", dir.store]).status == 64)
     }
 
     @Test("a killed export leaves the file it would replace as it was")

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 import pyarrow as pa
@@ -39,6 +39,8 @@ class ReplayOptions:
     end: str | None = None
     #: The file name of a policy override, found beside the binary (shipped with addFile).
     policy: str | None = None
+    #: The tables' columns, as the binary writes them (`tables.read_schema`).
+    schema: tables.Schema = field(default_factory=dict)
 
     def export_arguments(self, policy_path: str | None) -> list[str]:
         arguments = ["--every", self.every]
@@ -231,7 +233,7 @@ class DeviceRun:
             connection.close()
 
     def _read_table(self, connection: sqlite3.Connection, table: str, seq_map: SeqMap) -> Iterator[pa.RecordBatch]:
-        columns = tables.TABLES[table]
+        columns = [(name, tables.arrow_type(kind)) for name, kind in self.options.schema[table]]
         selected = ", ".join("?" if name == "device" else f'"{name}"' for name, _ in columns)
         cursor = connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (self.device,))
         seq_column = tables.SEQ_COLUMNS.get(table)
@@ -249,10 +251,12 @@ class DeviceRun:
                 elif name == array_column:
                     column = [seq_map.input_seq_array(text) for text in column]
                 arrays.append(pa.array(column, kind))
-            yield tables.batch(table, arrays)
+            yield tables.batch(self.options.schema, table, arrays)
 
     def _error(self, message: str) -> pa.RecordBatch:
-        return tables.batch("errors", [pa.array([self.device], pa.string()), pa.array([message], pa.string())])
+        return tables.batch(
+            self.options.schema, "errors", [pa.array([self.device], pa.string()), pa.array([message], pa.string())]
+        )
 
 
 class SeqMap:

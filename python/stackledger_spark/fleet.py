@@ -23,7 +23,7 @@ BINARY_VARIABLE = "STACKLEDGER_FLEET_BINARY"
 
 @dataclass
 class FleetTables:
-    """The tables of a fleet replay (see `tables.TABLES`), each a DataFrame.
+    """The tables of a fleet replay (`tables.TABLES`, their columns those of `export sqlite`), each a DataFrame.
 
     They are cut from one persisted result, so reading several of them replays each device
     once; `unpersist()` frees it.
@@ -87,7 +87,9 @@ def replay_fleet(
             raise FileNotFoundError(f"--policy {policy}: no such file")
         context.addFile(os.path.abspath(policy))
         policy_name = os.path.basename(policy)
-    options = ReplayOptions(every=every, start=start, end=end, policy=policy_name)
+    options = ReplayOptions(
+        every=every, start=start, end=end, policy=policy_name, schema=tables.read_schema(path)
+    )
     frame = events.select(
         F.col("device").cast("string").alias("device"),
         F.col("seq").cast("long").alias("seq"),
@@ -95,7 +97,7 @@ def replay_fleet(
     )
     count = partitions or context.defaultParallelism
     ordered = frame.repartition(count, "device").sortWithinPartitions("device", "seq")
-    result = ordered.mapInArrow(functools.partial(replay_partition, options), tables.spark_ddl())
+    result = ordered.mapInArrow(functools.partial(replay_partition, options), tables.spark_ddl(options.schema))
     return FleetTables(result.persist(StorageLevel.MEMORY_AND_DISK))
 
 

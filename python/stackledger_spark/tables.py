@@ -1,52 +1,25 @@
 """The tables a fleet replay returns.
 
 Each is the table of the same name that `stackledger export sqlite` writes (docs/queries.md,
-"Tables"), in the same column order, with `device` added where the SQLite table has none (a
-fleet's rows come from many devices). Cited events (`reason_events.seq`, `observations.seq`,
-`disagreements.seq`, `assumptions.events`) are named by the input's `seq`, never by a
-temporary store's sequence numbers. `errors` holds one row per device whose log could not be
-replayed.
+"Tables"), in the same column order, with `device` first where the SQLite table has none (a
+fleet's rows come from many devices). The columns are read from the schema the binary itself
+writes (`stackledger export sqlite --schema`), never copied here. Cited events
+(`reason_events.seq`, `observations.seq`, `disagreements.seq`, `assumptions.events`) are named
+by the input's `seq`, never by a temporary store's sequence numbers. `errors` holds one row
+per device whose log could not be replayed.
 """
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+
 import pyarrow as pa
 
-_TEXT = pa.string()
-_INT = pa.int64()
-_REAL = pa.float64()
-
-#: Each table's columns, in order, with their Arrow types.
-TABLES: dict[str, list[tuple[str, pa.DataType]]] = {
-    "decisions": [
-        ("id", _INT), ("time", _TEXT), ("time_us", _INT), ("device", _TEXT), ("stack", _TEXT),
-        ("action", _TEXT), ("instance", _TEXT), ("app", _TEXT), ("kind", _TEXT),
-        ("from_instance", _TEXT), ("message", _TEXT),
-    ],
-    "reasons": [
-        ("device", _TEXT), ("id", _INT), ("decision_id", _INT), ("position", _INT), ("code", _TEXT),
-        ("basis", _TEXT), ("rule", _TEXT), ("parameters", _TEXT), ("detail", _TEXT),
-    ],
-    "reason_events": [("device", _TEXT), ("reason_id", _INT), ("seq", _INT), ("event_id", _TEXT)],
-    "observations": [
-        ("seq", _INT), ("time", _TEXT), ("time_us", _INT), ("device", _TEXT), ("stack", _TEXT),
-        ("type", _TEXT), ("judgement", _TEXT), ("matched_by", _TEXT), ("detail", _TEXT),
-    ],
-    "disagreements": [
-        ("seq", _INT), ("time", _TEXT), ("time_us", _INT), ("device", _TEXT), ("stack", _TEXT),
-        ("detail", _TEXT),
-    ],
-    "states": [
-        ("time", _TEXT), ("time_us", _INT), ("device", _TEXT), ("stack", _TEXT), ("instance", _TEXT),
-        ("app", _TEXT), ("kind", _TEXT), ("position", _INT), ("on_top", _INT), ("suggested", _INT),
-        ("score", _REAL), ("normalized", _REAL),
-    ],
-    "assumptions": [
-        ("id", _INT), ("decision_id", _INT), ("state_time_us", _INT), ("device", _TEXT),
-        ("stack", _TEXT), ("code", _TEXT), ("instance", _TEXT), ("events", _TEXT), ("detail", _TEXT),
-    ],
-    "errors": [("device", _TEXT), ("message", _TEXT)],
-}
+#: The tables, in the order a replay writes them.
+TABLES = (
+    "decisions", "reasons", "reason_events", "observations", "disagreements", "states", "assumptions", "errors",
+)
 
 #: The tables read from a device's SQLite export (all but `errors`).
 EXPORTED = [name for name in TABLES if name != "errors"]
@@ -55,37 +28,78 @@ EXPORTED = [name for name in TABLES if name != "errors"]
 SEQ_COLUMNS = {"reason_events": "seq", "observations": "seq", "disagreements": "seq"}
 SEQ_ARRAY_COLUMNS = {"assumptions": "events"}
 
+_ARROW = {"TEXT": pa.string(), "INTEGER": pa.int64(), "REAL": pa.float64()}
+_SPARK = {"TEXT": "STRING", "INTEGER": "BIGINT", "REAL": "DOUBLE"}
 
-def struct_type(table: str) -> pa.StructType:
-    """The Arrow struct of one table's row."""
-    return pa.struct([pa.field(name, kind) for name, kind in TABLES[table]])
-
-
-#: What a partition yields: the table a row belongs to, and one struct column per table, of
-#: which only that table's is set. Spark splits it back into one DataFrame per table.
-OUTPUT_SCHEMA = pa.schema(
-    [pa.field("table", _TEXT, nullable=False)] + [pa.field(name, struct_type(name)) for name in TABLES]
-)
+#: Each table's columns, in order, with their SQLite types (TEXT, INTEGER, REAL).
+Schema = dict[str, list[tuple[str, str]]]
 
 
-def spark_ddl() -> str:
-    """OUTPUT_SCHEMA as the DDL string `mapInArrow` takes."""
-    spark_types = {_TEXT: "STRING", _INT: "BIGINT", _REAL: "DOUBLE"}
-    tables = ", ".join(
-        f"`{name}` STRUCT<" + ", ".join(f"`{c}`: {spark_types[t]}" for c, t in columns) + ">"
-        for name, columns in TABLES.items()
+def read_schema(binary: str) -> Schema:
+    """The tables' columns, from the schema `binary` writes (`export sqlite --schema`)."""
+    result = subprocess.run(
+        [binary, "export", "sqlite", "--schema"], capture_output=True, text=True, check=False,
+        env={"PATH": "/usr/bin:/bin"},
     )
-    return f"`table` STRING, {tables}"
+    if result.returncode != 0:
+        raise RuntimeError(f"{binary} export sqlite --schema exited {result.returncode}: {result.stderr.strip()}")
+    return schema_of(result.stdout)
 
 
-def batch(table: str, columns: list[pa.Array]) -> pa.RecordBatch:
+def schema_of(sql: str) -> Schema:
+    """The tables' columns from the SQL schema `export sqlite` writes."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.executescript(sql)
+        schema: Schema = {}
+        for table in EXPORTED:
+            rows = connection.execute(f'PRAGMA table_info("{table}")').fetchall()
+            if not rows:
+                raise RuntimeError(f"the binary's schema has no table {table}")
+            columns = [(str(row[1]), str(row[2]).upper()) for row in rows]
+            if "device" not in (name for name, _ in columns):
+                columns.insert(0, ("device", "TEXT"))
+            schema[table] = columns
+        schema["errors"] = [("device", "TEXT"), ("message", "TEXT")]
+        return schema
+    finally:
+        connection.close()
+
+
+def arrow_type(kind: str) -> pa.DataType:
+    """The Arrow type of a column of SQLite type `kind`."""
+    return _ARROW[kind]
+
+
+def struct_type(schema: Schema, table: str) -> pa.StructType:
+    """The Arrow struct of one table's row."""
+    return pa.struct([pa.field(name, arrow_type(kind)) for name, kind in schema[table]])
+
+
+def output_schema(schema: Schema) -> pa.Schema:
+    """What a partition yields: the table a row belongs to, and one struct column per table,
+    of which only that table's is set. Spark splits it back into one DataFrame per table."""
+    return pa.schema(
+        [pa.field("table", pa.string(), nullable=False)] + [pa.field(t, struct_type(schema, t)) for t in TABLES]
+    )
+
+
+def spark_ddl(schema: Schema) -> str:
+    """`output_schema` as the DDL string `mapInArrow` takes."""
+    structs = ", ".join(
+        f"`{table}` STRUCT<" + ", ".join(f"`{c}`: {_SPARK[k]}" for c, k in schema[table]) + ">" for table in TABLES
+    )
+    return f"`table` STRING, {structs}"
+
+
+def batch(schema: Schema, table: str, columns: list[pa.Array]) -> pa.RecordBatch:
     """One output batch of `table`'s rows, the other tables' structs left null."""
     rows = len(columns[0]) if columns else 0
-    row_type = struct_type(table)
-    arrays = [pa.array([table] * rows, _TEXT)]
+    row_type = struct_type(schema, table)
+    arrays = [pa.array([table] * rows, pa.string())]
     for name in TABLES:
         if name == table:
             arrays.append(pa.StructArray.from_arrays(columns, fields=list(row_type)))
         else:
-            arrays.append(pa.nulls(rows, struct_type(name)))
-    return pa.RecordBatch.from_arrays(arrays, schema=OUTPUT_SCHEMA)
+            arrays.append(pa.nulls(rows, struct_type(schema, name)))
+    return pa.RecordBatch.from_arrays(arrays, schema=output_schema(schema))

@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import tempfile
 
-from stackledger_spark.tables import EXPORTED, SEQ_ARRAY_COLUMNS, SEQ_COLUMNS, TABLES
+from stackledger_spark.tables import EXPORTED, SEQ_ARRAY_COLUMNS, SEQ_COLUMNS, Schema, read_schema
 
 
 def replay_each_device(
@@ -25,6 +25,7 @@ def replay_each_device(
     by_device: dict[str, list[tuple[int, str]]] = {}
     for device, seq, line in rows:
         by_device.setdefault(device, []).append((seq, line))
+    schema = read_schema(cli)
     result: dict[str, list[tuple]] = {table: [] for table in EXPORTED}
     failed = set()
     for device in sorted(by_device):
@@ -49,14 +50,14 @@ def replay_each_device(
                     stored.append(seq)
                     seen.add(event_id)
             for table in EXPORTED:
-                result[table] += _table_rows(database, table, device, stored)
+                result[table] += _table_rows(schema, database, table, device, stored)
     return result, failed
 
 
-def _table_rows(database: str, table: str, device: str, stored: list[int]) -> list[tuple]:
+def _table_rows(schema: Schema, database: str, table: str, device: str, stored: list[int]) -> list[tuple]:
     connection = sqlite3.connect(database)
     try:
-        names = [name for name, _ in TABLES[table]]
+        names = [name for name, _ in schema[table]]
         selected = ", ".join("?" if name == "device" else f'"{name}"' for name in names)
         rows = []
         for found in connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (device,)):
