@@ -6,6 +6,7 @@ when one executor's JVM is killed while tasks run."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -90,32 +91,16 @@ def _tables(output: Path) -> dict[str, list[tuple[object, ...]]]:
     }
 
 
-def _executor_pids() -> list[int]:
+def _executor_pid(executor: str) -> int | None:
+    """The pid of the JVM of executor `executor` (its `--executor-id`)."""
     found = subprocess.run(
-        ["pgrep", "-f", "CoarseGrainedExecutorBackend"], capture_output=True, text=True, check=False).stdout
-    return [int(pid) for pid in found.split()]
+        ["pgrep", "-f", f"CoarseGrainedExecutorBackend.* --executor-id {executor} "],
+        capture_output=True, text=True, check=False).stdout.split()
+    return int(found[0]) if found else None
 
 
-def _replaying_under(pid: int) -> bool:
-    """Whether a `stackledger` process (a device's replay) runs under process `pid`."""
-    found = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True, check=True).stdout
-    parents: dict[int, int] = {}
-    replays = []
-    for line in found.splitlines():
-        fields = line.split(None, 2)
-        if len(fields) < 3:
-            continue
-        child, parent = int(fields[0]), int(fields[1])
-        parents[child] = parent
-        if "/stackledger " in fields[2] and (" ingest " in fields[2] or " export " in fields[2]):
-            replays.append(child)
-    for replay in replays:
-        ancestor = replay
-        while ancestor in parents and ancestor != pid:
-            ancestor = parents[ancestor]
-        if ancestor == pid:
-            return True
-    return False
+#: A task of a stage after the first (the input's read) starting on an executor.
+_RUNNING = re.compile(r"Starting task \S+ in stage [1-9]\d*\.\d+ \(TID \d+\) \([^,]+,\s*executor (\d+),")
 
 
 def test_a_standalone_cluster_writes_local_modes_tables_even_when_an_executor_is_lost(
@@ -136,31 +121,38 @@ def test_a_standalone_cluster_writes_local_modes_tables_even_when_an_executor_is
 
     submit = os.path.join(_spark_home(), "bin", "spark-submit")
 
-    def submitted(output: Path) -> subprocess.Popen[str]:
-        return subprocess.Popen(
+    def submitted(output: Path) -> tuple[subprocess.Popen[bytes], Path]:
+        # The driver's log goes to a file: a pipe nobody reads while the test watches the
+        # executors would fill and stop the driver.
+        log = output.with_suffix(".log")
+        process = subprocess.Popen(
             [submit, "--master", cluster, "--conf", "spark.ui.enabled=false", entry.__file__,
              "--input", str(source), "--output", str(output), "--binary", fleet_binary, "--partitions", "8"],
-            env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            env=environment, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+        return process, log
 
-    undisturbed = submitted(tmp_path / "cluster")
-    log, _ = undisturbed.communicate(timeout=600)
+    undisturbed, undisturbed_log = submitted(tmp_path / "cluster")
+    undisturbed.wait(timeout=600)
+    log = undisturbed_log.read_text(errors="replace")
     assert undisturbed.returncode == 0, log[-3000:]
     assert _tables(tmp_path / "cluster") == expected
 
-    # One executor's JVM is killed while its tasks replay devices (the binary runs under
-    # it): Spark runs its partitions again on the executor the worker starts instead.
-    disturbed = submitted(tmp_path / "disturbed")
+    # One executor's JVM is killed (by its pid) as soon as the driver has started a task of
+    # a later stage on it: Spark runs its work again on the executor the worker starts instead.
+    disturbed, disturbed_log = submitted(tmp_path / "disturbed")
     killed = None
     deadline = time.monotonic() + 120
     while killed is None and disturbed.poll() is None and time.monotonic() < deadline:
-        busy = [pid for pid in _executor_pids() if _replaying_under(pid)]
-        if busy:
-            killed = busy[0]
-            os.kill(killed, signal.SIGKILL)
+        started = _RUNNING.search(disturbed_log.read_text(errors="replace"))
+        pid = _executor_pid(started.group(1)) if started else None
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
+            killed = pid
         time.sleep(0.05)
-    log, _ = disturbed.communicate(timeout=600)
-    assert killed is not None, "no executor was seen replaying devices:\n" + log[-3000:]
+    disturbed.wait(timeout=600)
+    log = disturbed_log.read_text(errors="replace")
+    assert killed is not None, "no task was seen starting on an executor:\n" + log[-3000:]
     assert disturbed.returncode == 0, log[-3000:]
-    # The driver lost tasks with the executor, and ran them again.
-    assert "Lost task" in log or "ExecutorLostFailure" in log, log[-3000:]
+    # The driver lost the executor with a task running on it, and ran that task again.
+    assert "Lost executor" in log and ("ExecutorLostFailure" in log or "its executor exited" in log), log[-3000:]
     assert _tables(tmp_path / "disturbed") == expected
