@@ -129,18 +129,24 @@ enum PageAssets {
         }
         // Live: the server tells each commit; a new one redraws the view and lists new devices.
         let shownSeq = null;
+        // Resolves once the server has told the sequence number the page starts from, so that
+        // every later commit is one the page hears of.
         function follow() {
-          const source = new EventSource("/api/commits");
-          source.addEventListener("commit", async e => {
-            const last = JSON.parse(e.data).lastSeq;
-            if (shownSeq === null || last === shownSeq) { shownSeq = last; return; }
-            shownSeq = last;
-            devices = JSON.parse(await api("devices", {})).devices;
-            const listed = new Set([...$("device").options].map(o => o.value));
-            for (const d of devices) if (!listed.has(d.device)) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
-            await load();
-            $("live").textContent = "Redrawn with the events committed through sequence number " + last + ".";
-            $("live").setAttribute("data-seq", String(last));
+          return new Promise(told => {
+            const source = new EventSource("/api/commits");
+            // A page whose stream cannot open still works; it is only not live.
+            source.addEventListener("error", () => told());
+            source.addEventListener("commit", async e => {
+              const last = JSON.parse(e.data).lastSeq;
+              if (shownSeq === null || last === shownSeq) { shownSeq = last; told(); return; }
+              shownSeq = last;
+              devices = JSON.parse(await api("devices", {})).devices;
+              const listed = new Set([...$("device").options].map(o => o.value));
+              for (const d of devices) if (!listed.has(d.device)) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
+              await load();
+              $("live").textContent = "Redrawn with the events committed through sequence number " + last + ".";
+              $("live").setAttribute("data-seq", String(last));
+            });
           });
         }
         // The stack a device record belongs to: the one it names, else the one the model
@@ -288,6 +294,7 @@ enum PageAssets {
           moveCursor();
         }
         async function start() {
+          await follow();
           devices = JSON.parse(await api("devices", {})).devices;
           for (const d of devices) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
           const asked = new URLSearchParams(location.search);
@@ -307,7 +314,6 @@ enum PageAssets {
           $("cursor").addEventListener("input", moveCursor);
           document.addEventListener("keydown", e => { if (e.key === "ArrowRight") step(1); if (e.key === "ArrowLeft") step(-1); });
           await load();
-          follow();
           document.body.setAttribute("data-ready", "yes");
         }
         start();
