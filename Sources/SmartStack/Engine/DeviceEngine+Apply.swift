@@ -2,28 +2,44 @@ import RecordFormat
 
 extension DeviceEngine {
     /// Applies one event to the state; returns what decisions it may change. The caches
-    /// an event makes stale are dropped first; then the rules of its family apply.
+    /// an event makes stale are dropped first; then the event's own `apply` changes the
+    /// device model.
     mutating func handle(_ event: Event, seq: UInt64) -> Work {
         let app = event.envelope.app ?? ""
         invalidateCaches(for: event, app: app)
         switch event.body {
-        case .stackCreated, .stackSettingsChanged, .widgetAdded, .widgetRemoved, .widgetMoved, .widgetPinned,
-            .widgetUnpinned, .scrolled, .suggestionKept, .suggestionDismissed, .widgetViewed, .widgetTapped,
-            .appForeground:
-            return applyPersonEvent(event, seq: seq, app: app)
-        case .widgetTimeline, .widgetDeclared, .reloadRequested, .widgetReloaded, .intentDonated, .donationsDeleted,
-            .relevantShortcuts, .relevantIntents, .widgetRelevance:
-            return applyAppSignal(event, seq: seq, app: app)
-        case .contextChanged, .permissionChanged, .deviceInfo, .developerMode, .stackObserved:
-            return applyObservation(event, seq: seq, app: app)
-        case .relevanceObserved(let observed):
-            return applyRelevanceRecord(observed, event: event, seq: seq)
-        case .stackRotated, .suggestionObserved:
-            // The device's own records of its decisions and of relevance: ground truth
-            // that answers compare the model with (Forensics), not inputs of its rules.
+        case .stackCreated(let created): return apply(created, seq: seq)
+        case .stackSettingsChanged(let change): return apply(change, seq: seq)
+        case .widgetAdded(let added): return apply(added, seq: seq)
+        case .widgetRemoved(let removed): return apply(removed: removed)
+        case .widgetMoved(let moved): return apply(moved)
+        case .widgetPinned(let pinning): return apply(pinning: pinning, pinned: true)
+        case .widgetUnpinned(let pinning): return apply(pinning: pinning, pinned: false)
+        case .scrolled(let scroll): return apply(scrolled: scroll, seq: seq)
+        case .suggestionKept(let kept): return apply(kept, seq: seq)
+        case .suggestionDismissed(let dismissal): return apply(dismissal, event: event, app: app)
+        case .appForeground(let foreground): return apply(foreground, seq: seq, app: app)
+        case .widgetTimeline(let timeline): return apply(timeline, seq: seq, app: app)
+        case .widgetDeclared(let declared): return apply(declared, seq: seq, app: app)
+        case .reloadRequested(let request): return apply(request, seq: seq, app: app)
+        case .widgetReloaded(let reloaded): return apply(reloaded, seq: seq, app: app)
+        case .intentDonated(let donation): return apply(donation, seq: seq, app: app)
+        case .donationsDeleted(let deletion): return apply(deletion, seq: seq, app: app)
+        case .relevantShortcuts(let set): return apply(set, seq: seq, app: app)
+        case .relevantIntents(let set): return apply(set, seq: seq, app: app)
+        case .widgetRelevance(let set): return apply(set, seq: seq, app: app)
+        case .contextChanged(let change): return apply(change, seq: seq)
+        case .permissionChanged(let change): return apply(change, seq: seq, app: app)
+        case .deviceInfo(let info): return apply(info, seq: seq)
+        case .developerMode(let mode): return apply(mode, seq: seq)
+        case .layoutObserved(let layout): return apply(layout, event: event, seq: seq)
+        case .stackRemoved(let removed): return apply(removed)
+        case .relevanceObserved(let observed): return apply(observed, event: event, seq: seq)
+        case .widgetViewed, .widgetTapped, .stackObserved, .stackRotated, .suggestionObserved:
+            // The person's views and taps, and the device's own records of what was on
+            // screen and of its decisions: ground truth that answers compare the model
+            // with (Forensics), not inputs of its rules.
             return .none
-        case .layoutObserved, .stackRemoved:
-            return applyLayoutEvent(event, seq: seq)
         }
     }
 
@@ -49,18 +65,5 @@ extension DeviceEngine {
         case .ungrouped?: return nil
         case .named(let n)?: return "named:" + app + "/" + n
         }
-    }
-
-    /// Drops the usage records of hour `h` that are older than the pattern window.
-    mutating func pruneUsage(_ h: Int) {
-        let horizon = state.now - patternWindowMicros
-        guard let first = state.usage[h].first, first.time < horizon else { return }
-        // Every record that left the window goes, so that the bucket depends only on the
-        // window's records and not on when earlier ones were dropped.
-        let old = state.usage[h].prefix { $0.time < horizon }.count
-        for k in 0..<old { caches.usageEdits.touch(day: DeviceModel.usageDay(state.usage[h][k].time)) }
-        state.usage[h].removeFirst(old)
-        state.usageChanged = true
-        noteUsagePruned(hour: h, count: old)
     }
 }

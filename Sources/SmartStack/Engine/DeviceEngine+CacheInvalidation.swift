@@ -39,6 +39,48 @@ extension DeviceEngine {
     }
 }
 
+// What a rule tells the caches of what it changed: the rules change the device model only,
+// and call these where a cache built on what they changed must learn of it.
+extension DeviceEngine {
+    /// A usage record was appended to hour `hour`, made at `time`.
+    mutating func noteUsageAppended(hour: Int, time: Int64) {
+        caches.usageEdits.touch(day: DeviceModel.usageDay(time))
+        noteUsageAppended(hour: hour)
+    }
+
+    /// A usage record of hour `hour`, made at `time`, was deleted.
+    mutating func noteUsageDeleted(hour: Int, time: Int64) {
+        caches.usageEdits.counts[hour] &+= 1
+        caches.usageEdits.touch(day: DeviceModel.usageDay(time))
+    }
+
+    /// The first `count` usage records of hour `hour` are about to leave the window.
+    mutating func noteUsageLeaving(hour: Int, count: Int) {
+        for k in 0..<count { caches.usageEdits.touch(day: DeviceModel.usageDay(state.usage[hour][k].time)) }
+    }
+
+    /// An event of a kind that can change what Widget Suggestions places left it alone.
+    mutating func notePlacementKept(_ kept: Bool) {
+        caches.placementKept = kept
+    }
+
+    /// The relevance of the app's widgets of this kind changed.
+    mutating func noteRelevanceChanged(app: String, kind: String) {
+        dropCachedMembers(relevance: true) { $0.widget.kind == kind && $0.widget.app == app }
+    }
+
+    /// Schedules `work` at the instants that `fill` adds to the timelines, given in a
+    /// buffer reused from one event to the next.
+    mutating func scheduleWakeups(_ work: Work, _ fill: (inout TimelineBook, inout [Int64]) -> Void) {
+        var times = caches.timelineWakeups
+        caches.timelineWakeups = []
+        times.removeAll(keepingCapacity: true)
+        fill(&state.timelines, &times)
+        schedule(times, work)
+        caches.timelineWakeups = times
+    }
+}
+
 // What else an applied event makes stale (`DeviceEngine.apply`): the plan of Widget
 // Suggestions unless the event keeps its inputs, and the instants at which each stack was
 // known to hold unless the event only changed the members whose cache entries

@@ -82,82 +82,101 @@ extension DeviceEngine {
     mutating func memberUsage(
         stack stackIndex: Int, member memberIndex: Int, candidates: Bool, parts: UsageParts = .both
     ) -> UsagePart {
+        if !state.stacks[stackIndex].isWatch {
+            return phoneMemberUsage(stack: stackIndex, member: memberIndex, candidates: candidates, parts: parts)
+        }
+        guard parts.contains(.other) else { return UsagePart() }
+        return watchMemberUsage(stack: stackIndex, member: memberIndex, candidates: candidates)
+    }
+
+    /// On iOS and iPadOS: the member's donation pattern (D1) and its app's relevant shortcut.
+    private mutating func phoneMemberUsage(
+        stack stackIndex: Int, member memberIndex: Int, candidates: Bool, parts: UsageParts
+    ) -> UsagePart {
         var part = UsagePart()
-        let isWatch = state.stacks[stackIndex].isWatch
         let (widget, intent) = (
             state.stacks[stackIndex].members[memberIndex].widget, state.stacks[stackIndex].members[memberIndex].intent
         )
-        if !isWatch {
-            if parts.contains(.pattern), let intent {
-                let evidence = memberPattern(
-                    instance: widget.instance, intent: intent,
-                    parameters: state.stacks[stackIndex].members[memberIndex].parameters)
-                part.patternUntil = evidence.until
-                if !evidence.seqs.isEmpty {
-                    part.rank = parameters.usagePatternRank
-                    if candidates {
-                        part.candidate = Candidate(
-                            widget: widget, rank: parameters.usagePatternRank,
-                            signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
-                            source: "pattern")
-                    }
-                }
-            }
-            guard parts.contains(.other), parameters.relevantShortcutsRotateMembers,
-                let set = state.shortcutSets[widget.app]
-            else {
-                return part
-            }
-            for index in set.shortcuts.indices where set.shortcuts[index].kind == widget.kind {
-                let providers = set.shortcuts[index].providers
-                if providers.isEmpty {
-                    part.otherUntil = min(part.otherUntil, appUsage(widget.app).until)
-                }
-                part.contextVersion = caches.contextVersion
-                for providerIndex in providers.indices {
-                    part.otherUntil = min(part.otherUntil, providers[providerIndex].nextBoundary(after: state.now))
-                }
-            }
-            if let opening = openingShortcut(in: set, app: widget.app, kind: widget.kind, forSuggestion: false) {
-                part.shortcutRank = parameters.relevantShortcutRank
+        if parts.contains(.pattern), let intent {
+            let evidence = memberPattern(
+                instance: widget.instance, intent: intent,
+                parameters: state.stacks[stackIndex].members[memberIndex].parameters)
+            part.patternUntil = evidence.until
+            if !evidence.seqs.isEmpty {
+                part.rank = parameters.usagePatternRank
                 if candidates {
-                    part.shortcut = Candidate(
-                        widget: widget, rank: parameters.relevantShortcutRank,
-                        signal: opening.signal(set: set, member: true),
-                        source: "shortcut")
+                    part.candidate = Candidate(
+                        widget: widget, rank: parameters.usagePatternRank,
+                        signal: .pattern(intent: intent, evidence: evidence.seqs, suggestion: false),
+                        source: "pattern")
                 }
             }
-        } else if parts.contains(.other) {
+        }
+        guard parts.contains(.other), parameters.relevantShortcutsRotateMembers,
+            let set = state.shortcutSets[widget.app]
+        else {
+            return part
+        }
+        for index in set.shortcuts.indices where set.shortcuts[index].kind == widget.kind {
+            let providers = set.shortcuts[index].providers
+            if providers.isEmpty {
+                part.otherUntil = min(part.otherUntil, appUsage(widget.app).until)
+            }
             part.contextVersion = caches.contextVersion
-            // The app's relevant intents naming the kind, then the kind's relevance
-            // attributes (`contextSignals`), read in place.
-            let parameters = state.stacks[stackIndex].members[memberIndex].parameters
-            for (set, wholeSet) in [
-                (state.intentSets[widget.app], false),
-                (state.attributeSets[DeviceModel.appKind(widget.app, widget.kind)], true),
-            ] {
-                guard let set else { continue }
-                for index in set.signals.indices where wholeSet || set.signals[index].kind == widget.kind {
-                    guard let clue = set.signals[index].clue else { continue }
-                    part.otherUntil = min(part.otherUntil, clue.nextBoundary(after: state.now))
-                    if let donated = set.signals[index].intent, donated == intent,
-                        let params = set.signals[index].parameters,
-                        !parametersMatch(donated: params, widget: parameters)
-                    {
-                        continue
-                    }
-                    let rank = contextRank(clue)
-                    guard part.rank.map({ $0 < rank }) ?? true else { continue }
-                    let (ok, events, _) = matches(clue, app: widget.app)
-                    guard ok else { continue }
-                    part.rank = rank
-                    if candidates {
-                        part.candidate = Candidate(
-                            widget: widget, rank: rank,
-                            signal: .context(
-                                clue: clue, events: [set.seq] + events, what: "relevance clue", card: 1, rule: "W2"),
-                            source: "context")
-                    }
+            for providerIndex in providers.indices {
+                part.otherUntil = min(part.otherUntil, providers[providerIndex].nextBoundary(after: state.now))
+            }
+        }
+        if let opening = openingShortcut(in: set, app: widget.app, kind: widget.kind, forSuggestion: false) {
+            part.shortcutRank = parameters.relevantShortcutRank
+            if candidates {
+                part.shortcut = Candidate(
+                    widget: widget, rank: parameters.relevantShortcutRank,
+                    signal: opening.signal(set: set, member: true),
+                    source: "shortcut")
+            }
+        }
+        return part
+    }
+
+    /// On watchOS: the best of the app's relevant intents and the kind's relevance
+    /// attributes whose context holds now (P1).
+    private mutating func watchMemberUsage(stack stackIndex: Int, member memberIndex: Int, candidates: Bool)
+        -> UsagePart
+    {
+        var part = UsagePart()
+        let (widget, intent) = (
+            state.stacks[stackIndex].members[memberIndex].widget, state.stacks[stackIndex].members[memberIndex].intent
+        )
+        part.contextVersion = caches.contextVersion
+        // The app's relevant intents naming the kind, then the kind's relevance
+        // attributes (`contextSignals`), read in place.
+        let parameters = state.stacks[stackIndex].members[memberIndex].parameters
+        for (set, wholeSet) in [
+            (state.intentSets[widget.app], false),
+            (state.attributeSets[DeviceModel.appKind(widget.app, widget.kind)], true),
+        ] {
+            guard let set else { continue }
+            for index in set.signals.indices where wholeSet || set.signals[index].kind == widget.kind {
+                guard let clue = set.signals[index].clue else { continue }
+                part.otherUntil = min(part.otherUntil, clue.nextBoundary(after: state.now))
+                if let donated = set.signals[index].intent, donated == intent,
+                    let params = set.signals[index].parameters,
+                    !parametersMatch(donated: params, widget: parameters)
+                {
+                    continue
+                }
+                let rank = contextRank(clue)
+                guard part.rank.map({ $0 < rank }) ?? true else { continue }
+                let (ok, events, _) = matches(clue, app: widget.app)
+                guard ok else { continue }
+                part.rank = rank
+                if candidates {
+                    part.candidate = Candidate(
+                        widget: widget, rank: rank,
+                        signal: .context(
+                            clue: clue, events: [set.seq] + events, what: "relevance clue", card: 1, rule: "W2"),
+                        source: "context")
                 }
             }
         }

@@ -58,6 +58,14 @@ extension DeviceEngine {
     /// Removes suggestions that are no longer relevant (G2) and adds new ones.
     mutating func placeSystemWidgets(stack stackIndex: Int, candidates: [Candidate]) {
         if candidates.isEmpty && state.stacks[stackIndex].suggestions.isEmpty { return }
+        retireSuggestions(stack: stackIndex, candidates: candidates)
+        guard state.stacks[stackIndex].widgetSuggestions, !candidates.isEmpty else { return }
+        placeSuggestions(stack: stackIndex, candidates: candidates)
+    }
+
+    /// G2: a shown suggestion stays while its signal is still relevant, citing the newest
+    /// set that names it; the others leave the stack.
+    private mutating func retireSuggestions(stack stackIndex: Int, candidates: [Candidate]) {
         let (widgetSuggestions, isWatch, settingsSeq) = (
             state.stacks[stackIndex].widgetSuggestions, state.stacks[stackIndex].isWatch,
             state.stacks[stackIndex].settingsSeq
@@ -101,7 +109,11 @@ extension DeviceEngine {
                 stack: stackIndex, action: .unsuggest, widget: shown.widget, from: from, reasons: [reason],
                 setsTop: from?.instance != state.stacks[stackIndex].top)
         }
-        guard state.stacks[stackIndex].widgetSuggestions, !candidates.isEmpty else { return }
+    }
+
+    /// Places the candidates not yet shown, within the stack's caps, best-ranked first.
+    private mutating func placeSuggestions(stack stackIndex: Int, candidates: [Candidate]) {
+        let isWatch = state.stacks[stackIndex].isWatch
         let cap = isWatch ? parameters.maxRelevanceCardsPerStack : parameters.maxSuggestionsPerStack
         let ordered =
             candidates.count == 1

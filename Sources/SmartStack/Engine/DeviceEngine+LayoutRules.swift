@@ -33,32 +33,30 @@ extension DeviceEngine {
         }
     }
 
-    /// Applies `stack.layoutObserved` and `stack.removed`: from the observation's time on,
-    /// each listed stack is exactly as listed, its members matched to the current ones.
-    mutating func applyLayoutEvent(_ event: Event, seq: UInt64) -> Work {
-        switch event.body {
-        case .layoutObserved(let layout):
-            let time = event.envelope.time.microseconds
-            let uncertain = Self.timeUncertain(event)
-            for observed in layout.stacks {
-                applyObservedStack(observed, of: layout, seq: seq, time: time)
-                if let i = state.stackIndex(observed.stack) {
-                    state.stacks[i].observedLayout.timeUncertain = uncertain
-                    placeSelection(observed, stack: i, seq: seq)
-                }
+    /// `stack.layoutObserved`: from the observation's time on, each listed stack is exactly
+    /// as listed, its members matched to the current ones.
+    mutating func apply(_ layout: LayoutObserved, event: Event, seq: UInt64) -> Work {
+        let time = event.envelope.time.microseconds
+        let uncertain = Self.timeUncertain(event)
+        for observed in layout.stacks {
+            applyObservedStack(observed, of: layout, seq: seq, time: time)
+            if let i = state.stackIndex(observed.stack) {
+                state.stacks[i].observedLayout.timeUncertain = uncertain
+                placeSelection(observed, stack: i, seq: seq)
             }
-            if layout.complete {
-                let listed = Set(layout.stacks.map(\.stack))
-                state.stacks.removeAll { !listed.contains($0.id) }
-            }
-            return .all
-        case .stackRemoved(let removed):
-            guard let i = state.stackIndex(removed.stack) else { return .none }
-            state.stacks.remove(at: i)
-            return .all
-        default:
-            return .none
         }
+        if layout.complete {
+            let listed = Set(layout.stacks.map(\.stack))
+            state.stacks.removeAll { !listed.contains($0.id) }
+        }
+        return .all
+    }
+
+    /// `stack.removed`: the stack is gone.
+    mutating func apply(_ removed: StackRemoved) -> Work {
+        guard let i = state.stackIndex(removed.stack) else { return .none }
+        state.stacks.remove(at: i)
+        return .all
     }
 
     private mutating func applyObservedStack(
