@@ -83,29 +83,25 @@ final class StoreAPI: @unchecked Sendable {
 
     /// The device asked for, or the store's only device.
     private func device(_ q: QueryParameters) throws -> String {
-        let devices = try projector.devices()
-        if let d = q["device"] {
-            guard devices.contains(d) else {
-                throw APIError.badParameter(
-                    "device", "the store has no events of \(d); it holds: \(DeviceList.some(devices))")
-            }
-            return d
-        }
-        guard devices.count == 1 else {
+        switch DeviceChoice.of(q["device"], among: try projector.devices()) {
+        case .chosen(let devices):
+            return devices[0]
+        case .unknown(let d, let holds):
             throw APIError.badParameter(
-                "device",
-                devices.isEmpty
-                    ? "the store holds no events"
-                    : "the store holds several devices; give one of: \(DeviceList.some(devices))")
+                "device", "the store has no events of \(d); it holds: \(DeviceList.some(holds))")
+        case .empty:
+            throw APIError.badParameter("device", "the store holds no events")
+        case .several(let holds):
+            throw APIError.badParameter(
+                "device", "the store holds several devices; give one of: \(DeviceList.some(holds))")
         }
-        return devices[0]
     }
 
     /// `knownAt` and `without`, as the CLI's `--known-at` and `--without`.
     private func query(_ q: QueryParameters) throws -> ProjectionQuery {
         var query = ProjectionQuery(knownAt: try q.time("knownAt"), asRecordedAt: nil)
         query.without = try q.sequenceNumbers("without")
-        if let last = query.without.max(), last > (try ledger.read { try $0.lastSeq() }) {
+        if let last = query.withoutPast(lastSeq: try ledger.read { try $0.lastSeq() }) {
             throw APIError.badParameter("without", "the store holds no event with sequence number \(last)")
         }
         return query

@@ -94,23 +94,20 @@ struct QuerySession {
             projector.onFoldProgress = { progress.update(device: $0, records: $1, done: $2) }
         }
         self.projector = projector
-        let devices = try withLedgerErrors { try projector.devices() }
-        if let d = options.device {
-            guard devices.contains(d) else {
-                throw fail(
-                    "--device \(d.shown): the store has no events of that device; it holds: \(DeviceList.some(devices.map(\.shown)))",
-                    code: ExitCodes.usage)
-            }
-            device = d
-            self.devices = [d]
-        } else if devices.count == 1 || (allDevices && !devices.isEmpty) {
+        let stored = try withLedgerErrors { try projector.devices() }
+        switch DeviceChoice.of(options.device, among: stored, allDevices: allDevices) {
+        case .chosen(let devices):
             device = devices[0]
             self.devices = devices
-        } else if devices.isEmpty {
-            throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
-        } else {
+        case .unknown(let d, let holds):
             throw fail(
-                "the store holds several devices; pass --device with one of: \(DeviceList.some(devices.map(\.shown)))",
+                "--device \(d.shown): the store has no events of that device; it holds: \(DeviceList.some(holds.map(\.shown)))",
+                code: ExitCodes.usage)
+        case .empty:
+            throw fail("the store holds no events; ingest some first", code: ExitCodes.usage)
+        case .several(let holds):
+            throw fail(
+                "the store holds several devices; pass --device with one of: \(DeviceList.some(holds.map(\.shown)))",
                 code: ExitCodes.usage)
         }
     }

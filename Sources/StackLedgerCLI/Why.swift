@@ -70,9 +70,9 @@ struct Why: ParsableCommand {
             } ?? []
         var query = try options.query()
         query.without = try withoutSeqs()
-        if let last = query.without.max() {
+        if !query.without.isEmpty {
             let stored = try withLedgerErrors { try session.ledger.read { try $0.lastSeq() } }
-            guard last <= stored else {
+            if let last = query.withoutPast(lastSeq: stored) {
                 throw fail(
                     "--without \(last): the store holds no event with that sequence number (its last is \(stored))",
                     code: ExitCodes.usage)
