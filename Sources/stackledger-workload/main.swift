@@ -27,8 +27,26 @@ struct EventLog: ParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Percent of events delivered late.") var latePercent = 2
     @Flag(help: "Leave out event ids.") var noIds = false
+    @Option(
+        help: """
+            The shape of device: standard (the generated workload, with --devices and --apps), \
+            or \(ShapeGenerator.Shape.allCases.map(\.rawValue).joined(separator: ", ")) \
+            (docs/performance.md, "Shapes").
+            """)
+    var shape = "standard"
+
+    func validate() throws {
+        guard shape == "standard" || ShapeGenerator.Shape(rawValue: shape) != nil else {
+            throw ValidationError("unknown shape '\(shape)'")
+        }
+    }
 
     func run() throws {
+        if let named = ShapeGenerator.Shape(rawValue: shape) {
+            var generator = ShapeGenerator(shape: named, events: events, seed: seed)
+            try generator.writeNDJSON { writeToStandardOutput($0) }
+            return
+        }
         var config = WorkloadGenerator.Configuration()
         config.events = events
         config.devices = devices
