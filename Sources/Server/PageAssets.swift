@@ -26,7 +26,15 @@ enum PageAssets {
         <p class="note">Relevance lanes are normalised per provider: each app's scores against its own other scores.</p>
         <div id="assumptions" class="note"></div>
         <div id="legend"></div>
-        <div id="lanes"></div>
+        <nav id="navigation" aria-label="Navigation over the whole log">
+          <button id="prevRecord" title="previous device record (p)">◀ record</button><button id="nextRecord" title="next device record (n)">record ▶</button>
+          <button id="zoomIn" title="zoom in (+)">+</button><button id="zoomOut" title="zoom out (-)">−</button><button id="fit" title="the whole log">fit</button>
+          <label><input id="utc" type="checkbox"> UTC</label>
+          <span id="evidence" class="note"></span>
+        </nav>
+        <svg id="overview" width="1000" height="56" role="img" aria-label="The whole log: events and device records per day; the box is the view"></svg>
+        <svg id="axis" width="1000" height="24" role="img" aria-label="Time axis"></svg>
+        <div id="lanes" title="drag to zoom to a range; shift-drag to pan; wheel to zoom at the pointer"></div>
         <label class="cursor">Time <input id="cursor" type="range" min="0" max="1000" value="0"> <output id="cursorTime"></output></label>
         <section id="state"></section>
         <section id="why"></section>
@@ -47,10 +55,17 @@ enum PageAssets {
         section { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 6px; white-space: pre-wrap; font-family: ui-monospace, monospace; }
         .decision { cursor: pointer; }
         .disagree { color: #b00; }
+        #navigation button { margin-right: 4px; }
+        #overview, #lanes { cursor: crosshair; user-select: none; }
+        #selection { position: absolute; background: rgba(0, 102, 204, 0.15); border: 1px solid #06c; pointer-events: none; display: none; }
+        button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid #06c; outline-offset: 1px; }
 
         """
 
-    static let script = #"""
+    /// The page's script: its lanes and answers, then the overview, axis and navigation.
+    static let script = lanesScript + navigationScript + "start();\n"
+
+    static let lanesScript = #"""
         "use strict";
         const W = 1000, LEFT = 110;
         const $ = id => document.getElementById(id);
@@ -190,6 +205,7 @@ enum PageAssets {
               const w = Math.max(1, x(l.end) - x(l.start));
               const span = el("rect", { x: x(l.start), y: 18, width: w, height: 18, fill: color(l.kind), opacity: l.suggested ? 0.6 : 1, class: "span" }, svg);
               span.addEventListener("click", () => why(Math.round((l.start + l.end) / 2), s.stack, l.instance));
+              el("title", {}, span).textContent = l.kind + " (" + l.instance + ") of " + l.app + (l.suggested ? ", suggested" : "") + "\non top " + clock(l.start) + " to " + clock(l.end);
               if (w > 40) label(svg, l.kind, { x: x(l.start) + 3, y: 31, "font-size": 11, class: "span-label" });
             }
             for (const l of s.suggestions) {
@@ -200,6 +216,8 @@ enum PageAssets {
               const changed = added.has(key(d));
               const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: changed ? "#f90" : "#fff", stroke: "#333", class: changed ? "decision changed" : "decision", "data-decision": key(d) }, svg);
               c.addEventListener("click", () => why(Date.parse(d.time), d.stack));
+              el("title", {}, c).textContent = d.action + " of " + d.widget.kind + " (" + d.widget.instance + ") at " + clock(Date.parse(d.time)) +
+                (d.reasons ? "\n" + d.reasons.map(r => r.code).join(", ") : "") + "\nclick for why";
             }
             for (const d of gone.filter(d => d.stack === s.stack)) {
               const c = el("circle", { cx: x(Date.parse(d.time)), cy: 27, r: 5, fill: "none", stroke: "#999", "stroke-dasharray": "2,2", class: "gone", "data-decision": key(d) }, svg);
@@ -229,15 +247,18 @@ enum PageAssets {
           });
           const names = [...new Set(report.contexts.map(c => c.context))];
           const ctx = el("svg", { width: W, height: 6 + 16 * names.length }); lanes.appendChild(ctx);
-          names.forEach((n, i) => label(ctx, n.slice(0, 18), { x: 2, y: 16 + 16 * i, "font-size": 10 }));
+          names.forEach((n, i) => label(ctx, contextName(n).slice(0, 22), { x: 2, y: 16 + 16 * i, "font-size": 10, class: "context-label" }));
           for (const c of report.contexts) {
             const i = names.indexOf(c.context);
-            el("rect", { x: x(c.start), y: 6 + 16 * i, width: Math.max(1, x(c.end) - x(c.start)), height: 12, fill: color(c.context), opacity: 0.5, class: "context" }, ctx);
+            const box = el("rect", { x: x(c.start), y: 6 + 16 * i, width: Math.max(1, x(c.end) - x(c.start)), height: 12, fill: color(c.context), opacity: 0.5, class: "context" }, ctx);
+            el("title", {}, box).textContent = contextName(c.context) + ": " + clock(c.start) + " to " + clock(c.end);
           }
           for (const [kind] of [...kinds].sort()) {
             const item = document.createElement("span"); const box = document.createElement("i");
             box.style.background = color(kind); item.appendChild(box); item.appendChild(document.createTextNode(kind)); legend.appendChild(item);
           }
+          drawAxis();
+          drawOverview();
         }
         function cursorTime() { const [a, b] = interval(); return Math.round(a + (b - a) * $("cursor").value / 1000); }
         async function moveCursor() {
@@ -299,16 +320,24 @@ enum PageAssets {
           for (const d of devices) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
           const asked = new URLSearchParams(location.search);
           if (devices.some(d => d.device === asked.get("device"))) $("device").value = asked.get("device");
+          await loadOverview();
           const device = devices.find(d => d.device === $("device").value);
           const first = device ? Date.parse(device.first) : Date.now();
-          $("from").value = local(Math.floor(first / 86400000) * 86400000);
+          $("from").value = local(overview ? Date.parse(overview.open) : Math.floor(first / 86400000) * 86400000);
           if (asked.get("from") && !isNaN(Date.parse(asked.get("from") + "Z"))) $("from").value = asked.get("from");
           if ([...$("span").options].some(o => o.value === asked.get("span"))) $("span").value = asked.get("span");
           if (asked.get("knownAt") && !isNaN(Date.parse(asked.get("knownAt") + "Z"))) $("knownAt").value = asked.get("knownAt");
           for (const seq of (asked.get("without") || "").split(",")) if (/^[0-9]+$/.test(seq)) without.add(Number(seq));
           const at = Date.parse(asked.get("at") || "");
           if (!isNaN(at)) { const [a, b] = interval(); $("cursor").value = Math.max(0, Math.min(1000, Math.round(1000 * (at - a) / (b - a)))); }
-          for (const id of ["device", "from", "span", "knownAt"]) $(id).addEventListener("change", () => { without.clear(); load(); });
+          for (const id of ["from", "span", "knownAt"]) $(id).addEventListener("change", () => { without.clear(); load(); });
+          $("device").addEventListener("change", async () => {
+            without.clear();
+            await loadOverview();
+            if (overview) setView(Date.parse(overview.open), 86400);
+            load();
+          });
+          listenForNavigation();
           $("earlier").addEventListener("click", () => { $("from").value = local(interval()[0] - 1000 * Number($("span").value)); load(); });
           $("later").addEventListener("click", () => { $("from").value = local(interval()[0] + 1000 * Number($("span").value)); load(); });
           $("cursor").addEventListener("input", moveCursor);
@@ -316,7 +345,6 @@ enum PageAssets {
           await load();
           document.body.setAttribute("data-ready", "yes");
         }
-        start();
 
         """#
 }

@@ -12,6 +12,8 @@ final class StoreAPI: @unchecked Sendable {
     let ledger: Ledger
     let projector: Projector
     let tool: String
+    /// Each device's overview, with the commit it was made of (`overview(_:)`).
+    var overviews: [String: (commit: Int, answer: Answer)] = [:]
 
     init(ledger: Ledger, policy: Policy, tool: String) {
         self.ledger = ledger
@@ -67,7 +69,7 @@ final class StoreAPI: @unchecked Sendable {
 
     /// Runs `body` against a store that passes its quick check; a store that fails it, or
     /// cannot be read, answers 503.
-    private func checked<T>(_ body: () throws -> T) throws -> T {
+    func checked<T>(_ body: () throws -> T) throws -> T {
         do {
             if let problem = try quickCheck() {
                 throw APIError.storeUnavailable(
@@ -82,7 +84,7 @@ final class StoreAPI: @unchecked Sendable {
     }
 
     /// The device asked for, or the store's only device.
-    private func device(_ q: QueryParameters) throws -> String {
+    func device(_ q: QueryParameters) throws -> String {
         switch DeviceChoice.of(q["device"], among: try projector.devices()) {
         case .chosen(let devices):
             return devices[0]

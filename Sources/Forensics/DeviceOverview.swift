@@ -1,0 +1,168 @@
+package import Ledger
+import RecordFormat
+package import SmartStack
+
+/// The whole of one device's log at a glance, for the page's overview: how many events and
+/// device records fall in each day (each hour when the log spans three days or less), every
+/// device record with its time, and the day the evidence is densest, where the page opens.
+/// Read from the log's device-time index and the record headers alone, except for the few
+/// device records, which are read whole.
+package struct DeviceOverview: Sendable {
+    /// One bucket of time: its start and what falls in it.
+    package struct Bucket: Sendable, Equatable {
+        package var start: Int64
+        package var events: Int
+        package var records: Int
+    }
+
+    /// A device record: the device's own account of what it showed or did.
+    package struct Record: Sendable, Equatable {
+        package var seq: UInt64
+        package var time: Int64
+        package var type: String
+        package var stack: String?
+    }
+
+    package var device: String
+    package var events = 0
+    package var first: Int64 = 0
+    package var last: Int64 = 0
+    /// The offset from UTC of the device's last event, in minutes (its local time).
+    package var offsetMinutes = 0
+    package var bucketMicros: Int64 = 86_400_000_000
+    package var buckets: [Bucket] = []
+    /// The device records, in time order, at most `recordLimit` of them.
+    package var records: [Record] = []
+    /// Device records beyond `recordLimit`, not listed.
+    package var recordsLeftOut = 0
+    /// The start of the UTC day the page opens on: the one with the most device records
+    /// (the latest of equals), else the day of the last event.
+    package var open: Int64 = 0
+
+    /// The most device records an overview lists.
+    package static let recordLimit = 20_000
+
+    /// The event types that are device records (docs/events.md, "Device records"): taps
+    /// count only when imported from the device's own artifacts.
+    static let recordTypes: Set<String> = [
+        EventType.stackObserved.rawValue, EventType.stackRotated.rawValue, EventType.suggestionObserved.rawValue,
+        EventType.layoutObserved.rawValue, EventType.relevanceObserved.rawValue, EventType.widgetTapped.rawValue,
+    ]
+
+    /// The overview of `device`'s whole log.
+    package static func collect(ledger: Ledger, device: String) throws -> DeviceOverview {
+        var overview = DeviceOverview(device: device)
+        try ledger.read { r in
+            guard let span = try r.eventSpan(device: device) else { return }
+            overview.events = span.count
+            overview.first = span.first
+            overview.last = span.last
+            if span.last - span.first <= 3 * 86_400_000_000 { overview.bucketMicros = 3_600_000_000 }
+            var counts = [Int64: (events: Int, records: Int)]()
+            var candidates = [UInt64]()
+            try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
+                let bucket = overview.bucketStart(view.envelope.time.microseconds)
+                counts[bucket, default: (0, 0)].events += 1
+                if recordTypes.contains(view.envelope.type) { candidates.append(view.seq) }
+                overview.offsetMinutes = Int(view.envelope.time.offsetMinutes)
+                return true
+            }
+            for seq in candidates {
+                guard let record = try r.withRecord(seq, { try Self.record($0) }), let record else { continue }
+                counts[overview.bucketStart(record.time), default: (0, 0)].records += 1
+                if overview.records.count < recordLimit {
+                    overview.records.append(record)
+                } else {
+                    overview.recordsLeftOut += 1
+                }
+            }
+            overview.records.sort { ($0.time, $0.seq) < ($1.time, $1.seq) }
+            overview.buckets = counts.keys.sorted().map {
+                Bucket(start: $0, events: counts[$0]!.events, records: counts[$0]!.records)
+            }
+        }
+        overview.open = overview.openingDay()
+        return overview
+    }
+
+    func bucketStart(_ t: Int64) -> Int64 {
+        let (q, r) = t.quotientAndRemainder(dividingBy: bucketMicros)
+        return (r < 0 ? q - 1 : q) * bucketMicros
+    }
+
+    /// The record a stored event is, if it is a device record.
+    static func record(_ view: RecordView) throws -> Record? {
+        let event = try Event(record: view)
+        let stack: String?
+        switch event.body {
+        case .stackObserved(let o): stack = o.stack
+        case .stackRotated(let r): stack = r.stack
+        case .suggestionObserved(let o): stack = o.stack
+        case .widgetTapped(let tap):
+            guard view.envelope.source != nil else { return nil }
+            stack = tap.stack
+        case .layoutObserved, .relevanceObserved: stack = nil
+        default: return nil
+        }
+        return Record(seq: view.seq, time: event.envelope.time.microseconds, type: view.envelope.type, stack: stack)
+    }
+
+    func openingDay() -> Int64 {
+        let day: Int64 = 86_400_000_000
+        func dayOf(_ t: Int64) -> Int64 {
+            let (q, r) = t.quotientAndRemainder(dividingBy: day)
+            return (r < 0 ? q - 1 : q) * day
+        }
+        var perDay = [Int64: Int]()
+        for record in records { perDay[dayOf(record.time), default: 0] += 1 }
+        guard let best = perDay.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return dayOf(last) }
+        return best.key
+    }
+
+    /// Writes the overview as the API's JSON.
+    package func writeJSON(_ w: inout CanonicalWriter) {
+        w.beginObject()
+        w.key("device")
+        w.string(device)
+        w.key("events")
+        w.integer(events)
+        w.key("first")
+        w.time(Timestamp(microseconds: first))
+        w.key("last")
+        w.time(Timestamp(microseconds: last))
+        w.key("offsetMinutes")
+        w.integer(offsetMinutes)
+        w.key("bucketSeconds")
+        w.integer(Int(bucketMicros / 1_000_000))
+        w.key("buckets")
+        w.beginArray()
+        for bucket in buckets {
+            w.beginArray()
+            w.time(Timestamp(microseconds: bucket.start))
+            w.integer(bucket.events)
+            w.integer(bucket.records)
+            w.endArray()
+        }
+        w.endArray()
+        w.key("records")
+        w.beginArray()
+        for record in records {
+            w.beginObject()
+            w.key("seq")
+            w.integer(Int(record.seq))
+            w.key("time")
+            w.time(Timestamp(microseconds: record.time))
+            w.key("type")
+            w.string(record.type)
+            w.key("stack")
+            if let stack = record.stack { w.string(stack) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
+        w.key("recordsLeftOut")
+        w.integer(recordsLeftOut)
+        w.key("open")
+        w.time(Timestamp(microseconds: open))
+        w.endObject()
+    }
+}

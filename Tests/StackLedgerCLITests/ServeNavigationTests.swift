@@ -1,0 +1,157 @@
+import Foundation
+import StackLedgerTesting
+import Testing
+
+/// The examiner's page over the whole log, in Debian's Chromium: the overview and where the
+/// page opens, the time axis at three zooms, drag-zoom and the keys, and the jumps from one
+/// device record to the next.
+@Suite("serve: the page's overview and navigation")
+struct ServeNavigationTests {
+    @Test(
+        "/api/overview counts each day's events and device records, lists the records in time order, and opens on the densest day"
+    )
+    func overviewAPI() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try ServeTests().store(dir)
+        let server = try ServeTests.Running(["--store", dir.store])
+        let body = try ServeTests().python(
+            "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            [server.url + "api/overview?device=phone"])
+        #expect(body.status == 0, "\(body.stderr)")
+        let overview = try #require(
+            try JSONSerialization.jsonObject(with: Data(body.stdout.utf8)) as? [String: Any])
+        let buckets = try #require(overview["buckets"] as? [[Any]])
+        let records = try #require(overview["records"] as? [[String: Any]])
+        let stats = try CLI.run(["stats", "--store", dir.store, "--json"])
+        let statsJSON = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        let byDevice = try #require(statsJSON?["devices"] as? [String: Int])
+        // Every event of the device falls in one bucket; every record is one of the device's own.
+        let bucketEvents: [Int] = buckets.compactMap { $0[1] as? Int }
+        let bucketRecords: [Int] = buckets.compactMap { $0[2] as? Int }
+        #expect(bucketEvents.reduce(0, +) == byDevice["phone"])
+        #expect(overview["events"] as? Int == byDevice["phone"])
+        #expect(bucketRecords.reduce(0, +) == records.count)
+        #expect(!records.isEmpty)
+        let times = records.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted())
+        let recordTypes: Set = [
+            "stack.observed", "stack.rotated", "suggestion.observed", "stack.layoutObserved",
+            "widget.relevanceObserved", "widget.tapped",
+        ]
+        let types: [String] = records.compactMap { $0["type"] as? String }
+        #expect(types.count == records.count && types.allSatisfy { recordTypes.contains($0) })
+        // The page opens on the UTC day holding the most records.
+        var perDay = [String: Int]()
+        for t in times { perDay[String(t.prefix(10)), default: 0] += 1 }
+        let densest = try #require(perDay.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key)
+        #expect((overview["open"] as? String)?.hasPrefix(densest + "T00:00:00") == true, "\(overview["open"] ?? "")")
+    }
+
+    @Test(
+        "the page opens on the evidence, labels its axis at three zooms, zooms by dragging and by keys, and n/p land on each record in order"
+    )
+    func pageNavigation() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try ServeTests().store(dir)
+        let screenshot = Fixtures.repositoryRoot + "/.build/test-artifacts/serve-overview.png"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let server = try ServeTests.Running(["--store", dir.store])
+        let script = #"""
+            import json, re, sys, urllib.request
+            from playwright.sync_api import sync_playwright
+            url, screenshot = sys.argv[1:3]
+            overview = json.loads(urllib.request.urlopen(url + "api/overview?device=phone").read())
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                page = browser.new_page(viewport={"width": 1280, "height": 1400})
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(url + "?device=phone")
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                # Opens on the densest day of records, with the overview's box over it.
+                print(page.input_value("#from")[:16] == overview["open"][:16], page.locator("#overview .brush").count() == 1,
+                      page.locator("#overview .density").count() == len(overview["buckets"]))
+                def texts(selector):
+                    return page.locator(selector).evaluate_all("els => els.map(e => e.textContent)")
+                def ticks():
+                    return texts("#axis .tick")
+                def settled(before):
+                    page.wait_for_function("([t]) => document.body.getAttribute('data-rendered') !== t", arg=[before], timeout=30000)
+                    page.wait_for_function("() => !document.getElementById('lanes').textContent.includes('Error')", timeout=30000)
+                # A day: hours and minutes.
+                day = ticks()
+                print(len(day) >= 6 and all(re.fullmatch(r"(\d\d-\d\d )?\d\d:\d\d", t) for t in day), day[:2])
+                # A week, zoomed out twice by key and once by button: dates on the axis.
+                rendered = page.get_attribute("body", "data-rendered")
+                page.keyboard.press("-")
+                settled(rendered)
+                rendered = page.get_attribute("body", "data-rendered")
+                page.keyboard.press("-")
+                settled(rendered)
+                rendered = page.get_attribute("body", "data-rendered")
+                page.click("#zoomOut")
+                settled(rendered)
+                week = ticks()
+                print(int(page.input_value("#span")) == 8 * 86400, all(len(t) in (10, 11) for t in week), week[:2])
+                # Drag across the lanes from a quarter to a half: the view is that range, to the second.
+                box = page.locator("#lanes").bounding_box()
+                left, width = box["x"] + 110, 1000 - 110
+                rendered = page.get_attribute("body", "data-rendered")
+                page.mouse.move(left + width * 0.25, box["y"] + 20)
+                page.mouse.down()
+                page.mouse.move(left + width * 0.40, box["y"] + 20, steps=5)
+                page.mouse.move(left + width * 0.50, box["y"] + 20, steps=5)
+                page.mouse.up()
+                settled(rendered)
+                print(abs(int(page.input_value("#span")) - 2 * 86400) <= 120)
+                # Zoomed to minutes: the axis shows times, and seconds once under a minute a tick.
+                rendered = page.get_attribute("body", "data-rendered")
+                page.evaluate("() => { setView(Date.parse(document.getElementById('from').value + 'Z'), 120); load(); }")
+                settled(rendered)
+                short = ticks()
+                print(len(short) >= 4 and all(re.fullmatch(r"(\d\d-\d\d )?\d\d:\d\d:\d\d", t) for t in short), short[:2])
+                # n from before the first record, then p: each lands on its record, centred, with its why.
+                first = overview["records"][0]
+                rendered = page.get_attribute("body", "data-rendered")
+                page.evaluate("(t) => { setView(Date.parse(t) - 86400000, 86400); load(); }", overview["first"])
+                settled(rendered)
+                page.locator("#cursor").fill("0")
+                landed = []
+                for _ in range(min(3, len(overview["records"]))):
+                    page.keyboard.press("n")
+                    page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') !== s",
+                                           arg=page.get_attribute("#evidence", "data-seq"), timeout=30000)
+                    landed.append(int(page.get_attribute("#evidence", "data-seq")))
+                page.locator("#why", has_text="Why at").wait_for(timeout=30000)
+                print(landed == [r["seq"] for r in overview["records"][:len(landed)]], landed)
+                page.keyboard.press("p")
+                page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') !== s",
+                                       arg=str(landed[-1]), timeout=30000)
+                print(len(landed) < 2 or int(page.get_attribute("#evidence", "data-seq")) == landed[-2])
+                # Tooltips on spans name the widget and its times; context lanes are in words.
+                titles = texts("#lanes svg .span title")
+                print(all(" to " in t and "(" in t for t in titles))
+                print(not any(t.startswith("{") for t in texts("#lanes .context-label")))
+                page.screenshot(path=screenshot, full_page=True)
+                print(errors)
+                browser.close()
+            """#
+        let r = try ServeTests().python(script, [server.url, screenshot])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        try #require(out.count == 10, "\(r.stdout)\(r.stderr)")
+        #expect(out[0] == "True True True", "opening: \(out[0])")
+        #expect(out[1].hasPrefix("True"), "a day's axis: \(out[1])")
+        #expect(out[2].hasPrefix("True True"), "a week's axis: \(out[2])")
+        #expect(out[3] == "True", "drag-zoom")
+        #expect(out[4].hasPrefix("True"), "two minutes' axis: \(out[4])")
+        #expect(out[5].hasPrefix("True"), "n: \(out[5])")
+        #expect(out[6] == "True", "p")
+        #expect(out[7] == "True", "span tooltips")
+        #expect(out[8] == "True", "context lanes in words")
+        #expect(out[9] == "[]", "page errors: \(out[9])")
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+}
