@@ -109,6 +109,56 @@ extension PageAssets {
           setView(a, (b - a) / 1000);
           load();
         }
+        // Each device record's judgement by the model (`replay?records=true`), by sequence number.
+        let judged = new Map();
+        // The device's records of the whole log beside the lanes, each with its judgement and a link into the view.
+        async function loadRecords() {
+          const list = $("records"); list.textContent = "";
+          if (!overview || !overview.records.length) return;
+          try {
+            const to = new Date(Date.parse(overview.last) + 1000).toISOString();
+            const lines = (await api("replay", { from: overview.first, to, records: "true" }, true)).split("\n").filter(l => l);
+            judged = new Map(lines.map(l => JSON.parse(l)).map(o => [o.event, o]));
+          } catch (e) { judged = new Map(); }
+          overview.records.forEach((r, index) => {
+            const item = document.createElement("li"), link = document.createElement("a");
+            const o = judged.get(r.seq);
+            link.href = "#"; link.dataset.seq = String(r.seq);
+            link.textContent = clock(Date.parse(r.time)) + " " + r.type + (r.stack ? " (" + r.stack + ")" : "") + ": " + (o ? o.judgement : "not judged");
+            if (o && o.judgement === "disagrees") item.className = "disagree";
+            link.addEventListener("click", e => { e.preventDefault(); jumpTo(index); });
+            item.appendChild(link); list.appendChild(item);
+          });
+        }
+        // Shows the events a search names (`/api/search`), each a link that centres the view on it.
+        async function search(text) {
+          const list = $("found"); list.textContent = "";
+          if (!text.trim()) return;
+          let lines;
+          try { lines = (await api("search", { q: text.trim() }, true)).split("\n").filter(l => l).map(l => JSON.parse(l)); }
+          catch (e) { const item = document.createElement("li"); item.textContent = e.message; list.appendChild(item); return; }
+          if (!lines.length) { const item = document.createElement("li"); item.textContent = "no event of this device is named " + text.trim(); list.appendChild(item); }
+          for (const e of lines) {
+            const item = document.createElement("li"), link = document.createElement("a");
+            link.href = "#"; link.dataset.seq = String(e.seq);
+            link.textContent = "event " + e.seq + " " + e.type + (e.app ? " " + e.app : "") + " " + clock(Date.parse(e.time));
+            link.addEventListener("click", async ev => {
+              ev.preventDefault();
+              await centre(Date.parse(e.time));
+              $("evidence").textContent = "Event " + e.seq + ", " + e.type + ", " + clock(Date.parse(e.time));
+              $("evidence").setAttribute("data-seq", String(e.seq));
+            });
+            item.appendChild(link); list.appendChild(item);
+          }
+        }
+        // Centres the view, at its span, on instant t, with the cursor there.
+        async function centre(t) {
+          const [a, b] = interval();
+          setView(t - (b - a) / 2, (b - a) / 1000);
+          const [na, nb] = interval();
+          $("cursor").value = String(Math.round(1000 * (t - na) / (nb - na)));
+          await load();
+        }
         // The next (1) or previous (-1) device record of the whole log, from the last one
         // jumped to while the cursor stays there, else from the cursor.
         async function jump(direction) {
@@ -124,16 +174,20 @@ extension PageAssets {
             if (direction < 0 && index === records.length) index = -1;
           }
           if (index < 0 || index >= records.length) return;
-          const r = records[index], t = Date.parse(r.time);
-          const [a, b] = interval();
-          setView(t - (b - a) / 2, (b - a) / 1000);
-          const [na, nb] = interval();
-          $("cursor").value = String(Math.round(1000 * (t - na) / (nb - na)));
-          await load();
+          await jumpTo(index);
+        }
+        // Goes to device record `index` of the overview: centred, its why open, marked in the list.
+        async function jumpTo(index) {
+          const records = overview.records, r = records[index], t = Date.parse(r.time);
+          await centre(t);
           const event = report.events.find(e => e.seq === r.seq);
           const stack = r.stack || (event && recordStack(event)) || (report.stacks[0] && report.stacks[0].stack);
           if (stack) await why(t, stack);
-          $("evidence").textContent = "Device record " + (index + 1) + " of " + records.length + ": event " + r.seq + ", " + r.type + (r.stack ? " of " + r.stack : "") + ", " + clock(t);
+          const o = judged.get(r.seq);
+          $("evidence").textContent = "Device record " + (index + 1) + " of " + records.length + ": event " + r.seq + ", " + r.type + (r.stack ? " of " + r.stack : "") + ", " + clock(t) + ": " + (o ? o.judgement : "not judged");
+          for (const item of $("records").children) item.removeAttribute("aria-current");
+          const item = $("records").children[index];
+          if (item) { item.setAttribute("aria-current", "true"); item.scrollIntoView({ block: "nearest" }); }
           $("evidence").setAttribute("data-seq", String(r.seq));
           jumped = { index, cursor: $("cursor").value, from: $("from").value };
         }
@@ -143,6 +197,7 @@ extension PageAssets {
           $("zoomIn").addEventListener("click", () => zoom(0.5));
           $("zoomOut").addEventListener("click", () => zoom(2));
           $("fit").addEventListener("click", fit);
+          $("search").addEventListener("keydown", e => { if (e.key === "Enter") search($("search").value); });
           $("utc").addEventListener("change", () => { draw(); moveCursor(); });
           document.addEventListener("keydown", e => {
             if (e.target.matches && e.target.matches("input:not([type=range]):not([type=checkbox]), select")) return;

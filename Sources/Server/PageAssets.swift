@@ -30,11 +30,19 @@ enum PageAssets {
           <button id="prevRecord" title="previous device record (p)">◀ record</button><button id="nextRecord" title="next device record (n)">record ▶</button>
           <button id="zoomIn" title="zoom in (+)">+</button><button id="zoomOut" title="zoom out (-)">−</button><button id="fit" title="the whole log">fit</button>
           <label><input id="utc" type="checkbox"> UTC</label>
-          <span id="evidence" class="note"></span>
+          <label>Search <input id="search" type="search" placeholder="app, kind, type or event number" aria-label="Search the device's events by app, kind, type or event number"></label>
+          <span id="evidence" class="note" aria-live="polite"></span>
         </nav>
         <svg id="overview" width="1000" height="56" role="img" aria-label="The whole log: events and device records per day; the box is the view"></svg>
         <svg id="axis" width="1000" height="24" role="img" aria-label="Time axis"></svg>
-        <div id="lanes" title="drag to zoom to a range; shift-drag to pan; wheel to zoom at the pointer"></div>
+        <div class="workspace">
+          <div id="lanes" title="drag to zoom to a range; shift-drag to pan; wheel to zoom at the pointer"></div>
+          <aside>
+            <ol id="found" aria-label="Events found"></ol>
+            <h2>Device records</h2>
+            <ol id="records" aria-label="The device's records with the model's judgement"></ol>
+          </aside>
+        </div>
         <label class="cursor">Time <input id="cursor" type="range" min="0" max="1000" value="0"> <output id="cursorTime"></output></label>
         <section id="state"></section>
         <section id="why"></section>
@@ -56,6 +64,11 @@ enum PageAssets {
         .decision { cursor: pointer; }
         .disagree { color: #b00; }
         #navigation button { margin-right: 4px; }
+        .workspace { display: flex; gap: 12px; align-items: flex-start; }
+        .workspace aside { max-height: 640px; overflow-y: auto; min-width: 260px; font-size: 12px; }
+        .workspace aside h2 { font-size: 13px; margin: 4px 0; }
+        .workspace ol { padding-left: 22px; margin: 0 0 8px; }
+        #records li[aria-current] { font-weight: bold; }
         #overview, #lanes { cursor: crosshair; user-select: none; }
         #selection { position: absolute; background: rgba(0, 102, 204, 0.15); border: 1px solid #06c; pointer-events: none; display: none; }
         button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid #06c; outline-offset: 1px; }
@@ -333,9 +346,12 @@ enum PageAssets {
           for (const id of ["from", "span", "knownAt"]) $(id).addEventListener("change", () => { without.clear(); load(); });
           $("device").addEventListener("change", async () => {
             without.clear();
+            // The new device's evidence is shown unless a view was chosen meanwhile.
+            const chosen = $("from").value;
             await loadOverview();
-            if (overview) setView(Date.parse(overview.open), 86400);
-            load();
+            if (overview && $("from").value === chosen) setView(Date.parse(overview.open), 86400);
+            await load();
+            loadRecords();
           });
           listenForNavigation();
           $("earlier").addEventListener("click", () => { $("from").value = local(interval()[0] - 1000 * Number($("span").value)); load(); });
@@ -343,6 +359,7 @@ enum PageAssets {
           $("cursor").addEventListener("input", moveCursor);
           document.addEventListener("keydown", e => { if (e.key === "ArrowRight") step(1); if (e.key === "ArrowLeft") step(-1); });
           await load();
+          await loadRecords();
           document.body.setAttribute("data-ready", "yes");
         }
 

@@ -34,6 +34,7 @@ enum Routes {
         ask("/api/events") { try $0.events($1) }
         ask("/api/report") { try $0.report($1) }
         ask("/api/overview") { try $0.overview($1) }
+        ask("/api/search") { try $0.search($1) }
         router.get("/api/commits") { _, _ in CommitStream.response(ledger: ledger) }
         return router
     }

@@ -179,19 +179,25 @@ final class StoreAPI: @unchecked Sendable {
     }
 
     /// `/api/replay`: `replay --json`, NDJSON, in the CLI's order; with `disagreements=true`,
-    /// `replay --disagreements --json`.
+    /// `replay --disagreements --json`; with `records=true`, every device record of the
+    /// interval in the same shape, each with its judgement.
     func replay(_ q: QueryParameters) throws -> Answer {
         try checked {
             let device = try device(q)
             let (from, to) = (try q.requiredTime("from"), try q.requiredTime("to"))
             guard from.microseconds <= to.microseconds else { throw APIError.badParameter("from", "is after to") }
-            switch q["disagreements"] {
-            case nil, "false": break
-            case "true":
+            let records = q["records"]
+            guard records == nil || records == "true" || records == "false" else {
+                throw APIError.badParameter("records", "use true or false")
+            }
+            switch (q["disagreements"], records) {
+            case (nil, _) where records != "true", ("false", _) where records != "true": break
+            case ("true", _), (_, "true"):
+                let all = records == "true"
                 let found = try Explainer(projector: projector, device: device).observations(
                     stack: q["stack"], from: from.microseconds, to: to.microseconds, query: try query(q))
                 var out = [UInt8]()
-                for o in found where o.disagrees {
+                for o in found where all || o.disagrees {
                     var w = CanonicalWriter()
                     ReplayText.writeJSON(&w, o, device: device)
                     out += w.bytes

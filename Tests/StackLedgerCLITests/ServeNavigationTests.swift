@@ -49,7 +49,7 @@ struct ServeNavigationTests {
     }
 
     @Test(
-        "the page opens on the evidence, labels its axis at three zooms, zooms by dragging and by keys, and n/p land on each record in order"
+        "the page opens on the evidence, labels its axis at three zooms, zooms by dragging and by keys, n/p land on each record in order, lists the records with their judgements, and finds events"
     )
     func pageNavigation() throws {
         let dir = WorkDirectory()
@@ -134,6 +134,38 @@ struct ServeNavigationTests {
                 titles = texts("#lanes svg .span title")
                 print(all(" to " in t and "(" in t for t in titles))
                 print(not any(t.startswith("{") for t in texts("#lanes .context-label")))
+                # The records beside the lanes: one per record, each judged, in the overview's order;
+                # a click lands on it.
+                listed = page.locator("#records a").evaluate_all("els => els.map(e => [Number(e.dataset.seq), e.textContent])")
+                judged = {o["event"]: o["judgement"] for o in map(json.loads, filter(None, urllib.request.urlopen(
+                    url + "api/replay?device=phone&records=true&from=" + overview["first"] + "&to=2030-01-01T00:00:00Z").read().decode().split("\n")))}
+                print([q for q, _ in listed] == [r["seq"] for r in overview["records"]],
+                      all(text.endswith(": " + judged.get(q, "not judged")) for q, text in listed), len(judged) > 0)
+                last = overview["records"][-1]
+                page.locator("#records a[data-seq='%d']" % last["seq"]).click()
+                page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') === s", arg=str(last["seq"]), timeout=30000)
+                print(page.locator("#records li[aria-current]").count() == 1)
+                # Search by kind: every event found names it; a click centres the view on the event.
+                page.fill("#search", "com.apple.weather")
+                page.press("#search", "Enter")
+                page.wait_for_selector("#found a", timeout=30000)
+                found = page.locator("#found a").evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+                events = [json.loads(l) for l in urllib.request.urlopen(url + "api/events?device=phone&limit=10000").read().decode().split("\n") if l]
+                naming = [e["seq"] for e in events if "com.apple.weather" in json.dumps(e)]
+                print(set(found) <= set(naming) and len(found) > 0, len(found), len(naming))
+                target = found[-1]
+                page.locator("#found a[data-seq='%d']" % target).click()
+                page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') === s", arg=str(target), timeout=30000)
+                at = next(e["time"] for e in events if e["seq"] == target)
+                from datetime import datetime
+                def ms(t): return datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()
+                shown = ms(page.inner_text("#cursorTime"))
+                span = int(page.input_value("#span"))
+                print(abs(shown - ms(at)) <= span / 1000 + 1)
+                page.fill("#search", "12345678")
+                page.press("#search", "Enter")
+                page.locator("#found li", has_text="no event of this device").wait_for(timeout=30000)
+                print(True)
                 page.screenshot(path=screenshot, full_page=True)
                 print(errors)
                 browser.close()
@@ -141,7 +173,7 @@ struct ServeNavigationTests {
         let r = try ServeTests().python(script, [server.url, screenshot])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        try #require(out.count == 10, "\(r.stdout)\(r.stderr)")
+        try #require(out.count == 15, "\(r.stdout)\(r.stderr)")
         #expect(out[0] == "True True True", "opening: \(out[0])")
         #expect(out[1].hasPrefix("True"), "a day's axis: \(out[1])")
         #expect(out[2].hasPrefix("True True"), "a week's axis: \(out[2])")
@@ -151,7 +183,12 @@ struct ServeNavigationTests {
         #expect(out[6] == "True", "p")
         #expect(out[7] == "True", "span tooltips")
         #expect(out[8] == "True", "context lanes in words")
-        #expect(out[9] == "[]", "page errors: \(out[9])")
+        #expect(out[9] == "True True True", "the records list: \(out[9])")
+        #expect(out[10] == "True", "a record clicked is marked")
+        #expect(out[11].hasPrefix("True"), "search: \(out[11])")
+        #expect(out[12] == "True", "a found event clicked is centred")
+        #expect(out[13] == "True", "a search that finds nothing says so")
+        #expect(out[14] == "[]", "page errors: \(out[14])")
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }
 }
