@@ -71,7 +71,7 @@ enum PageAssets {
         #records li[aria-current] { font-weight: bold; }
         #overview, #lanes { cursor: crosshair; user-select: none; }
         #selection { position: absolute; background: rgba(0, 102, 204, 0.15); border: 1px solid #06c; pointer-events: none; display: none; }
-        button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid #06c; outline-offset: 1px; }
+        button:focus-visible, select:focus-visible, input:focus, input:focus-within, a:focus-visible { outline: 2px solid #06c; outline-offset: 1px; }
 
         """
 

@@ -145,6 +145,8 @@ struct ServeNavigationTests {
                 page.locator("#records a[data-seq='%d']" % last["seq"]).click()
                 page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') === s", arg=str(last["seq"]), timeout=30000)
                 print(page.locator("#records li[aria-current]").count() == 1)
+                page.locator("#why", has_text="Why at").wait_for(timeout=30000)
+                page.screenshot(path=screenshot, full_page=True)
                 # Search by kind: every event found names it; a click centres the view on the event.
                 page.fill("#search", "com.apple.weather")
                 page.press("#search", "Enter")
@@ -166,7 +168,6 @@ struct ServeNavigationTests {
                 page.press("#search", "Enter")
                 page.locator("#found li", has_text="no event of this device").wait_for(timeout=30000)
                 print(True)
-                page.screenshot(path=screenshot, full_page=True)
                 print(errors)
                 browser.close()
             """#
@@ -190,5 +191,46 @@ struct ServeNavigationTests {
         #expect(out[13] == "True", "a search that finds nothing says so")
         #expect(out[14] == "[]", "page errors: \(out[14])")
         #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+
+    @Test("axe-core finds no serious or critical violation, and every control is reached by Tab with a visible focus")
+    func accessible() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try ServeTests().store(dir)
+        let server = try ServeTests.Running(["--store", dir.store])
+        let script = #"""
+            import sys
+            from playwright.sync_api import sync_playwright
+            from axe_playwright_python.sync_playwright import Axe
+            url = sys.argv[1]
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                page = browser.new_page(viewport={"width": 1280, "height": 1200})
+                page.goto(url + "?device=phone")
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                page.keyboard.press("n")
+                page.wait_for_selector("#evidence[data-seq]", timeout=30000)
+                page.locator("#why", has_text="Why at").wait_for(timeout=30000)
+                found = Axe().run(page).response["violations"]
+                print(sorted(v["id"] + ":" + v["impact"] for v in found if v["impact"] in ("serious", "critical")))
+                # Tab through the page: each control takes the focus in turn, drawn with an outline.
+                reached, unmarked = set(), []
+                for _ in range(120):
+                    page.keyboard.press("Tab")
+                    focus = page.evaluate("""() => { const e = document.activeElement;
+                        const s = getComputedStyle(e); return [e.id || e.tagName, s.outlineStyle !== "none" && s.outlineWidth !== "0px"]; }""")
+                    reached.add(focus[0])
+                    if not focus[1] and focus[0] != "BODY": unmarked.append(focus[0])
+                controls = ["device", "from", "span", "earlier", "later", "knownAt", "prevRecord", "nextRecord", "zoomIn", "zoomOut", "fit", "utc", "search", "cursor"]
+                print([c for c in controls if c not in reached], unmarked)
+                browser.close()
+            """#
+        let r = try ServeTests().python(script, [server.url])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        try #require(out.count == 2, "\(r.stdout)\(r.stderr)")
+        #expect(out[0] == "[]", "axe: \(out[0])")
+        #expect(out[1] == "[] []", "keyboard: \(out[1])")
     }
 }
