@@ -155,7 +155,7 @@ def first_renders(server, devices, runs=7, seed=1):
     from playwright.sync_api import sync_playwright
 
     rng = random.Random(seed)
-    times = []
+    times, redraws = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for _ in range(runs):
@@ -165,9 +165,24 @@ def first_renders(server, devices, runs=7, seed=1):
             page.goto(server.url + f"?device={device}&from={day.strftime('%Y-%m-%dT%H:%M:%S')}&span=86400")
             page.wait_for_selector("body[data-rendered]", timeout=60000)
             times.append(int(page.get_attribute("body", "data-rendered")))
+            # A zoom or pan redraws the lanes, axis and overview from the data already loaded.
+            redraws.append(page.evaluate(
+                "() => { const t0 = performance.now(); for (let i = 0; i < 5; i++) draw(); return (performance.now() - t0) / 5; }"))
             page.close()
         browser.close()
-    return times
+    return times, redraws
+
+
+def overview_times(server, devices):
+    """Seconds for each device's first `/api/overview` (a walk of its whole log), then the
+    same question again (kept for the commit by the engine that answered it)."""
+    first, again = [], []
+    for device, _, _ in devices:
+        for out in (first, again):
+            start = time.perf_counter()
+            server.get(f"api/overview?device={device}")
+            out.append(time.perf_counter() - start)
+    return first, again
 
 
 def main():
@@ -209,8 +224,12 @@ def main():
         print(f"/api/state while ingesting (ingest {'still running' if still else 'finished'} at the end): "
               f"{during['rate']:,.0f} requests/s, p50 {during['p50']:.2f} ms, p99 {during['p99']:.2f} ms")
 
-        renders = first_renders(server, devices)
-        print(f"first render of a device-day in Chromium, ms from navigation start: {renders}")
+        overview_first, overview_again = overview_times(server, devices)
+        print(f"/api/overview per device, first / again, s: {[round(t, 3) for t in overview_first]} / "
+              f"{[round(t, 4) for t in overview_again]}")
+        renders, redraws = first_renders(server, devices)
+        print(f"first render of a device-day in Chromium, ms from navigation start: {renders}; "
+              f"a redraw, ms: {[round(r, 1) for r in redraws]}")
 
     finally:
         server.stop()
@@ -241,6 +260,10 @@ def main():
     print(f"| first render of a device-day, median of {len(renders)} (the browser's first page; the slowest) | "
           f"{statistics.median(renders):.0f} ({renders[0]}; {max(renders)}) ms | < 1,000 ms: "
           f"median {verdict(statistics.median(renders) < 1000)}, slowest {verdict(max(renders) < 1000)} |")
+    print(f"| the overview of a device's whole log, first / again, slowest device | {max(overview_first):.3f} / "
+          f"{max(overview_again):.4f} s | first < 1 s: {verdict(max(overview_first) < 1)} |")
+    print(f"| a redraw of a device-day (a zoom or pan), median of {len(redraws)} | {statistics.median(redraws):.1f} ms | "
+          f"≤ 16 ms: {verdict(statistics.median(redraws) <= 16)} |")
     print(f"| anonymous memory, 100,000 vs 10,000 requests | {at_100k:.1f} vs {at_10k:.1f} MB: "
           f"{at_100k - at_10k:+.1f} MB | within 10 MB: {verdict(abs(at_100k - at_10k) <= 10)} |")
 

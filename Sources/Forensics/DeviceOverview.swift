@@ -42,12 +42,13 @@ package struct DeviceOverview: Sendable {
     /// The most device records an overview lists.
     package static let recordLimit = 20_000
 
-    /// The event types that are device records (docs/events.md, "Device records"): taps
-    /// count only when imported from the device's own artifacts.
-    static let recordTypes: Set<String> = [
-        EventType.stackObserved.rawValue, EventType.stackRotated.rawValue, EventType.suggestionObserved.rawValue,
-        EventType.layoutObserved.rawValue, EventType.relevanceObserved.rawValue, EventType.widgetTapped.rawValue,
-    ]
+    /// Whether an event of this type can be a device record (docs/events.md, "Device
+    /// records"); a tap is one only when imported from the device's own artifacts.
+    static func mayBeRecord(_ type: String) -> Bool {
+        type == EventType.stackObserved.rawValue || type == EventType.stackRotated.rawValue
+            || type == EventType.suggestionObserved.rawValue || type == EventType.layoutObserved.rawValue
+            || type == EventType.relevanceObserved.rawValue || type == EventType.widgetTapped.rawValue
+    }
 
     /// The overview of `device`'s whole log.
     package static func collect(ledger: Ledger, device: String) throws -> DeviceOverview {
@@ -58,27 +59,35 @@ package struct DeviceOverview: Sendable {
             overview.first = span.first
             overview.last = span.last
             if span.last - span.first <= 3 * 86_400_000_000 { overview.bucketMicros = 3_600_000_000 }
-            var counts = [Int64: (events: Int, records: Int)]()
+            // The walk is in time order: each bucket is complete when the next one starts.
             var candidates = [UInt64]()
+            var offset: Int16 = 0
             try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
-                let bucket = overview.bucketStart(view.envelope.time.microseconds)
-                counts[bucket, default: (0, 0)].events += 1
-                if recordTypes.contains(view.envelope.type) { candidates.append(view.seq) }
-                overview.offsetMinutes = Int(view.envelope.time.offsetMinutes)
+                let time = view.envelope.time
+                let bucket = overview.bucketStart(time.microseconds)
+                if overview.buckets.last?.start == bucket {
+                    overview.buckets[overview.buckets.count - 1].events += 1
+                } else {
+                    overview.buckets.append(Bucket(start: bucket, events: 1, records: 0))
+                }
+                if Self.mayBeRecord(view.envelope.type) { candidates.append(view.seq) }
+                offset = time.offsetMinutes
                 return true
             }
+            overview.offsetMinutes = Int(offset)
+            // Records are read in the walk's (time, sequence) order, so each finds its bucket
+            // at or after the previous one's.
+            var index = 0
             for seq in candidates {
                 guard let record = try r.withRecord(seq, { try Self.record($0) }), let record else { continue }
-                counts[overview.bucketStart(record.time), default: (0, 0)].records += 1
+                let bucket = overview.bucketStart(record.time)
+                while overview.buckets[index].start < bucket { index += 1 }
+                overview.buckets[index].records += 1
                 if overview.records.count < recordLimit {
                     overview.records.append(record)
                 } else {
                     overview.recordsLeftOut += 1
                 }
-            }
-            overview.records.sort { ($0.time, $0.seq) < ($1.time, $1.seq) }
-            overview.buckets = counts.keys.sorted().map {
-                Bucket(start: $0, events: counts[$0]!.events, records: counts[$0]!.records)
             }
         }
         overview.open = overview.openingDay()

@@ -333,7 +333,9 @@ enum PageAssets {
           for (const d of devices) { const o = document.createElement("option"); o.value = d.device; o.textContent = d.device; $("device").appendChild(o); }
           const asked = new URLSearchParams(location.search);
           if (devices.some(d => d.device === asked.get("device"))) $("device").value = asked.get("device");
-          await loadOverview();
+          // The opening day comes from the overview; a view the URL pins does not wait for it.
+          const overviewLoaded = loadOverview();
+          if (!asked.get("from")) await overviewLoaded;
           const device = devices.find(d => d.device === $("device").value);
           const first = device ? Date.parse(device.first) : Date.now();
           $("from").value = local(overview ? Date.parse(overview.open) : Math.floor(first / 86400000) * 86400000);
@@ -359,6 +361,9 @@ enum PageAssets {
           $("cursor").addEventListener("input", moveCursor);
           document.addEventListener("keydown", e => { if (e.key === "ArrowRight") step(1); if (e.key === "ArrowLeft") step(-1); });
           await load();
+          await overviewLoaded;
+          drawAxis();
+          drawOverview();
           await loadRecords();
           document.body.setAttribute("data-ready", "yes");
         }
