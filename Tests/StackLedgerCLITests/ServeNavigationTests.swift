@@ -112,14 +112,22 @@ struct ServeNavigationTests {
                 settled(rendered)
                 short = ticks()
                 print(len(short) >= 4 and all(re.fullmatch(r"(\d\d-\d\d )?\d\d:\d\d:\d\d", t) for t in short), short[:2])
+                # What the page shows, written to standard error before each wait below (shown
+                # only should the test fail).
+                def shown(step):
+                    state = {k: page.evaluate("(k) => { const e = document.querySelector(k); return e ? (e.getAttribute('data-seq') || '') + ' ' + e.textContent.slice(0, 160) : null; }", k)
+                             for k in ("#evidence", "#lanes", "#cursorTime")}
+                    sys.stderr.write(step + ": " + json.dumps(state | {"from": page.input_value("#from"), "rendered": page.get_attribute("body", "data-rendered"), "errors": errors}) + "\n")
                 # n from before the first record, then p: each lands on its record, centred, with its why.
                 first = overview["records"][0]
                 rendered = page.get_attribute("body", "data-rendered")
                 page.evaluate("(t) => { setView(Date.parse(t) - 86400000, 86400); load(); }", overview["first"])
+                shown("before the first record")
                 settled(rendered)
                 page.locator("#cursor").fill("0")
                 landed = []
                 for _ in range(min(3, len(overview["records"]))):
+                    shown("n")
                     page.keyboard.press("n")
                     page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') !== s",
                                            arg=page.get_attribute("#evidence", "data-seq"), timeout=30000)
