@@ -92,7 +92,10 @@ enum PageAssets {
           return e;
         }
         function label(parent, s, attrs) { const t = el("text", attrs, parent); t.textContent = s; return t; }
-        function color(s) { let h = 0; for (const c of s) h = (h * 31 + c.codePointAt(0)) >>> 0; return "hsl(" + (h % 360) + ",55%,60%)"; }
+        // Okabe and Ito's palette, told apart with the common colour-vision deficiencies; a
+        // name keeps its colour, and every colour has its label beside it (legend, lane, tooltip).
+        const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"];
+        function color(s) { let h = 0; for (const c of s) h = (h * 31 + c.codePointAt(0)) >>> 0; return PALETTE[h % PALETTE.length]; }
         function iso(ms) { return new Date(ms).toISOString().replace(".000Z", "Z"); }
         function local(ms) { return new Date(ms).toISOString().slice(0, 19); }
         function params(extra, asRecorded) {
