@@ -24,6 +24,28 @@ extension PageAssets {
             return k + ": " + (typeof v2 === "object" ? k2 : v2);
           } catch (e) { return text; }
         }
+        // Each assumption with the date and time of the event it rests on (read with
+        // `/api/search` when the event lies outside the view), once the view is drawn.
+        async function describeAssumptions(shownReport) {
+          const lines = [];
+          for (const a of shownReport.assumptions) {
+            let when = "";
+            const seq = a.events && a.events[0];
+            if (seq) {
+              const inView = shownReport.events.find(e => e.seq === seq);
+              let t = inView ? inView.time : null;
+              if (t === null) {
+                try {
+                  const found = (await api("search", { q: String(seq) }, true)).split("\n").filter(l => l).map(l => JSON.parse(l))[0];
+                  if (found) t = Date.parse(found.time);
+                } catch (e) { t = null; }
+              }
+              if (t !== null) when = ", resting on event " + seq + " of " + clock(t);
+            }
+            lines.push("Assumes " + a.code + " (" + a.stack + when + "): " + a.detail);
+          }
+          if (report === shownReport) $("assumptions").textContent = lines.join("\n");
+        }
         function spanText(s) {
           const unit = s >= 86400 ? [86400, "days"] : s >= 3600 ? [3600, "hours"] : s >= 60 ? [60, "minutes"] : [1, "seconds"];
           return (Math.round(10 * s / unit[0]) / 10) + " " + unit[1];

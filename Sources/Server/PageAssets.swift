@@ -154,6 +154,7 @@ enum PageAssets {
             (added.size + gone.length) + " decisions change (" + added.size + " new, " + gone.length + " gone)" : "";
           $("assumptions").textContent = report.assumptions.map(a => "Assumes " + a.code + " (" + a.stack + "): " + a.detail).join("\n");
           draw();
+          describeAssumptions(report);
           // Milliseconds from navigation start to the drawn lanes.
           document.body.setAttribute("data-rendered", String(Math.round(performance.now())));
           await moveCursor();
@@ -202,7 +203,10 @@ enum PageAssets {
           const kinds = new Map();
           for (const s of report.stacks) {
             const svg = el("svg", { width: W, height: 82, "data-stack": s.stack }); lanes.appendChild(svg);
-            label(svg, s.stack, { x: 2, y: 14, "font-weight": "bold" });
+            // The stack's name, with the kinds on its top in the view, on hover.
+            const name = el("g", { class: "stack-name" }, svg);
+            label(name, s.stack, { x: 2, y: 14, "font-weight": "bold" });
+            el("title", {}, name).textContent = s.stack + " (" + s.platform + "): " + [...new Set(s.lanes.map(l => l.kind))].join(", ");
             label(svg, "on top", { x: 2, y: 30 }); label(svg, "suggested", { x: 2, y: 52 });
             // The device's own records of this stack, against the model's lane above them.
             label(svg, "device records", { x: 2, y: 74 });

@@ -154,6 +154,12 @@ struct ServeNavigationTests {
                 page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') === s", arg=str(last["seq"]), timeout=30000)
                 print(page.locator("#records li[aria-current]").count() == 1)
                 page.locator("#why", has_text="Why at").wait_for(timeout=30000)
+                # An assumption names the event it rests on with that event's date; a stack's name
+                # lists the kinds on its top.
+                page.locator("#assumptions", has_text="resting on event").wait_for(timeout=30000)
+                assumed = page.inner_text("#assumptions")
+                names = texts("#lanes .stack-name title")
+                print(bool(re.search(r"resting on event \d+ of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d", assumed)), len(names) > 0 and all("): " in n for n in names))
                 page.screenshot(path=screenshot, full_page=True)
                 # Search by kind: every event found names it; a click centres the view on the event.
                 page.fill("#search", "com.apple.weather")
@@ -182,7 +188,7 @@ struct ServeNavigationTests {
         let r = try ServeTests().python(script, [server.url, screenshot])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
-        try #require(out.count == 15, "\(r.stdout)\(r.stderr)")
+        try #require(out.count == 16, "\(r.stdout)\(r.stderr)")
         #expect(out[0] == "True True True", "opening: \(out[0])")
         #expect(out[1].hasPrefix("True"), "a day's axis: \(out[1])")
         #expect(out[2].hasPrefix("True True"), "a week's axis: \(out[2])")
@@ -194,10 +200,11 @@ struct ServeNavigationTests {
         #expect(out[8] == "True", "context lanes in words")
         #expect(out[9] == "True True True", "the records list: \(out[9])")
         #expect(out[10] == "True", "a record clicked is marked")
-        #expect(out[11].hasPrefix("True"), "search: \(out[11])")
-        #expect(out[12] == "True", "a found event clicked is centred")
-        #expect(out[13] == "True", "a search that finds nothing says so")
-        #expect(out[14] == "[]", "page errors: \(out[14])")
+        #expect(out[11] == "True True", "an assumption's date, a stack's kinds: \(out[11])")
+        #expect(out[12].hasPrefix("True"), "search: \(out[12])")
+        #expect(out[13] == "True", "a found event clicked is centred")
+        #expect(out[14] == "True", "a search that finds nothing says so")
+        #expect(out[15] == "[]", "page errors: \(out[15])")
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }
 
