@@ -37,6 +37,24 @@ struct SortedTableTests {
         for k in keys { #expect(table[k] == reference[k]) }
     }
 
+    @Test("a table filled one key at a time finds every key, and equals the same table built at once")
+    func fillsOneKeyAtATime() {
+        var table = SortedTable<Int>()
+        var rng = SplitMix64(seed: 11)
+        var keys = (0..<5_000).map { "member-\($0)" }
+        for i in keys.indices.reversed() { keys.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+        for (n, key) in keys.enumerated() {
+            table[key] = n
+            if n % 499 == 0 { #expect(keys[...n].allSatisfy { table[$0] != nil }) }
+        }
+        #expect(keys.enumerated().allSatisfy { table[$0.element] == $0.offset })
+        #expect(table["member-5000"] == nil)
+        let sorted = keys.enumerated().sorted { $0.element < $1.element }
+        let built = SortedTable(ascendingKeys: sorted.map(\.element), values: sorted.map(\.offset))
+        #expect(table == built)
+        #expect(table.hashValue == built.hashValue)
+    }
+
     @Test("a key given in two parts finds what the joined key finds, and nothing else")
     func findsAKeyInTwoParts() {
         var table = SortedTable<Int>()

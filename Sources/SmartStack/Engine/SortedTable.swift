@@ -5,7 +5,8 @@ import RecordFormat
 /// (`StringHash`, far cheaper than `Hasher`) and compares one key, where a dictionary
 /// would run SipHash and a binary search would compare several.
 ///
-/// Lookups far outnumber insertions and removals of keys, which rebuild the index.
+/// Lookups far outnumber insertions and removals of keys; a removal, or an insertion that
+/// needs more slots, rebuilds the index.
 package struct SortedTable<Value: Hashable>: Hashable {
     package private(set) var keys: [String] = []
     package private(set) var values: [Value] = []
@@ -120,8 +121,26 @@ package struct SortedTable<Value: Hashable>: Hashable {
                 keys.insert(key, at: i)
                 values.insert(v, at: i)
                 hashes.insert(h, at: i)
-                reindex()
+                if slots.count >= keys.count * 2 {
+                    place(inserted: i, hash: h)
+                } else {
+                    reindex()
+                }
             }
+        }
+    }
+
+    /// Keeps the slots in step with an entry inserted at `i` while they have room: the
+    /// entries after it moved up by one, and the new one takes a free slot of its hash.
+    /// (A full `reindex` per insertion made filling a table of n entries cost n² probes.)
+    private mutating func place(inserted i: Int, hash h: UInt64) {
+        let moved = Int32(i)
+        slots.withUnsafeMutableBufferPointer { slots in
+            for k in slots.indices where slots[k] > moved { slots[k] &+= 1 }
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(i + 1)
         }
     }
 
