@@ -89,6 +89,18 @@ extension PageAssets {
             el("title", {}, bar).textContent = clock(t).slice(0, overview.bucketSeconds >= 86400 ? 10 : 16) + ": " + events + " events, " + records + " device records";
             if (records) el("rect", { x: ox(t), y: 38, width, height: 8, fill: "#222", class: "overview-record" }, svg);
           }
+          // The days holding a record the model disagrees with, marked under their records.
+          const disagreeing = new Map();
+          for (const r of overview.records) {
+            const o = judged.get(r.seq);
+            if (!o || o.judgement !== "disagrees") continue;
+            const t = Date.parse(r.time), start = t - ((t % (1000 * overview.bucketSeconds)) + 1000 * overview.bucketSeconds) % (1000 * overview.bucketSeconds);
+            disagreeing.set(start, (disagreeing.get(start) || 0) + 1);
+          }
+          for (const [start, count] of disagreeing) {
+            const mark = el("rect", { x: ox(start), y: 47, width: Math.max(3, width), height: 4, fill: "#D55E00", class: "overview-disagreement" }, svg);
+            el("title", {}, mark).textContent = clock(start).slice(0, 10) + ": " + count + " device record" + (count === 1 ? "" : "s") + " the model disagrees with";
+          }
           label(svg, clock(a).slice(0, 10), { x: LEFT, y: 56, "font-size": 10 });
           label(svg, clock(b).slice(0, 10), { x: W - 62, y: 56, "font-size": 10 });
           const [va, vb] = interval();
@@ -151,6 +163,7 @@ extension PageAssets {
             link.addEventListener("click", e => { e.preventDefault(); jumpTo(index); });
             item.appendChild(link); list.appendChild(item);
           });
+          drawOverview();
         }
         // Shows the events a search names (`/api/search`), each a link that centres the view on it.
         async function search(text) {

@@ -71,8 +71,13 @@ struct ServeNavigationTests {
                 page.goto(url + "?device=phone")
                 page.wait_for_selector("body[data-ready=yes]", timeout=30000)
                 # Opens on the densest day of records, with the overview's box over it.
+                # The days holding a record the model disagrees with are marked on the overview.
+                judgements = [json.loads(l) for l in urllib.request.urlopen(
+                    url + "api/replay?device=phone&records=true&from=" + overview["first"] + "&to=2030-01-01T00:00:00Z").read().decode().split("\n") if l]
+                days = {o["time"][:10] for o in judgements if o["judgement"] == "disagrees"}
                 print(page.input_value("#from")[:16] == overview["open"][:16], page.locator("#overview .brush").count() == 1,
-                      page.locator("#overview .density").count() == len(overview["buckets"]))
+                      page.locator("#overview .density").count() == len(overview["buckets"]),
+                      len(days) > 0 and page.locator("#overview .overview-disagreement").count() == len(days))
                 def texts(selector):
                     return page.locator(selector).evaluate_all("els => els.map(e => e.textContent)")
                 def ticks():
@@ -125,6 +130,8 @@ struct ServeNavigationTests {
                 shown("before the first record")
                 settled(rendered)
                 page.locator("#cursor").fill("0")
+                page.wait_for_function("() => document.getElementById('cursorTime').textContent !== ''")
+                page.focus("body")
                 landed = []
                 for _ in range(min(3, len(overview["records"]))):
                     shown("n")
@@ -189,7 +196,7 @@ struct ServeNavigationTests {
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
         try #require(out.count == 16, "\(r.stdout)\(r.stderr)")
-        #expect(out[0] == "True True True", "opening: \(out[0])")
+        #expect(out[0] == "True True True True", "opening: \(out[0])")
         #expect(out[1].hasPrefix("True"), "a day's axis: \(out[1])")
         #expect(out[2].hasPrefix("True True"), "a week's axis: \(out[2])")
         #expect(out[3] == "True", "drag-zoom")
