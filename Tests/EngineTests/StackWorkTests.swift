@@ -37,6 +37,10 @@ struct StackWorkTests {
         #expect(small.stacksLookedAt < 12 * 1_500, "\(small.stacksLookedAt)")
         #expect(large.stacksLookedAt < 12 * 3_000, "\(large.stacksLookedAt)")
         #expect(Double(large.stacksLookedAt) / Double(small.stacksLookedAt) < 2.5)
+        // The member cache readies a stack's row when that stack is evaluated: emptying
+        // it for a new widget does not make the rows of every stack before it again.
+        #expect(large.memberRowsPrepared < 4 * 3_000, "\(large.memberRowsPrepared)")
+        #expect(Double(large.memberRowsPrepared) / Double(max(1, small.memberRowsPrepared)) < 2.5)
     }
 
     @Test("a widget added to another stack leaves the first; a removed stack's id is free again")

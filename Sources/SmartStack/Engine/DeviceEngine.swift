@@ -41,6 +41,9 @@ public struct DeviceEngine: Sendable {
     /// How many times an evaluation looked at a stack since the engine was created (not
     /// checkpointed): the measure of the engine's work per stack.
     package internal(set) var stacksLookedAt = 0
+    /// How many stacks' rows of cached member candidates were made or emptied since the
+    /// engine was created (not checkpointed): the cache's upkeep per stack evaluated.
+    package var memberRowsPrepared: Int { caches.members.rowsPrepared }
     /// The (time, seq) of the last event applied.
     public var position: (time: Int64, seq: UInt64) { (state.lastEventTime, state.lastSeq) }
 

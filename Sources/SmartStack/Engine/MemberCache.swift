@@ -155,26 +155,52 @@ struct MemberCache {
     private var meta: [[PartsMeta]] = []
     /// Where each member's timelines are in the device's `TimelineBook`, once looked up.
     private var slots: [[TimelineBook.WidgetSlots?]] = []
+    /// The generation each stack's rows were filled in; a row of an older generation is
+    /// empty, so that dropping every entry costs the same however many stacks there are.
+    private var rowGeneration: [UInt64] = []
+    private var generation: UInt64 = 0
+    /// How many rows were made or emptied for a stack since the cache was made: the
+    /// measure of its upkeep, which grows with the stacks an engine evaluates.
+    private(set) var rowsPrepared = 0
+
+    /// Whether stack `i`'s rows belong to the current generation.
+    private func live(_ i: Int) -> Bool { i < rowGeneration.count && rowGeneration[i] == generation }
+
+    /// Makes stack `i`'s rows exist and belong to the current generation.
+    private mutating func claim(_ i: Int) {
+        while rowGeneration.count <= i {
+            rowGeneration.append(generation)
+            meta.append([])
+            slots.append([])
+            rowsPrepared += 1
+        }
+        if rowGeneration[i] != generation {
+            rowGeneration[i] = generation
+            meta[i].removeAll(keepingCapacity: true)
+            slots[i].removeAll(keepingCapacity: true)
+            rowsPrepared += 1
+        }
+    }
 
     /// Where a member's timelines were found, if they were looked up.
     func timelineSlots(stack i: Int, member j: Int) -> TimelineBook.WidgetSlots? {
-        i < slots.count && j < slots[i].count ? slots[i][j] : nil
+        live(i) && j < slots[i].count ? slots[i][j] : nil
     }
 
     mutating func setTimelineSlots(_ found: TimelineBook.WidgetSlots, stack i: Int, member j: Int) {
-        while slots.count <= i { slots.append([]) }
+        claim(i)
         while slots[i].count <= j { slots[i].append(nil) }
         slots[i][j] = found
     }
 
     private mutating func reserve(stack i: Int, member j: Int) {
-        while meta.count <= i { meta.append([]) }
+        claim(i)
         while meta[i].count <= j { meta[i].append(PartsMeta()) }
     }
 
     /// The member's entry when it holds at `now` for the context version `context`.
     func slot(stack i: Int, member j: Int, now: Int64, context: UInt64) -> Slot? {
-        guard i < meta.count && j < meta[i].count, let slot = meta[i][j].slot, now < slot.validUntil,
+        guard live(i) && j < meta[i].count, let slot = meta[i][j].slot, now < slot.validUntil,
             slot.contextVersion == .max || slot.contextVersion == context
         else { return nil }
         return slot
@@ -189,19 +215,19 @@ struct MemberCache {
 
     /// Until when a member's cached entry holds, or nil when there is none.
     func validUntil(stack i: Int, member j: Int) -> Int64? {
-        guard i < meta.count && j < meta[i].count else { return nil }
+        guard live(i) && j < meta[i].count else { return nil }
         return meta[i][j].slot?.validUntil
     }
 
     /// Whether the timeline's part is missing or no longer holds at `now`.
     func relevanceStale(stack i: Int, member j: Int, now: Int64) -> Bool {
-        guard i < meta.count && j < meta[i].count, let until = meta[i][j].relevanceUntil else { return true }
+        guard live(i) && j < meta[i].count, let until = meta[i][j].relevanceUntil else { return true }
         return now >= until
     }
 
     /// Which of the usage part's two parts are missing or no longer hold at `now` and `context`.
     func staleUsage(stack i: Int, member j: Int, now: Int64, context: UInt64) -> UsageParts {
-        guard i < meta.count && j < meta[i].count else { return .both }
+        guard live(i) && j < meta[i].count else { return .both }
         var stale = UsageParts()
         if meta[i][j].patternUntil.map({ now >= $0 }) ?? true { stale.insert(.pattern) }
         if meta[i][j].otherUntil.map({ now >= $0 || !(meta[i][j].otherContext.map { $0 == context } ?? true) }) ?? true
@@ -230,14 +256,12 @@ struct MemberCache {
 
     /// Drops the parts `relevance` and `usage` say of a member, and so its entry.
     mutating func drop(stack i: Int, member j: Int, relevance: Bool, usage: Bool) {
-        guard i < meta.count && j < meta[i].count else { return }
+        guard live(i) && j < meta[i].count else { return }
         meta[i][j].drop(relevance: relevance, usage: usage)
     }
 
-    mutating func removeAll() {
-        meta.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
-    }
+    /// Drops every entry, in constant time: the rows are emptied as they are next used.
+    mutating func removeAll() { generation &+= 1 }
 }
 
 /// The two parts of a member's usage part (see `MemberCache.PartsMeta`).
