@@ -55,6 +55,8 @@ final class BackgroundCheckpoints: @unchecked Sendable {
     private let queue = DispatchQueue(label: "stackledger.checkpoints")
     private let slots: DispatchSemaphore
     private let made = Mutex<[(key: [UInt8], value: [UInt8])]>([])
+    /// The value bytes of the last checkpoint encoded.
+    private let lastValueBytes = Mutex<Int?>(nil)
 
     init(_ series: CheckpointSeries, inFlight: Int = 4) {
         self.series = series
@@ -66,9 +68,17 @@ final class BackgroundCheckpoints: @unchecked Sendable {
         slots.wait()
         queue.async {
             let entry = self.series.next(state, time: time, seq: seq)
+            self.lastValueBytes.withLock { $0 = entry.value.count }
             self.made.withLock { $0.append(entry) }
             self.slots.signal()
         }
+    }
+
+    /// The value bytes of the last checkpoint queued, once it is encoded (waits for it);
+    /// nil when none was.
+    func lastSize() -> Int? {
+        queue.sync {}
+        return lastValueBytes.withLock { $0 }
     }
 
     /// The entries made since the last call; with `waiting`, after every queued one is.

@@ -13,10 +13,11 @@ struct FoldRun {
     private var nextExtra = 0
     /// Where decisions go, if anywhere.
     private let collect: ((Decision) -> Void)?
-    /// Whether the fold makes checkpoints, and every how many events.
+    /// Whether the fold makes checkpoints, and when the next is due.
     private let saving: Bool
-    private let interval: Int
-    private var sinceSave = 0
+    private var spacing: CheckpointSpacing
+    /// Whether the last checkpoint went to the background, its size not yet noted.
+    private var sizeAwaited = false
     private var series: CheckpointSeries
     /// Whether checkpoints are written on a thread of their own.
     private var inBackground: Bool
@@ -27,45 +28,58 @@ struct FoldRun {
     init(
         engine: DeviceEngine, position: (time: Int64, seq: UInt64)?, extras: [(UInt64, Event)],
         collect: ((Decision) -> Void)?,
-        saving: Bool, interval: Int, series: CheckpointSeries, inBackground: Bool
+        saving: Bool, spacing: CheckpointSpacing, series: CheckpointSeries, inBackground: Bool
     ) {
         self.engine = engine
         self.position = position
         self.extras = extras
         self.collect = collect
         self.saving = saving
-        self.interval = interval
+        self.spacing = spacing
         self.series = series
         self.inBackground = inBackground
     }
 
-    /// Applies one record of the log (its event nil when the view leaves it out), after
-    /// the extra events dated before it.
-    mutating func take(time: Int64, seq: UInt64, event: consuming Event?) {
-        guard let event else { return pass(time: time, seq: seq) }
-        take(time: time, seq: seq, event: event)
+    /// Applies one record of the log, of `bytes` stored bytes (its event nil when the view
+    /// leaves it out), after the extra events dated before it.
+    mutating func take(time: Int64, seq: UInt64, bytes: Int, event: consuming Event?) {
+        guard let event else { return pass(time: time, seq: seq, bytes: bytes) }
+        take(time: time, seq: seq, bytes: bytes, event: event)
     }
 
-    /// Moves past one record of the log that the view leaves out.
-    mutating func pass(time: Int64, seq: UInt64) {
+    /// Moves past one record of the log, of `bytes` stored bytes, that the view leaves out.
+    mutating func pass(time: Int64, seq: UInt64, bytes: Int) {
         position = (time, seq)
+        spacing.passed(bytes: bytes)
     }
 
-    /// Applies one record of the log, after the extra events dated before it.
-    mutating func take(time: Int64, seq: UInt64, event: consuming Event) {
+    /// Applies one record of the log, of `bytes` stored bytes, after the extra events
+    /// dated before it.
+    mutating func take(time: Int64, seq: UInt64, bytes: Int, event: consuming Event) {
         position = (time, seq)
         applyExtras(before: time)
         engine.apply(event, seq: seq)
         for d in engine.takeDecisions() { collect?(d) }
-        sinceSave += 1
-        if saving && sinceSave >= interval {
-            sinceSave = 0
-            if inBackground {
-                if background == nil { background = BackgroundCheckpoints(series) }
-                background!.add(engine.checkpointState(), time: time, seq: seq)
-            } else {
-                pending.append(series.next(engine, time: time, seq: seq))
-            }
+        if spacing.took(bytes: bytes) && saving { saveIfDue(time: time, seq: seq) }
+    }
+
+    /// Makes a checkpoint at (time, seq) when the spacing says it is due.
+    private mutating func saveIfDue(time: Int64, seq: UInt64) {
+        // The last one's size counts: waited for when it is still being encoded.
+        if sizeAwaited, let background {
+            if let size = background.lastSize() { spacing.record(valueBytes: size) }
+            sizeAwaited = false
+        }
+        guard spacing.due else { return }
+        spacing.saved()
+        if inBackground {
+            if background == nil { background = BackgroundCheckpoints(series) }
+            background!.add(engine.checkpointState(), time: time, seq: seq)
+            sizeAwaited = true
+        } else {
+            let entry = series.next(engine, time: time, seq: seq)
+            spacing.record(valueBytes: entry.value.count)
+            pending.append(entry)
         }
     }
 

@@ -11,8 +11,10 @@ extension Projector {
     /// so that the last long device does not leave a core idle. Checkpoints already
     /// stored for this policy are dropped first. `progress`, if given, is told the events
     /// folded so far, from the folding threads, after each stretch of a device.
+    /// `checkpointShare` bounds the checkpoints' bytes against the log's (nil: none).
     public static func rebuild(
         ledger: Ledger, policy: Policy, threads: Int = 2, checkpointInterval: Int = Projector.defaultCheckpointInterval,
+        checkpointShare: Double? = Projector.defaultCheckpointShare,
         progress: (@Sendable (Int) -> Void)? = nil
     ) throws -> Int {
         let first = Projector(ledger: ledger, policy: policy)
@@ -32,7 +34,7 @@ extension Projector {
         let failure = Mutex<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let projector = Projector(ledger: ledger, policy: policy)
-            projector.checkpointInterval = checkpointInterval
+            (projector.checkpointInterval, projector.checkpointShare) = (checkpointInterval, checkpointShare)
             projector.prepared = true
             projector.privateStrings = true
             projector.backgroundCheckpoints = devices.count < threads

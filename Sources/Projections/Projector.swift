@@ -14,12 +14,19 @@ public final class Projector {
     public let ledger: Ledger
     /// The policy in force.
     public let policy: Policy
-    /// Events per device between two checkpoints, unless set otherwise: an answer folds
-    /// 112 of them on average after restoring a checkpoint, and the checkpoints take about
-    /// 14 % of the log's bytes.
+    /// Events per device between two checkpoints at least, unless set otherwise; farther
+    /// apart where the checkpoints would take more than `defaultCheckpointShare` of the
+    /// log's bytes.
     public static let defaultCheckpointInterval = 224
-    /// Events per device between two checkpoints.
+    /// Events per device between two checkpoints, at least.
     public var checkpointInterval = Projector.defaultCheckpointInterval
+    /// The most a device's checkpoints take of its log's bytes as each record estimates
+    /// them (`RecordView.storedBytes`), unless set otherwise: 12.5 %, which keeps them
+    /// within 15 % of the log's pages (`stats`' `logBytes`) on every shape of device
+    /// measured (docs/performance.md).
+    public static let defaultCheckpointShare = 0.125
+    /// The most a device's checkpoints take of its log's bytes (nil: by events alone).
+    public var checkpointShare: Double? = Projector.defaultCheckpointShare
     /// Whether to read and save checkpoints.
     public var useCheckpoints = true
     /// Told, during a fold, of the device and the records read so far after each stretch
@@ -182,7 +189,7 @@ public final class Projector {
             && !skipsDamagedRecords
         var run = FoldRun(
             engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save,
-            interval: checkpointInterval,
+            spacing: CheckpointSpacing(interval: checkpointInterval, share: checkpointShare),
             series: CheckpointSeries(device: device, tag: tag, ceiling: ceiling), inBackground: backgroundCheckpoints)
         // A long lone fold reads and decodes on a thread of its own once it is past its
         // first records (most folds, a query's from its checkpoint, end before).
@@ -209,7 +216,7 @@ public final class Projector {
                     // item would count references to everything its event holds.
                     while !items.isEmpty {
                         var item = items.removeLast()
-                        run.take(time: item.time, seq: item.seq, event: item.event.take())
+                        run.take(time: item.time, seq: item.seq, bytes: item.bytes, event: item.event.take())
                     }
                 }
                 done = visited < chunk
@@ -225,9 +232,9 @@ public final class Projector {
                         let (time, seq) = (view.envelope.time.microseconds, view.seq)
                         if seq <= ceiling && !query.without.contains(seq) {
                             // Decoded straight into the argument: an event is a few hundred bytes.
-                            run.take(time: time, seq: seq, event: try Event(record: view))
+                            run.take(time: time, seq: seq, bytes: view.storedBytes, event: try Event(record: view))
                         } else {
-                            run.pass(time: time, seq: seq)
+                            run.pass(time: time, seq: seq, bytes: view.storedBytes)
                         }
                         if visited >= limit {
                             done = false

@@ -23,11 +23,19 @@ struct Rebuild: ParsableCommand {
     @Option(help: "Threads that fold devices at once (default: the machine's cores).") var threads: Int?
     @Option(
         help: ArgumentHelp(
-            "Events of a device between two checkpoints.",
+            "Events of a device between two checkpoints, at least.",
             discussion: """
                 Fewer events make every later answer's fold shorter (a served store's answers \
                 faster) at the cost of more checkpoint bytes.
                 """, valueName: "events")) var checkpointEvery = Projector.defaultCheckpointInterval
+    @Option(
+        help: ArgumentHelp(
+            "The most a device's checkpoints may take of its log's bytes, in percent (default 12.5; 0: no bound).",
+            discussion: """
+                A checkpoint of S bytes is followed by the next only once the device's log \
+                has grown by S divided by this share, so that a device whose state is large \
+                against its events (many stacks) keeps its checkpoints farther apart.
+                """, valueName: "percent")) var checkpointShare = Projector.defaultCheckpointShare * 100
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func validate() throws {
@@ -36,6 +44,9 @@ struct Rebuild: ParsableCommand {
         }
         guard (16...1_048_576).contains(checkpointEvery) else {
             throw ValidationError("--checkpoint-every must be from 16 to 1048576 events (it is \(checkpointEvery))")
+        }
+        guard checkpointShare.isFinite, (0...100).contains(checkpointShare) else {
+            throw ValidationError("--checkpoint-share must be a percent from 0 to 100 (it is \(checkpointShare))")
         }
     }
 
@@ -71,7 +82,8 @@ struct Rebuild: ParsableCommand {
         let folded = try withLedgerErrors {
             try Projector.rebuild(
                 ledger: ledger, policy: policy, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                checkpointInterval: checkpointEvery, progress: tell)
+                checkpointInterval: checkpointEvery, checkpointShare: checkpointShare > 0 ? checkpointShare / 100 : nil,
+                progress: tell)
         }
         progress?.finish()
         let seconds = Date().timeIntervalSince(start)

@@ -33,7 +33,7 @@ struct CheckpointSweepTests {
         try ledger.writeDerived { w in for k in older { try w.put(k, [0]) } }
 
         let first = Projector(ledger: ledger, policy: Policy())
-        first.checkpointInterval = 50
+        (first.checkpointInterval, first.checkpointShare) = (50, nil)
         _ = try first.engine(device: "device-0", at: last)
         #expect(try count(ledger, older) == 0)
         let own = try ownCheckpoints(ledger, first.tag)

@@ -20,7 +20,7 @@ struct DecisionsAroundTests {
         var decided = 0
         for checkpoints in [false, true] {
             let projector = Projector(ledger: ledger, policy: Policy())
-            projector.checkpointInterval = 64
+            (projector.checkpointInterval, projector.checkpointShare) = (64, nil)
             projector.useCheckpoints = checkpoints
             for k in stride(from: 40, to: times.count - 40, by: times.count / 9) {
                 let instant = times[k]

@@ -30,7 +30,7 @@ struct CheckpointedWorkload {
 
     func projector(checkpoints: Bool = true) -> Projector {
         let p = Projector(ledger: ledger, policy: policy)
-        p.checkpointInterval = 40
+        (p.checkpointInterval, p.checkpointShare) = (40, nil)
         p.useCheckpoints = checkpoints
         return p
     }

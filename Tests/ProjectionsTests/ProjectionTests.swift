@@ -67,7 +67,7 @@ struct ProjectionTests {
         let scratch = Projector(ledger: ledger, policy: Policy())
         scratch.useCheckpoints = false
         let checkpointed = Projector(ledger: ledger, policy: Policy())
-        checkpointed.checkpointInterval = 50
+        (checkpointed.checkpointInterval, checkpointed.checkpointShare) = (50, nil)
         _ = try rendering(checkpointed, at: last, from: last - 3_600_000_000) // lays down checkpoints
         var saved = 0
         var deltas = 0
@@ -100,7 +100,7 @@ struct ProjectionTests {
         _ = try ledger.append(events)
         let last = events.map(\.envelope.time.microseconds).max()!
         let checkpointed = Projector(ledger: ledger, policy: Policy())
-        checkpointed.checkpointInterval = 40
+        (checkpointed.checkpointInterval, checkpointed.checkpointShare) = (40, nil)
         _ = try rendering(checkpointed, at: last, from: last)
         // The newest delta of device-0, and the state it copies from.
         var newest: ([UInt8], CheckpointValue)?
@@ -140,7 +140,7 @@ struct ProjectionTests {
         let (first, last) = (times.min()!, times.max()!)
         let mid = first + (last - first) / 2
         let checkpointed = Projector(ledger: ledger, policy: Policy())
-        checkpointed.checkpointInterval = 40
+        (checkpointed.checkpointInterval, checkpointed.checkpointShare) = (40, nil)
         _ = try rendering(checkpointed, at: last, from: last)
         func checkpointTimes() throws -> [Int64] {
             var out = [Int64]()
@@ -175,7 +175,7 @@ struct ProjectionTests {
         )
         _ = try ledger.append([late])
         let fresh = Projector(ledger: ledger, policy: Policy())
-        fresh.checkpointInterval = 40
+        (fresh.checkpointInterval, fresh.checkpointShare) = (40, nil)
         let answer = try rendering(fresh, at: last, from: mid - 1)
         // device-0's checkpoints after the late event that it changes are rewritten or gone
         // (one whose state the late event leaves as it was may stay); device-1's are as they

@@ -44,6 +44,18 @@ struct RebuildCommandTests {
             #expect(warm.stdout == (try CLI.run(args + ["--store", cold.store])).stdout)
         }
         #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+
+        // Spaced by events alone (share 0), checkpoints come at least as often and take
+        // at least as many bytes; verify holds them to the log all the same.
+        let dense = try json(
+            try CLI.run(["rebuild", "--store", dir.store, "--checkpoint-share", "0", "--json"]).stdout)
+        #expect((dense["checkpoints"] as? Int ?? 0) >= checkpoints)
+        #expect((dense["checkpointBytes"] as? Int ?? 0) >= doc["checkpointBytes"] as? Int ?? .max)
+        #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
+        for share in ["-1", "101", "nan"] {
+            let bad = try CLI.run(["rebuild", "--store", dir.store, "--checkpoint-share", share])
+            #expect(bad.status == 64 && bad.stderr.contains("--checkpoint-share"), "\(share): \(bad.stderr)")
+        }
     }
 
     @Test("rebuild without a store, or with a bad policy file, fails with the documented codes and creates nothing")

@@ -2,7 +2,9 @@
 
 Replays every device of EVENTS (Parquet, or a folder of NDJSON files) and writes one Parquet
 folder per table under DIR: decisions, reasons, reason_events, states, observations,
-disagreements, assumptions and errors. Exit codes as the stackledger CLI: 0 done (devices in
+disagreements, assumptions and errors, with `_MANIFEST.json` beside them (the fleet's version, the
+binary's SHA-256, the policy, the input files with their sizes and hashes, each table's row count
+and the devices in `errors`). Exit codes as the stackledger CLI: 0 done (devices in
 `errors` are reported, not failed), 64 bad usage (an existing DIR without --overwrite), 65
 unreadable input, 74 a failed write.
 """
@@ -45,7 +47,8 @@ def main(arguments: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
-    from stackledger_spark.fleet import replay_fleet
+    from stackledger_spark import manifest
+    from stackledger_spark.fleet import locate_binary, replay_fleet
     from stackledger_spark.inputs import read_events
 
     builder = SparkSession.builder.appName("stackledger-fleet")
@@ -85,7 +88,16 @@ def main(arguments: list[str] | None = None) -> int:
             frame = result[table]
             frame.write.mode("overwrite").parquet(f"{staging}/{table}")
             counts[table] = spark.read.parquet(f"{staging}/{table}").count()
-        # The tables appear under --output together, or not at all.
+        error_devices = [row.device for row in spark.read.parquet(f"{staging}/errors").select("device").collect()]
+        content = manifest.manifest(
+            binary=locate_binary(options.binary), policy=options.policy, input_path=options.input,
+            options={"every": options.every, "from": options.start, "to": options.end,
+                     "partitions": options.partitions},
+            counts=counts, error_devices=[d for d in error_devices if d is not None],
+            seconds=time.monotonic() - started,
+        )
+        manifest.write(filesystem, jvm, staging, content)
+        # The tables and the manifest appear under --output together, or not at all.
         if filesystem.exists(output_path):
             filesystem.delete(output_path, True)
         if not filesystem.rename(staging_path, output_path):
@@ -95,6 +107,7 @@ def main(arguments: list[str] | None = None) -> int:
         seconds = time.monotonic() - started
         summary = ", ".join(f"{counts[t]} {t}" for t in tables.TABLES)
         print(f"stackledger_spark: wrote {options.output} in {seconds:.1f} s: {summary}", file=sys.stderr)
+        print(f"stackledger_spark: manifest {options.output.rstrip('/')}/{manifest.MANIFEST_NAME}", file=sys.stderr)
         errors = spark.read.parquet(f"{options.output}/errors").orderBy("device")
         for row in errors.limit(20).collect():
             print(f"stackledger_spark: device {row.device}: {row.message}", file=sys.stderr)

@@ -3,10 +3,13 @@ command-line wrapper."""
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from cli_loop import replay_each_device
@@ -145,7 +148,8 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     environment = dict(os.environ, PYSPARK_PYTHON=sys.executable)
     first = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert first.returncode == 0, first.stderr[-3000:]
-    assert sorted(os.listdir(output)) == sorted(TABLES)
+    assert sorted(os.listdir(output)) == sorted([*TABLES, "_MANIFEST.json"])
+    assert f"manifest {output}/_MANIFEST.json" in first.stderr
     connection = duckdb.connect()
     decisions = connection.execute(f"SELECT count(*) FROM '{output}/decisions/*.parquet'").fetchone()[0]
     sampled = connection.execute(f"SELECT count(DISTINCT device) FROM '{output}/states/*.parquet'").fetchone()[0]
@@ -154,6 +158,20 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     assert [device for device, _ in errors] == [fleet.invalid_device]
     # seq is the event's position in the files, in the order of their names.
     assert f"seq {fleet.invalid_seq}:" in errors[0][1]
+    written = json.loads((output / "_MANIFEST.json").read_text())
+    for table in TABLES:
+        rows = connection.execute(f"SELECT count(*) FROM '{output}/{table}/*.parquet'").fetchone()[0]
+        assert written["tables"][table] == rows, table
+    assert written["errors"] == [fleet.invalid_device]
+    assert [(f["path"], f["bytes"], f["sha256"]) for f in written["input"]] == [
+        (str(source / name), (source / name).stat().st_size,
+         "sha256:" + hashlib.sha256((source / name).read_bytes()).hexdigest())
+        for name in ("a.ndjson", "b.ndjson")
+    ]
+    assert written["binary"]["sha256"] == "sha256:" + hashlib.sha256(Path(fleet_binary).read_bytes()).hexdigest()
+    policy = json.loads(subprocess.run([fleet_binary, "policy", "--json"], capture_output=True, check=True).stdout)
+    assert written["policy"]["digest"] == policy["digest"] and written["policy"]["name"] == policy["name"]
+    assert written["fleet"] == importlib.metadata.version("stackledger-spark")
     quarterly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
     again = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert again.returncode == 64 and "--overwrite" in again.stderr

@@ -1,0 +1,69 @@
+/// When a fold's next checkpoint is due: once it has taken at least `interval` events
+/// since the last one, and read enough of the log that the checkpoints' bytes stay within
+/// `share` of the log's bytes (each record's own and its index entries'). A device whose state is large against its events (many
+/// stacks, long usage histories) gets its checkpoints farther apart, so that what they
+/// cost grows with the log, not with the state times the events.
+///
+/// A checkpoint is paid for at the mean size of the last `window` made (a standalone one
+/// and the copies after it, `CheckpointKey.keyframeInterval`), so that the checkpoints
+/// stay evenly spaced in the log: a large standalone one does not leave a long stretch
+/// without any. The rule reads only the log and the checkpoints made, never a clock: the
+/// same log gives checkpoints at the same records, whichever thread encodes them.
+struct CheckpointSpacing {
+    /// Events between two checkpoints, at least.
+    let interval: Int
+    /// The most the checkpoints may take of the log's bytes (nil: by events alone).
+    let share: Double?
+    /// Events taken since the last checkpoint.
+    private(set) var events = 0
+    /// Log bytes read since the last checkpoint.
+    private(set) var logBytes = 0
+    /// The stored bytes of the last checkpoints made, at most `window`, oldest first.
+    private var recent: [Int] = []
+    private var recentTotal = 0
+    let window = CheckpointKey.keyframeInterval
+
+    init(interval: Int, share: Double?) {
+        self.interval = interval
+        self.share = share
+    }
+
+    /// The bytes a stored value of `count` bytes takes: a value that does not fit on a
+    /// page beside others takes whole pages of its own.
+    static func storedBytes(_ count: Int) -> Int {
+        count < pageSize / 2 ? count : (count + pageSize - 1) / pageSize * pageSize
+    }
+    static let pageSize = 4_096
+
+    /// Counts one record of `bytes` read past without being taken.
+    mutating func passed(bytes: Int) { logBytes += bytes }
+
+    /// Counts one event of `bytes` taken; true when the next checkpoint is due by events
+    /// alone, so that the bytes rule is to be asked (`due`).
+    mutating func took(bytes: Int) -> Bool {
+        events += 1
+        logBytes += bytes
+        return events >= interval
+    }
+
+    /// Whether the next checkpoint is due.
+    var due: Bool {
+        guard events >= interval else { return false }
+        guard let share, !recent.isEmpty else { return true }
+        return Double(logBytes) * share * Double(recent.count) >= Double(recentTotal)
+    }
+
+    /// Starts counting again after a checkpoint.
+    mutating func saved() {
+        events = 0
+        logBytes = 0
+    }
+
+    /// Notes the value bytes of the last checkpoint made, once known.
+    mutating func record(valueBytes: Int) {
+        let stored = Self.storedBytes(valueBytes)
+        recent.append(stored)
+        recentTotal += stored
+        if recent.count > window { recentTotal -= recent.removeFirst() }
+    }
+}

@@ -1,0 +1,87 @@
+import Ledger
+import SmartStack
+import StackLedgerTesting
+import Testing
+
+@testable import Projections
+
+/// Checkpoints spaced by their bytes as well as by events: a device whose state is large
+/// against its events gets them farther apart, so that they take at most a set share of
+/// its log, at the same records whichever thread encodes them.
+@Suite("Checkpoint spacing")
+struct CheckpointSpacingTests {
+    @Test("due after the interval's events, then after enough log for the mean of the last checkpoints' bytes")
+    func rule() {
+        var spacing = CheckpointSpacing(interval: 4, share: 0.1)
+        #expect(!spacing.took(bytes: 100) && !spacing.took(bytes: 100) && !spacing.took(bytes: 100))
+        #expect(spacing.took(bytes: 100) && spacing.due)
+        spacing.saved()
+        spacing.record(valueBytes: 1_000)
+        for _ in 0..<4 { _ = spacing.took(bytes: 100) }
+        // 400 bytes of log pay for 40 bytes of checkpoint, not for 1,000.
+        #expect(!spacing.due)
+        spacing.passed(bytes: 9_600)
+        #expect(spacing.due)
+        spacing.saved()
+        // Paid for at the mean of the last ones: 1,000 and 100 ask for 5,500 bytes of log.
+        spacing.record(valueBytes: 100)
+        for _ in 0..<4 { _ = spacing.took(bytes: 1_000) }
+        #expect(!spacing.due)
+        spacing.passed(bytes: 1_500)
+        #expect(spacing.due)
+        // A value too large to share a page takes whole pages; a window forgets the oldest.
+        #expect(CheckpointSpacing.storedBytes(3_000) == 4_096 && CheckpointSpacing.storedBytes(1_000) == 1_000)
+        for _ in 0..<spacing.window { spacing.record(valueBytes: 10) }
+        #expect(spacing.due)
+        #expect(!CheckpointSpacing(interval: 4, share: nil).due)
+    }
+
+    /// The bytes of a device's records and of its checkpoints (as stored: whole pages for
+    /// a large value), and of the last checkpoint, after a fold of it from scratch that
+    /// keeps `share`.
+    static func footprint(_ ledger: Ledger, device: String, share: Double?) throws -> (
+        log: Int, checkpoints: Int, last: Int
+    ) {
+        let projector = Projector(ledger: ledger, policy: Policy())
+        (projector.checkpointInterval, projector.checkpointShare) = (Projector.defaultCheckpointInterval, share)
+        try projector.dropCheckpoints(of: [device])
+        _ = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
+        var (log, checkpoints, last) = (0, 0, 0)
+        try ledger.read { r in
+            try r.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
+                log += view.storedBytes
+                return true
+            }
+            try r.derivedEntries(prefix: CheckpointKey.root) { _, v in
+                last = CheckpointSpacing.storedBytes(v.count)
+                checkpoints += last
+            }
+        }
+        return (log, checkpoints, last)
+    }
+
+    @Test("a device of many stacks: its checkpoints take at most 15 % of its log's bytes, beside the last few")
+    func shareOfManyStacks() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var generator = ShapeGenerator(shape: .manyStacks, events: 12_000, seed: 5)
+        var decoder = EventDecoder()
+        var events = [Event]()
+        try generator.writeNDJSON { chunk in
+            for line in chunk.split(separator: UInt8(ascii: "\n")) {
+                events.append(try decoder.decode(String(decoding: line, as: UTF8.self)))
+            }
+        }
+        _ = try ledger.append(events)
+        let device = try Projector(ledger: ledger, policy: Policy()).devices()[0]
+        let dense = try Self.footprint(ledger, device: device, share: nil)
+        let spaced = try Self.footprint(ledger, device: device, share: 0.15)
+        // Spaced by events alone, the states of 40-200 stacks outweigh the share.
+        #expect(Double(dense.checkpoints) > 0.15 * Double(dense.log), "\(dense)")
+        #expect(spaced.log == dense.log && spaced.checkpoints > 0)
+        // Each checkpoint was paid for, at the mean size of the last ones, by the log read
+        // after it: the last, and the mean's lag behind a state that grows, are left over.
+        #expect(Double(spaced.checkpoints - 2 * spaced.last) <= 0.15 * Double(spaced.log), "\(spaced)")
+    }
+}
