@@ -15,12 +15,14 @@ package struct DeviceOverview: Sendable {
         package var records: Int
     }
 
-    /// A device record: the device's own account of what it showed or did.
+    /// A device record: the device's own account of what it showed or did, with the
+    /// assumptions (`AssumptionCode`) that answers resting on it can list.
     package struct Record: Sendable, Equatable {
         package var seq: UInt64
         package var time: Int64
         package var type: String
         package var stack: String?
+        package var assumptions: [String] = []
     }
 
     package var device: String
@@ -62,6 +64,7 @@ package struct DeviceOverview: Sendable {
             // The walk is in time order: each bucket is complete when the next one starts.
             var candidates = [UInt64]()
             var offset: Int16 = 0
+            var layouts = LayoutAssumptions()
             try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
                 let time = view.envelope.time
                 let bucket = overview.bucketStart(time.microseconds)
@@ -71,6 +74,11 @@ package struct DeviceOverview: Sendable {
                     overview.buckets.append(Bucket(start: bucket, events: 1, records: 0))
                 }
                 if Self.mayBeRecord(view.envelope.type) { candidates.append(view.seq) }
+                if view.envelope.type == EventType.stackCreated.rawValue,
+                    case .stackCreated(let created) = try Event(record: view).body
+                {
+                    layouts.created(created.stack, at: (time.microseconds, view.seq))
+                }
                 offset = time.offsetMinutes
                 return true
             }
@@ -79,7 +87,8 @@ package struct DeviceOverview: Sendable {
             // at or after the previous one's.
             var index = 0
             for seq in candidates {
-                guard let record = try r.withRecord(seq, { try Self.record($0) }), let record else { continue }
+                guard let record = try r.withRecord(seq, { try Self.record($0, layouts: &layouts) }), let record
+                else { continue }
                 let bucket = overview.bucketStart(record.time)
                 while overview.buckets[index].start < bucket { index += 1 }
                 overview.buckets[index].records += 1
@@ -99,10 +108,12 @@ package struct DeviceOverview: Sendable {
         return (r < 0 ? q - 1 : q) * bucketMicros
     }
 
-    /// The record a stored event is, if it is a device record.
-    static func record(_ view: RecordView) throws -> Record? {
+    /// The record a stored event is, if it is a device record; `layouts` are taken in time
+    /// order, for the stacks each observed layout alone defines before its time.
+    static func record(_ view: RecordView, layouts: inout LayoutAssumptions) throws -> Record? {
         let event = try Event(record: view)
         let stack: String?
+        var assumptions = [String]()
         switch event.body {
         case .stackObserved(let o): stack = o.stack
         case .stackRotated(let r): stack = r.stack
@@ -110,10 +121,17 @@ package struct DeviceOverview: Sendable {
         case .widgetTapped(let tap):
             guard view.envelope.source != nil else { return nil }
             stack = tap.stack
-        case .layoutObserved, .relevanceObserved: stack = nil
+        case .layoutObserved(let layout):
+            stack = nil
+            assumptions = layouts.codes(of: layout, event: event, seq: view.seq)
+        case .relevanceObserved:
+            stack = nil
+            assumptions = [AssumptionCode.relevanceFromDeviceRecord.rawValue]
         default: return nil
         }
-        return Record(seq: view.seq, time: event.envelope.time.microseconds, type: view.envelope.type, stack: stack)
+        return Record(
+            seq: view.seq, time: event.envelope.time.microseconds, type: view.envelope.type, stack: stack,
+            assumptions: assumptions)
     }
 
     func openingDay() -> Int64 {
@@ -165,6 +183,10 @@ package struct DeviceOverview: Sendable {
             w.string(record.type)
             w.key("stack")
             if let stack = record.stack { w.string(stack) } else { w.null() }
+            w.key("assumptions")
+            w.beginArray()
+            for code in record.assumptions { w.string(code) }
+            w.endArray()
             w.endObject()
         }
         w.endArray()

@@ -89,20 +89,32 @@ extension PageAssets {
             el("title", {}, bar).textContent = clock(t).slice(0, overview.bucketSeconds >= 86400 ? 10 : 16) + ": " + events + " events, " + records + " device records";
             if (records) el("rect", { x: ox(t), y: 38, width, height: 8, fill: "#222", class: "overview-record" }, svg);
           }
-          // The days holding a record the model disagrees with, marked under their records.
-          const disagreeing = new Map();
+          // Under their records: the days holding a record the model disagrees with, and
+          // those holding a record that answers rest on as an assumption.
+          const bucket = 1000 * overview.bucketSeconds;
+          const bucketOf = t => t - ((t % bucket) + bucket) % bucket;
+          const disagreeing = new Map(), assuming = new Map();
           for (const r of overview.records) {
-            const o = judged.get(r.seq);
-            if (!o || o.judgement !== "disagrees") continue;
-            const t = Date.parse(r.time), start = t - ((t % (1000 * overview.bucketSeconds)) + 1000 * overview.bucketSeconds) % (1000 * overview.bucketSeconds);
-            disagreeing.set(start, (disagreeing.get(start) || 0) + 1);
+            const start = bucketOf(Date.parse(r.time)), o = judged.get(r.seq);
+            if (o && o.judgement === "disagrees") disagreeing.set(start, (disagreeing.get(start) || 0) + 1);
+            if (r.assumptions && r.assumptions.length) {
+              const entry = assuming.get(start) || { count: 0, codes: new Set() };
+              entry.count += 1;
+              for (const code of r.assumptions) entry.codes.add(code);
+              assuming.set(start, entry);
+            }
           }
+          const day = t => clock(t).slice(0, overview.bucketSeconds >= 86400 ? 10 : 16);
           for (const [start, count] of disagreeing) {
             const mark = el("rect", { x: ox(start), y: 47, width: Math.max(3, width), height: 4, fill: "#D55E00", class: "overview-disagreement" }, svg);
-            el("title", {}, mark).textContent = clock(start).slice(0, 10) + ": " + count + " device record" + (count === 1 ? "" : "s") + " the model disagrees with";
+            el("title", {}, mark).textContent = day(start) + ": " + count + " device record" + (count === 1 ? "" : "s") + " the model disagrees with";
           }
-          label(svg, clock(a).slice(0, 10), { x: LEFT, y: 56, "font-size": 10 });
-          label(svg, clock(b).slice(0, 10), { x: W - 62, y: 56, "font-size": 10 });
+          for (const [start, entry] of assuming) {
+            const mark = el("rect", { x: ox(start), y: 52, width: Math.max(3, width), height: 4, fill: "#CC79A7", class: "overview-assumption" }, svg);
+            el("title", {}, mark).textContent = day(start) + ": " + entry.count + " device record" + (entry.count === 1 ? "" : "s") + " that answers rest on as assumptions (" + [...entry.codes].sort().join(", ") + ")";
+          }
+          label(svg, clock(a).slice(0, 10), { x: LEFT, y: 66, "font-size": 10 });
+          label(svg, clock(b).slice(0, 10), { x: W - 62, y: 66, "font-size": 10 });
           const [va, vb] = interval();
           el("rect", { x: ox(va), y: 1, width: Math.max(3, ox(vb) - ox(va)), height: 46, fill: "rgba(0,102,204,0.12)", stroke: "#06c", class: "brush" }, svg);
         }
@@ -158,7 +170,7 @@ extension PageAssets {
             const item = document.createElement("li"), link = document.createElement("a");
             const o = judged.get(r.seq);
             link.href = "#"; link.dataset.seq = String(r.seq);
-            link.textContent = clock(Date.parse(r.time)) + " " + r.type + (r.stack ? " (" + r.stack + ")" : "") + ": " + (o ? o.judgement : "not judged");
+            link.textContent = clock(Date.parse(r.time)) + " " + r.type + (r.stack ? " (" + r.stack + ")" : "") + ": " + (o ? o.judgement : "not judged") + assumedText(r);
             if (o && o.judgement === "disagrees") item.className = "disagree";
             link.addEventListener("click", e => { e.preventDefault(); jumpTo(index); });
             item.appendChild(link); list.appendChild(item);
@@ -211,6 +223,10 @@ extension PageAssets {
           if (index < 0 || index >= records.length) return;
           await jumpTo(index);
         }
+        // What answers resting on a record assume (its `assumptions`), as a clause.
+        function assumedText(r) {
+          return r.assumptions && r.assumptions.length ? "; answers resting on it assume " + r.assumptions.join(", ") : "";
+        }
         // Goes to device record `index` of the overview: centred, its why open, marked in the list.
         async function jumpTo(index) {
           const records = overview.records, r = records[index], t = Date.parse(r.time);
@@ -219,7 +235,7 @@ extension PageAssets {
           const stack = r.stack || (event && recordStack(event)) || (report.stacks[0] && report.stacks[0].stack);
           if (stack) await why(t, stack);
           const o = judged.get(r.seq);
-          $("evidence").textContent = "Device record " + (index + 1) + " of " + records.length + ": event " + r.seq + ", " + r.type + (r.stack ? " of " + r.stack : "") + ", " + clock(t) + ": " + (o ? o.judgement : "not judged");
+          $("evidence").textContent = "Device record " + (index + 1) + " of " + records.length + ": event " + r.seq + ", " + r.type + (r.stack ? " of " + r.stack : "") + ", " + clock(t) + ": " + (o ? o.judgement : "not judged") + assumedText(r);
           for (const item of $("records").children) item.removeAttribute("aria-current");
           const item = $("records").children[index];
           if (item) { item.setAttribute("aria-current", "true"); item.scrollIntoView({ block: "nearest" }); }

@@ -33,7 +33,7 @@ enum PageAssets {
           <label>Search <input id="search" type="search" placeholder="app, kind, type or event number" aria-label="Search the device's events by app, kind, type or event number"></label>
           <span id="evidence" class="note" aria-live="polite"></span>
         </nav>
-        <svg id="overview" width="1000" height="56" role="img" aria-label="The whole log: events and device records per day; the box is the view"></svg>
+        <svg id="overview" width="1000" height="68" role="img" aria-label="The whole log: events and device records per day, the days with disagreements and with assumptions marked; the box is the view"></svg>
         <svg id="axis" width="1000" height="24" role="img" aria-label="Time axis"></svg>
         <div class="workspace">
           <div id="lanes" title="drag to zoom to a range; shift-drag to pan; wheel to zoom at the pointer"></div>

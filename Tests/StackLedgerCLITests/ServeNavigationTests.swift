@@ -33,6 +33,17 @@ struct ServeNavigationTests {
         #expect(overview["events"] as? Int == byDevice["phone"])
         #expect(bucketRecords.reduce(0, +) == records.count)
         #expect(!records.isEmpty)
+        // Each record lists the assumptions answers resting on it can list: the observed
+        // layout here alone defines its stacks before its time, and a device's relevance
+        // record is one itself.
+        let assumptions = records.map { ($0["type"] as? String ?? "", $0["assumptions"] as? [String]) }
+        #expect(assumptions.allSatisfy { $0.1 != nil })
+        let layouts = assumptions.filter { $0.0 == "stack.layoutObserved" }
+        #expect(!layouts.isEmpty && layouts.allSatisfy { $0.1?.contains("LAYOUT_ASSUMED") == true }, "\(layouts)")
+        #expect(
+            assumptions.filter { $0.0 == "widget.relevanceObserved" }.allSatisfy {
+                $0.1 == ["RELEVANCE_FROM_DEVICE_RECORD"]
+            })
         let times = records.compactMap { $0["time"] as? String }
         #expect(times == times.sorted())
         let recordTypes: Set = [
@@ -75,9 +86,15 @@ struct ServeNavigationTests {
                 judgements = [json.loads(l) for l in urllib.request.urlopen(
                     url + "api/replay?device=phone&records=true&from=" + overview["first"] + "&to=2030-01-01T00:00:00Z").read().decode().split("\n") if l]
                 days = {o["time"][:10] for o in judgements if o["judgement"] == "disagrees"}
+                # And the buckets holding a record that answers rest on as an assumption.
+                from datetime import datetime
+                def ms(t): return datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()
+                size = overview["bucketSeconds"]
+                assuming = {int(ms(r["time"]) // size) for r in overview["records"] if r["assumptions"]}
                 print(page.input_value("#from")[:16] == overview["open"][:16], page.locator("#overview .brush").count() == 1,
                       page.locator("#overview .density").count() == len(overview["buckets"]),
-                      len(days) > 0 and page.locator("#overview .overview-disagreement").count() == len(days))
+                      len(days) > 0 and page.locator("#overview .overview-disagreement").count() == len(days),
+                      len(assuming) > 0 and page.locator("#overview .overview-assumption").count() == len(assuming))
                 def texts(selector):
                     return page.locator(selector).evaluate_all("els => els.map(e => e.textContent)")
                 def ticks():
@@ -154,8 +171,12 @@ struct ServeNavigationTests {
                 listed = page.locator("#records a").evaluate_all("els => els.map(e => [Number(e.dataset.seq), e.textContent])")
                 judged = {o["event"]: o["judgement"] for o in map(json.loads, filter(None, urllib.request.urlopen(
                     url + "api/replay?device=phone&records=true&from=" + overview["first"] + "&to=2030-01-01T00:00:00Z").read().decode().split("\n")))}
+                assumes = {r["seq"]: r["assumptions"] for r in overview["records"]}
+                def judgement(q, text):
+                    clause = "; answers resting on it assume " + ", ".join(assumes[q]) if assumes[q] else ""
+                    return text.endswith(": " + judged.get(q, "not judged") + clause)
                 print([q for q, _ in listed] == [r["seq"] for r in overview["records"]],
-                      all(text.endswith(": " + judged.get(q, "not judged")) for q, text in listed), len(judged) > 0)
+                      all(judgement(q, text) for q, text in listed), len(judged) > 0)
                 last = overview["records"][-1]
                 page.locator("#records a[data-seq='%d']" % last["seq"]).click()
                 page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') === s", arg=str(last["seq"]), timeout=30000)
@@ -180,8 +201,6 @@ struct ServeNavigationTests {
                 page.locator("#found a[data-seq='%d']" % target).click()
                 page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') === s", arg=str(target), timeout=30000)
                 at = next(e["time"] for e in events if e["seq"] == target)
-                from datetime import datetime
-                def ms(t): return datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()
                 shown = ms(page.inner_text("#cursorTime"))
                 span = int(page.input_value("#span"))
                 print(abs(shown - ms(at)) <= span / 1000 + 1)
@@ -196,7 +215,7 @@ struct ServeNavigationTests {
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map(String.init)
         try #require(out.count == 16, "\(r.stdout)\(r.stderr)")
-        #expect(out[0] == "True True True True", "opening: \(out[0])")
+        #expect(out[0] == "True True True True True", "opening: \(out[0])")
         #expect(out[1].hasPrefix("True"), "a day's axis: \(out[1])")
         #expect(out[2].hasPrefix("True True"), "a week's axis: \(out[2])")
         #expect(out[3] == "True", "drag-zoom")
