@@ -49,15 +49,32 @@ extension Ledger {
             stats.fileBytes = dataFileSize
             stats.usedBytes = info.usedBytes
             let dbs = databases
-            var pages = 0
-            for db in [dbs.meta, dbs.log, dbs.strings, dbs.batches, dbs.deviceTime, dbs.keys, dbs.ids] {
-                pages += try reader.txn.statistics(db).pages
-            }
-            stats.treeBytes = pages * info.pageSize
+            stats.treeBytes = try logPages(reader) * info.pageSize
             stats.derivedBytes = try dbs.derived.map { try reader.txn.statistics($0).pages * info.pageSize } ?? 0
             stats.batches = try reader.txn.statistics(dbs.batches).entries
             stats.head = try reader.chainHead()
             return stats
+        }
+    }
+
+    /// The pages of the log's databases: records, indices, strings, batches, ids (what
+    /// `statistics()` reports as `treeBytes`, in pages).
+    private func logPages(_ reader: LedgerReader) throws -> Int {
+        let dbs = databases
+        var pages = 0
+        for db in [dbs.meta, dbs.log, dbs.strings, dbs.batches, dbs.deviceTime, dbs.keys, dbs.ids] {
+            pages += try reader.txn.statistics(db).pages
+        }
+        return pages
+    }
+
+    /// The log's bytes (`statistics().treeBytes`) per stored event, from the databases'
+    /// page counts alone; nil for a store without events.
+    public func logBytesPerEvent() throws -> Double? {
+        try read { reader in
+            let events = try reader.txn.statistics(databases.log).entries
+            guard events > 0 else { return nil }
+            return Double(try logPages(reader) * environment.info().pageSize) / Double(events)
         }
     }
 }

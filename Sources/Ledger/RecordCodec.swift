@@ -173,7 +173,7 @@ enum RecordCodec {
             envelope,
             Header(
                 body: body, keysOffset: keysOffset, keyCount: keyCount,
-                payload: UnsafeRawBufferPointer(rebasing: body[r.offset...]), hasID: flags & flagID != 0)
+                payload: UnsafeRawBufferPointer(rebasing: body[r.offset...]))
         )
     }
 

@@ -1,8 +1,10 @@
 /// When a fold's next checkpoint is due: once it has taken at least `interval` events
-/// since the last one, and read enough of the log that the checkpoints' bytes stay within
-/// `share` of the log's bytes (each record's own and its index entries'). A device whose state is large against its events (many
-/// stacks, long usage histories) gets its checkpoints farther apart, so that what they
-/// cost grows with the log, not with the state times the events.
+/// since the last one, and read enough of the log that the checkpoints' value bytes stay
+/// within `share` of the log's bytes, each record counting the store's log bytes per event. A
+/// device whose state is large against its events (many stacks, long usage histories)
+/// gets its checkpoints farther apart, so that what they cost grows with the log, not
+/// with the state times the events; summed over the devices, the checkpoints stay within
+/// `share` of the whole log.
 ///
 /// A checkpoint is paid for at the mean size of the last `window` made (a standalone one
 /// and the copies after it, `CheckpointKey.keyframeInterval`), so that the checkpoints
@@ -14,35 +16,31 @@ struct CheckpointSpacing {
     let interval: Int
     /// The most the checkpoints may take of the log's bytes (nil: by events alone).
     let share: Double?
+    /// The store's log bytes per event (`Ledger.logBytesPerEvent`).
+    let bytesPerEvent: Double
     /// Events taken since the last checkpoint.
     private(set) var events = 0
-    /// Log bytes read since the last checkpoint.
-    private(set) var logBytes = 0
-    /// The stored bytes of the last checkpoints made, at most `window`, oldest first.
+    /// Records read since the last checkpoint, taken or passed.
+    private(set) var records = 0
+    /// The value bytes of the last checkpoints made, at most `window`, oldest first.
     private var recent: [Int] = []
     private var recentTotal = 0
     let window = CheckpointKey.keyframeInterval
 
-    init(interval: Int, share: Double?) {
+    init(interval: Int, share: Double?, bytesPerEvent: Double) {
         self.interval = interval
         self.share = share
+        self.bytesPerEvent = bytesPerEvent
     }
 
-    /// The bytes a stored value of `count` bytes takes: a value that does not fit on a
-    /// page beside others takes whole pages of its own.
-    static func storedBytes(_ count: Int) -> Int {
-        count < pageSize / 2 ? count : (count + pageSize - 1) / pageSize * pageSize
-    }
-    static let pageSize = 4_096
+    /// Counts one record read past without being taken.
+    mutating func passed() { records += 1 }
 
-    /// Counts one record of `bytes` read past without being taken.
-    mutating func passed(bytes: Int) { logBytes += bytes }
-
-    /// Counts one event of `bytes` taken; true when the next checkpoint is due by events
-    /// alone, so that the bytes rule is to be asked (`due`).
-    mutating func took(bytes: Int) -> Bool {
+    /// Counts one event taken; true when the next checkpoint is due by events alone, so
+    /// that the bytes rule is to be asked (`due`).
+    mutating func took() -> Bool {
         events += 1
-        logBytes += bytes
+        records += 1
         return events >= interval
     }
 
@@ -50,20 +48,19 @@ struct CheckpointSpacing {
     var due: Bool {
         guard events >= interval else { return false }
         guard let share, !recent.isEmpty else { return true }
-        return Double(logBytes) * share * Double(recent.count) >= Double(recentTotal)
+        return Double(records) * bytesPerEvent * share * Double(recent.count) >= Double(recentTotal)
     }
 
     /// Starts counting again after a checkpoint.
     mutating func saved() {
         events = 0
-        logBytes = 0
+        records = 0
     }
 
     /// Notes the value bytes of the last checkpoint made, once known.
     mutating func record(valueBytes: Int) {
-        let stored = Self.storedBytes(valueBytes)
-        recent.append(stored)
-        recentTotal += stored
+        recent.append(valueBytes)
+        recentTotal += valueBytes
         if recent.count > window { recentTotal -= recent.removeFirst() }
     }
 }

@@ -21,8 +21,6 @@ final class EventPrefetch: @unchecked Sendable {
     struct Item {
         let time: Int64
         let seq: UInt64
-        /// The record's stored bytes.
-        let bytes: Int
         var event: Event?
     }
 
@@ -72,7 +70,7 @@ final class EventPrefetch: @unchecked Sendable {
                             let included = view.seq <= ceiling && !without.contains(view.seq)
                             items.append(
                                 Item(
-                                    time: view.envelope.time.microseconds, seq: view.seq, bytes: view.storedBytes,
+                                    time: view.envelope.time.microseconds, seq: view.seq,
                                     event: included ? try Event(record: view) : nil))
                             return items.count < batchSize
                         }

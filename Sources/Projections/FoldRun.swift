@@ -40,27 +40,26 @@ struct FoldRun {
         self.inBackground = inBackground
     }
 
-    /// Applies one record of the log, of `bytes` stored bytes (its event nil when the view
-    /// leaves it out), after the extra events dated before it.
-    mutating func take(time: Int64, seq: UInt64, bytes: Int, event: consuming Event?) {
-        guard let event else { return pass(time: time, seq: seq, bytes: bytes) }
-        take(time: time, seq: seq, bytes: bytes, event: event)
+    /// Applies one record of the log (its event nil when the view leaves it out), after
+    /// the extra events dated before it.
+    mutating func take(time: Int64, seq: UInt64, event: consuming Event?) {
+        guard let event else { return pass(time: time, seq: seq) }
+        take(time: time, seq: seq, event: event)
     }
 
-    /// Moves past one record of the log, of `bytes` stored bytes, that the view leaves out.
-    mutating func pass(time: Int64, seq: UInt64, bytes: Int) {
+    /// Moves past one record of the log that the view leaves out.
+    mutating func pass(time: Int64, seq: UInt64) {
         position = (time, seq)
-        spacing.passed(bytes: bytes)
+        spacing.passed()
     }
 
-    /// Applies one record of the log, of `bytes` stored bytes, after the extra events
-    /// dated before it.
-    mutating func take(time: Int64, seq: UInt64, bytes: Int, event: consuming Event) {
+    /// Applies one record of the log, after the extra events dated before it.
+    mutating func take(time: Int64, seq: UInt64, event: consuming Event) {
         position = (time, seq)
         applyExtras(before: time)
         engine.apply(event, seq: seq)
         for d in engine.takeDecisions() { collect?(d) }
-        if spacing.took(bytes: bytes) && saving { saveIfDue(time: time, seq: seq) }
+        if spacing.took() && saving { saveIfDue(time: time, seq: seq) }
     }
 
     /// Makes a checkpoint at (time, seq) when the spacing says it is due.

@@ -20,11 +20,11 @@ public final class Projector {
     public static let defaultCheckpointInterval = 224
     /// Events per device between two checkpoints, at least.
     public var checkpointInterval = Projector.defaultCheckpointInterval
-    /// The most a device's checkpoints take of its log's bytes as each record estimates
-    /// them (`RecordView.storedBytes`), unless set otherwise: 12.5 %, which keeps them
-    /// within 15 % of the log's pages (`stats`' `logBytes`) on every shape of device
-    /// measured (docs/performance.md).
-    public static let defaultCheckpointShare = 0.125
+    /// The most the checkpoints' values take of the log's bytes (`stats`' `logBytes`),
+    /// unless set otherwise: 12 %, which with the pages that hold them keeps the
+    /// checkpoints within 15 % of the log on every shape of device measured
+    /// (docs/performance.md).
+    public static let defaultCheckpointShare = 0.12
     /// The most a device's checkpoints take of its log's bytes (nil: by events alone).
     public var checkpointShare: Double? = Projector.defaultCheckpointShare
     /// Whether to read and save checkpoints.
@@ -189,7 +189,9 @@ public final class Projector {
             && !skipsDamagedRecords
         var run = FoldRun(
             engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save,
-            spacing: CheckpointSpacing(interval: checkpointInterval, share: checkpointShare),
+            spacing: CheckpointSpacing(
+                interval: checkpointInterval, share: checkpointShare,
+                bytesPerEvent: save && checkpointShare != nil ? try ledger.logBytesPerEvent() ?? 0 : 0),
             series: CheckpointSeries(device: device, tag: tag, ceiling: ceiling), inBackground: backgroundCheckpoints)
         // A long lone fold reads and decodes on a thread of its own once it is past its
         // first records (most folds, a query's from its checkpoint, end before).
@@ -216,7 +218,7 @@ public final class Projector {
                     // item would count references to everything its event holds.
                     while !items.isEmpty {
                         var item = items.removeLast()
-                        run.take(time: item.time, seq: item.seq, bytes: item.bytes, event: item.event.take())
+                        run.take(time: item.time, seq: item.seq, event: item.event.take())
                     }
                 }
                 done = visited < chunk
@@ -232,9 +234,9 @@ public final class Projector {
                         let (time, seq) = (view.envelope.time.microseconds, view.seq)
                         if seq <= ceiling && !query.without.contains(seq) {
                             // Decoded straight into the argument: an event is a few hundred bytes.
-                            run.take(time: time, seq: seq, bytes: view.storedBytes, event: try Event(record: view))
+                            run.take(time: time, seq: seq, event: try Event(record: view))
                         } else {
-                            run.pass(time: time, seq: seq, bytes: view.storedBytes)
+                            run.pass(time: time, seq: seq)
                         }
                         if visited >= limit {
                             done = false

@@ -5,8 +5,6 @@
     package var keysOffset: Int
     package var keyCount: Int
     @usableFromInline package var payload: UnsafeRawBufferPointer
-    /// Whether the record holds an event id (and so has an entry in the id index).
-    package var hasID: Bool
 
     /// The index keys, decoded (the header only located them).
     package var indexKeyIDs: [IndexKeyID] {
@@ -20,12 +18,8 @@
         return keys
     }
 
-    package init(
-        body: UnsafeRawBufferPointer, keysOffset: Int, keyCount: Int, payload: UnsafeRawBufferPointer,
-        hasID: Bool = false
-    ) {
+    package init(body: UnsafeRawBufferPointer, keysOffset: Int, keyCount: Int, payload: UnsafeRawBufferPointer) {
         self.body = body
-        self.hasID = hasID
         self.keysOffset = keysOffset
         self.keyCount = keyCount
         self.payload = payload

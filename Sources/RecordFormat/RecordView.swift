@@ -29,11 +29,6 @@ public struct RecordView {
         indexKeyIDs.map { IndexKey(namespace: $0.namespace, value: strings[Int($0.string)]) }
     }
 
-    /// The bytes the record takes in the log's pages, about: its own, 18 for each of its
-    /// index entries and 48 for its entry in the id index (a fit of `stats`' log bytes
-    /// over the shapes of device, with and without ids, within 8 %).
-    package var storedBytes: Int { header.body.count + 18 * header.keyCount + (header.hasID ? 48 : 0) }
-
     /// The recorded time as a UTC timestamp.
     public var recordedAt: Timestamp { Timestamp(microseconds: recordedMicros) }
 }

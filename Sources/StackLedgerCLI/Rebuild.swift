@@ -30,7 +30,7 @@ struct Rebuild: ParsableCommand {
                 """, valueName: "events")) var checkpointEvery = Projector.defaultCheckpointInterval
     @Option(
         help: ArgumentHelp(
-            "The most a device's checkpoints may take of its log's bytes, in percent (default 12.5; 0: no bound).",
+            "The most a device's checkpoints may take of its log's bytes, in percent (default 12; 0: no bound).",
             discussion: """
                 A checkpoint of S bytes is followed by the next only once the device's log \
                 has grown by S divided by this share, so that a device whose state is large \

@@ -12,33 +12,35 @@ import Testing
 struct CheckpointSpacingTests {
     @Test("due after the interval's events, then after enough log for the mean of the last checkpoints' bytes")
     func rule() {
-        var spacing = CheckpointSpacing(interval: 4, share: 0.1)
-        #expect(!spacing.took(bytes: 100) && !spacing.took(bytes: 100) && !spacing.took(bytes: 100))
-        #expect(spacing.took(bytes: 100) && spacing.due)
+        var spacing = CheckpointSpacing(interval: 4, share: 0.1, bytesPerEvent: 100)
+        #expect(!spacing.took() && !spacing.took() && !spacing.took())
+        #expect(spacing.took() && spacing.due)
         spacing.saved()
         spacing.record(valueBytes: 1_000)
-        for _ in 0..<4 { _ = spacing.took(bytes: 100) }
-        // 400 bytes of log pay for 40 bytes of checkpoint, not for 1,000.
+        for _ in 0..<4 { _ = spacing.took() }
+        // 400 bytes of log pay for 40 bytes of checkpoint, not for 1,000; records read past
+        // are log too.
         #expect(!spacing.due)
-        spacing.passed(bytes: 9_600)
+        for _ in 0..<95 { spacing.passed() }
+        #expect(!spacing.due)
+        spacing.passed()
         #expect(spacing.due)
         spacing.saved()
         // Paid for at the mean of the last ones: 1,000 and 100 ask for 5,500 bytes of log.
         spacing.record(valueBytes: 100)
-        for _ in 0..<4 { _ = spacing.took(bytes: 1_000) }
+        for _ in 0..<54 { _ = spacing.took() }
         #expect(!spacing.due)
-        spacing.passed(bytes: 1_500)
+        _ = spacing.took()
         #expect(spacing.due)
-        // A value too large to share a page takes whole pages; a window forgets the oldest.
-        #expect(CheckpointSpacing.storedBytes(3_000) == 4_096 && CheckpointSpacing.storedBytes(1_000) == 1_000)
+        // The window forgets the oldest.
         for _ in 0..<spacing.window { spacing.record(valueBytes: 10) }
         #expect(spacing.due)
-        #expect(!CheckpointSpacing(interval: 4, share: nil).due)
+        #expect(!CheckpointSpacing(interval: 4, share: nil, bytesPerEvent: 100).due)
     }
 
-    /// The bytes of a device's records and of its checkpoints (as stored: whole pages for
-    /// a large value), and of the last checkpoint, after a fold of it from scratch that
-    /// keeps `share`.
+    /// The bytes of a device's log (its events at the store's log bytes per event), of its
+    /// checkpoints' values and of the last one, after a fold of it from scratch that keeps
+    /// `share`.
     static func footprint(_ ledger: Ledger, device: String, share: Double?) throws -> (
         log: Int, checkpoints: Int, last: Int
     ) {
@@ -46,18 +48,15 @@ struct CheckpointSpacingTests {
         (projector.checkpointInterval, projector.checkpointShare) = (Projector.defaultCheckpointInterval, share)
         try projector.dropCheckpoints(of: [device])
         _ = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
-        var (log, checkpoints, last) = (0, 0, 0)
+        var (checkpoints, last) = (0, 0)
+        let events = try ledger.read { r in try r.eventCount(device: device) }
         try ledger.read { r in
-            try r.forEachRecord(device: device, after: nil, throughMicros: .max) { view in
-                log += view.storedBytes
-                return true
-            }
             try r.derivedEntries(prefix: CheckpointKey.root) { _, v in
-                last = CheckpointSpacing.storedBytes(v.count)
+                last = v.count
                 checkpoints += last
             }
         }
-        return (log, checkpoints, last)
+        return (Int(Double(events) * (try ledger.logBytesPerEvent() ?? 0)), checkpoints, last)
     }
 
     @Test("a device of many stacks: its checkpoints take at most 15 % of its log's bytes, beside the last few")
