@@ -25,7 +25,7 @@ def instants(binary: str, store: str, count: int = 10) -> list[tuple[str, str]]:
     """`count` (device, time) pairs spread over each device's span, from `stats --json`."""
     stats = json.loads(subprocess.run([binary, "stats", "--store", store, "--json"], capture_output=True,
                                       check=True).stdout)
-    devices = sorted(stats["countsByDevice"])
+    devices = sorted(stats["devices"])
     first, last = stats["firstTime"], stats["lastTime"]
     from datetime import datetime, timezone
 
