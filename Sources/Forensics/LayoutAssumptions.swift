@@ -33,9 +33,7 @@ struct LayoutAssumptions {
             listed.insert(observed.stack)
         }
         if !layout.isRecorded { codes.insert(.layoutInferred) }
-        if event.extras.contains(where: { $0.key == LayoutObserved.timeUncertainKey && $0.value == .bool(true) }) {
-            codes.insert(.layoutTimeUncertain)
-        }
+        if DeviceEngine.timeUncertain(event) { codes.insert(.layoutTimeUncertain) }
         return codes.map(\.rawValue).sorted()
     }
 }
