@@ -71,6 +71,70 @@ struct EngineShapeTests {
         }
         #expect(touches.isEmpty, "\(touches.joined(separator: "\n"))")
     }
+
+    /// The `package` declarations SmartStack opens to the other modules of this package,
+    /// beside its public API. Each is a door into the engine's room: adding one means adding
+    /// it here, within `packageBudget`.
+    static let packageDoors: Set<String> = []
+
+    /// The most `package` declarations SmartStack may have.
+    static let packageBudget = 25
+
+    @Test("the package-door finder sees a declaration under attributes and nothing in comments or imports")
+    func packageDoorFinderWorks() {
+        let source = """
+            package import RecordFormat
+            /// A package of widgets.
+            package struct Open {
+                @inlinable package var state: Int { 1 }
+                var closed = 0
+                package static func make() -> Open { Open() }
+            }
+            """
+        #expect(PackageDoors.find(in: source) == ["Open", "state", "make"])
+    }
+
+    @Test("SmartStack opens only the listed package doors, fewer than 25; the engine's state and caches are closed")
+    func packageDoorsAreListed() throws {
+        var doors = [String]()
+        var openState = [String]()
+        for file in try Self.swiftFiles(under: Self.engineSources) {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            doors += PackageDoors.find(in: text).map { "\(file.lastPathComponent): \($0)" }
+            for line in text.split(separator: "\n")
+            where line.contains("var state:") || line.contains("var caches") {
+                if line.contains("public ") || line.contains("package ") { openState.append(String(line)) }
+            }
+        }
+        #expect(doors.count <= Self.packageBudget)
+        #expect(Set(doors.map { String($0.split(separator: " ").last!) }) == Self.packageDoors, "\(doors)")
+        #expect(openState.isEmpty, "\(openState)")
+    }
+}
+
+/// The names SmartStack declares with the `package` access level.
+enum PackageDoors {
+    static func find(in source: String) -> [String] {
+        var names = [String]()
+        for line in source.split(separator: "\n") {
+            var words = line.split(separator: " ")[...]
+            while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
+            guard words.first == "package", words.dropFirst().first != "import" else { continue }
+            let keywords: Set<Substring> = [
+                "struct", "enum", "class", "protocol", "typealias", "func", "var", "let", "case", "actor",
+            ]
+            guard let keyword = words.firstIndex(where: { keywords.contains($0) }), keyword + 1 < words.endIndex
+            else {
+                if words.contains(where: { $0.hasPrefix("init") || $0.hasPrefix("subscript") }) {
+                    names.append(String(words.first { $0.hasPrefix("init") || $0.hasPrefix("subscript") }!))
+                }
+                continue
+            }
+            let name = words[keyword + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            names.append(String(name))
+        }
+        return names
+    }
 }
 
 /// The functions of a Swift source formatted by `swift format`: each declaration of a

@@ -2,7 +2,7 @@ import RecordFormat
 
 /// What makes a widget a candidate; the reasons are written from it only when a decision
 /// is made.
-package enum Signal: Hashable {
+enum Signal: Hashable {
     /// A timeline entry's relevance (R6, R7).
     case relevance(ActiveRelevance, rule: String)
     /// A learned donation pattern: rotation (D2) or suggestion (D3).
@@ -15,18 +15,18 @@ package enum Signal: Hashable {
 }
 
 /// A widget that could be on top, or placed in a stack, at the engine's instant.
-package struct Candidate: Hashable {
-    package var widget: WidgetIdentity
+struct Candidate: Hashable {
+    var widget: WidgetIdentity
     /// Higher ranks first: a relevance score ranks by its normalised score (0-1), other
     /// signals by their policy rank.
-    package var rank: Double
-    package var signal: Signal
+    var rank: Double
+    var signal: Signal
     /// What keeps a suggestion shown: it stays while a candidate with this source does.
     var source: String
     /// The relevance group (W4), for cards.
-    package var group: String?
+    var group: String?
 
-    package var relevance: ActiveRelevance? {
+    var relevance: ActiveRelevance? {
         if case .relevance(let r, _) = signal { return r }
         return nil
     }
@@ -61,7 +61,7 @@ extension DeviceEngine {
     }
 
     /// Whether a clue matches now; the events it rests on, and the permission it lacks.
-    package func matches(_ clue: Clue, app: String) -> (Bool, [UInt64], missingPermission: String?) {
+    func matches(_ clue: Clue, app: String) -> (Bool, [UInt64], missingPermission: String?) {
         switch clue {
         case .window(let from, let to, _):
             return (from <= state.now && state.now < to, [], nil)
@@ -78,7 +78,7 @@ extension DeviceEngine {
     }
 
     /// A human description of a clue.
-    package mutating func describe(_ clue: Clue) -> String {
+    mutating func describe(_ clue: Clue) -> String {
         switch clue {
         case .window(let from, let to, let kind):
             let a = from == .min ? "…" : state.clock.clockText(from)
@@ -99,7 +99,7 @@ extension DeviceEngine {
     }
 
     /// Whether donated parameters match a widget's configuration (D1, D5).
-    package func parametersMatch(donated: [String: String], widget: [String: String]) -> Bool {
+    func parametersMatch(donated: [String: String], widget: [String: String]) -> Bool {
         // Most intents carry one parameter: compared without hashing it.
         if donated.count == 1, widget.count <= 1, let (k, v) = donated.first {
             let w = widget.first.flatMap { $0.key == k ? $0.value : nil }
@@ -114,5 +114,5 @@ extension DeviceEngine {
         return true
     }
 
-    package func isIOS17() -> Bool { state.osVersion?.hasPrefix("17") ?? false }
+    func isIOS17() -> Bool { state.osVersion?.hasPrefix("17") ?? false }
 }

@@ -1,8 +1,8 @@
 /// What a widget did today (the device's local day), counted for the caps of G3:
 /// rotations by widget instance, suggestions by `app/kind`.
-package struct DayCounters: Codable, Hashable {
+struct DayCounters: Codable, Hashable {
     /// What is counted.
-    package enum Kind: Hashable {
+    enum Kind: Hashable {
         case rotation, suggestion
         /// The prefix of its keys in a checkpoint.
         var prefix: String { self == .rotation ? "r|" : "s|" }
@@ -21,7 +21,7 @@ package struct DayCounters: Codable, Hashable {
 
     var isEmpty: Bool { rotations.isEmpty && suggestions.isEmpty }
 
-    package subscript(kind: Kind, key: String) -> Int {
+    subscript(kind: Kind, key: String) -> Int {
         get { kind == .rotation ? DayCounters.count(key, in: rotations) : DayCounters.count(key, in: suggestions) }
         set {
             if kind == .rotation {

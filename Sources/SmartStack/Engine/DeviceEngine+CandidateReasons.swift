@@ -2,7 +2,7 @@ import RecordFormat
 
 extension DeviceEngine {
     /// The reasons behind a candidate, with the events they rest on.
-    package mutating func reasons(_ candidate: Candidate, watch: Bool) -> [Reason] {
+    mutating func reasons(_ candidate: Candidate, watch: Bool) -> [Reason] {
         switch candidate.signal {
         case .relevance(let relevance, let rule):
             return relevanceReasons(relevance, rule: rule, watch: watch)

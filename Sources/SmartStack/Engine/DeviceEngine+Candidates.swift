@@ -5,7 +5,7 @@ extension DeviceEngine {
     /// or nil, from the cache while it holds. Its two parts (the timeline's relevance, and
     /// what usage, shortcuts and context say) are kept apart, so that an entry's date
     /// passing recomputes only the first.
-    package mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
+    mutating func memberCandidate(stack i: Int, member j: Int) -> Candidate? {
         switch memberSlot(stack: i, member: j).chosen {
         case .none: nil
         case .relevance: memberRelevance(stack: i, member: j).candidate
@@ -185,7 +185,7 @@ extension DeviceEngine {
 
     /// The app's relevant intents and relevance attributes naming `kind`, with the event
     /// that set each.
-    package func contextSignals(app: String, kind: String) -> [(ContextSignal, UInt64)] {
+    func contextSignals(app: String, kind: String) -> [(ContextSignal, UInt64)] {
         var out = [(ContextSignal, UInt64)]()
         if let set = state.intentSets[app] {
             for s in set.signals where s.kind == kind { out.append((s, set.seq)) }
@@ -228,7 +228,7 @@ extension DeviceEngine {
         state.targetStack(watch: watch, declaration: state.declarations[DeviceModel.appKind(app, kind)])
     }
 
-    package func format(_ d: Double) -> String {
+    func format(_ d: Double) -> String {
         var w = CanonicalWriter(capacity: 16)
         w.number(d.roundedForDisplay)
         return w.text

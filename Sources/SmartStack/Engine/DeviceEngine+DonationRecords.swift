@@ -5,7 +5,7 @@ extension DeviceEngine {
     /// from every hour, in the order they are stored (by hour, then time). The records of
     /// other intents are passed over by their hash and read in place, so that a search of
     /// the whole window copies only the records it finds.
-    package func donations(of intent: String) -> [UsageRecord] {
+    func donations(of intent: String) -> [UsageRecord] {
         var found = [UsageRecord]()
         let intentHash = StringHash.of(intent)
         let since = state.now - patternWindowMicros

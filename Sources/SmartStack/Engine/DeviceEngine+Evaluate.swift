@@ -352,7 +352,7 @@ extension DeviceEngine {
     }
 
     /// Whether a widget reached its cap today (G3); Developer Mode lifts it.
-    package func limited(_ kind: DayCounters.Kind, _ key: String, cap: Int?) -> Bool {
+    func limited(_ kind: DayCounters.Kind, _ key: String, cap: Int?) -> Bool {
         guard let cap, !state.developerMode else { return false }
         return state.counters[kind, key] >= cap
     }

@@ -167,7 +167,7 @@ extension DeviceEngine {
 
     /// Whether an importer marked the layout's time as one the extraction does not keep
     /// exactly.
-    package static func timeUncertain(_ event: Event) -> Bool {
+    public static func timeUncertain(_ event: Event) -> Bool {
         event.extras.contains { $0.key == LayoutObserved.timeUncertainKey && $0.value == .bool(true) }
     }
 

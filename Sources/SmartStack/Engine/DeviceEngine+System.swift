@@ -4,7 +4,7 @@ extension DeviceEngine {
     /// Every widget the system would place now, each with the stack it goes to: Widget
     /// Suggestions on iOS and iPadOS (G2, S1-S9, D3), relevance cards on watchOS (W2-W5).
     /// Kinds a stack already holds as a member are not placed (ALREADY_IN_STACK).
-    package mutating func systemCandidates() -> [(stack: Int, candidate: Candidate)] {
+    mutating func systemCandidates() -> [(stack: Int, candidate: Candidate)] {
         var out = [(stack: Int, candidate: Candidate)]()
         if state.stacks.suggesting.phone > 0 { phoneSuggestions(&out) }
         if state.stacks.suggesting.watch > 0 { watchCards(&out) }

@@ -17,9 +17,9 @@ public struct DeviceEngine: Sendable {
     /// The policy the engine follows.
     public let policy: Policy
     /// The policy's parameters, kept beside it: read in place, not copied at each use.
-    package let parameters: PolicyParameters
+    let parameters: PolicyParameters
     /// The state; it is what a checkpoint stores.
-    package var state: DeviceModel
+    var state: DeviceModel
     /// Decisions made since the caller last took them.
     public internal(set) var decisions: [Decision] = []
     /// Everything the engine derives from `state` to answer fast; never checkpointed.
@@ -40,10 +40,10 @@ public struct DeviceEngine: Sendable {
     public private(set) var appliedEvents = 0
     /// How many times an evaluation looked at a stack since the engine was created (not
     /// checkpointed): the measure of the engine's work per stack.
-    package internal(set) var stacksLookedAt = 0
+    var stacksLookedAt = 0
     /// How many stacks' rows of cached member candidates were made or emptied since the
     /// engine was created (not checkpointed): the cache's upkeep per stack evaluated.
-    package var memberRowsPrepared: Int { caches.members.rowsPrepared }
+    var memberRowsPrepared: Int { caches.members.rowsPrepared }
     /// The (time, seq) of the last event applied.
     public var position: (time: Int64, seq: UInt64) { (state.lastEventTime, state.lastSeq) }
 
@@ -62,7 +62,7 @@ public struct DeviceEngine: Sendable {
     /// The normalisation window (scores compare within it).
     var windowMicros: Int64 { Int64(parameters.normalizationWindowDays) * 86_400_000_000 }
     /// The usage pattern window (donations and app uses count within it).
-    package var patternWindowMicros: Int64 { Int64(parameters.usagePatternWindowDays) * 86_400_000_000 }
+    var patternWindowMicros: Int64 { Int64(parameters.usagePatternWindowDays) * 86_400_000_000 }
 
     /// Moves the clock to `time`: runs every transition scheduled up to it (each at its
     /// own instant) and settles the instant `time` itself.
@@ -179,47 +179,47 @@ struct Work: OptionSet, Hashable {
 }
 
 /// Everything the engine knows about one device at its clock's instant.
-package struct DeviceModel: Codable, Hashable {
+struct DeviceModel: Codable, Hashable {
     var device: String
-    package var now: Int64 = .min
+    var now: Int64 = .min
     var lastEventTime: Int64 = .min
     var lastSeq: UInt64 = 0
     /// What events changed since the last evaluation (`Work` bits).
     var dirty: UInt8 = 0
-    package var clock = LocalClock()
-    package var platform: String?
-    package var osVersion: String?
+    var clock = LocalClock()
+    var platform: String?
+    var osVersion: String?
     var deviceInfoSeq: UInt64 = 0
     var developerMode = false
-    package var developerModeSeq: UInt64 = 0
-    package var stacks = StackList()
-    package var timelines = TimelineBook()
+    var developerModeSeq: UInt64 = 0
+    var stacks = StackList()
+    var timelines = TimelineBook()
     /// Keyed by app.
-    package var shortcutSets = SortedTable<ShortcutSet>()
-    package var invalidations = SortedTable<Invalidation>()
+    var shortcutSets = SortedTable<ShortcutSet>()
+    var invalidations = SortedTable<Invalidation>()
     /// Keyed by app.
-    package var intentSets = SortedTable<ContextSet>()
+    var intentSets = SortedTable<ContextSet>()
     /// Keyed by `app/kind`.
     var attributeSets = SortedTable<ContextSet>()
-    package var declarations = SortedTable<Declaration>()
-    package var contexts = SortedTable<ActiveState>()
-    package var permissions = SortedTable<PermissionState>()
+    var declarations = SortedTable<Declaration>()
+    var contexts = SortedTable<ActiveState>()
+    var permissions = SortedTable<PermissionState>()
     /// Donations and app uses by local hour of day, oldest first.
-    package var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
-    package var intentHomes = SortedTable<IntentHome>()
+    var usage: [[UsageRecord]] = Array(repeating: [], count: 24)
+    var intentHomes = SortedTable<IntentHome>()
     /// Rotations and suggestions counted per local day.
-    package var counters = DayCounters()
+    var counters = DayCounters()
     var counterDay: Int64 = .min
     /// Instants with scheduled transitions and the `Work` bits of each.
     var wakeups = WakeupQueue()
     /// Whether `usage` ever changed (from then on, every hour's start is evaluated).
     var usageChanged = false
     /// Reload policies, requests and reloads, keyed by `app/kind` (T2, T3).
-    package var reloads: [ProviderKey: ReloadState] = [:]
+    var reloads: [ProviderKey: ReloadState] = [:]
 
     init(device: String) { self.device = device }
 
-    package func stackIndex(_ id: String) -> Int? { stacks.position(of: id) }
+    func stackIndex(_ id: String) -> Int? { stacks.position(of: id) }
 
-    package static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
+    static func appKind(_ app: String, _ kind: String) -> String { app + "/" + kind }
 }

@@ -3,7 +3,7 @@ import RecordFormat
 
 /// A device's local time: its `device.info` time zone when given, else the offset of its
 /// most recent event. Days and hours of day (rate limits, usage patterns) are local.
-package struct LocalClock: Codable, Hashable {
+struct LocalClock: Codable, Hashable {
     /// The IANA time zone name, when the device declared one.
     private(set) var zoneName: String?
     /// The offset of the most recent event, in minutes.
@@ -53,7 +53,7 @@ package struct LocalClock: Codable, Hashable {
     }
 
     /// The local hour of day, 0-23.
-    package mutating func hour(at micros: Int64) -> Int {
+    mutating func hour(at micros: Int64) -> Int {
         let local = micros + Int64(offset(at: micros)) * 60_000_000
         let inDay = ((local % 86_400_000_000) + 86_400_000_000) % 86_400_000_000
         return Int(inDay / 3_600_000_000)
@@ -73,7 +73,7 @@ package struct LocalClock: Codable, Hashable {
     }
 
     /// `09:41` in local time.
-    package mutating func clockText(_ micros: Int64) -> String {
+    mutating func clockText(_ micros: Int64) -> String {
         let local = micros + Int64(offset(at: micros)) * 60_000_000
         let inDay = ((local % 86_400_000_000) + 86_400_000_000) % 86_400_000_000
         let minutes = Int(inDay / 60_000_000)

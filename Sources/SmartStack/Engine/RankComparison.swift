@@ -1,29 +1,29 @@
 /// How ranks compare (docs/queries.md, "Ties and changes of top"): two ranks within
 /// `tolerance` of each other are equal, since normalised scores computed from different
 /// magnitudes differ in their last bits and magnitudes must never decide (R2).
-package enum RankOrder {
+enum RankOrder {
     /// The largest difference between two ranks that still counts as a tie.
-    package static let tolerance = 1e-9
+    static let tolerance = 1e-9
 
     /// Whether `a` ranks strictly above `b`: by more than `tolerance`.
     @inline(__always)
-    package static func isAbove(_ a: Double, _ b: Double) -> Bool { a - b > tolerance }
+    static func isAbove(_ a: Double, _ b: Double) -> Bool { a - b > tolerance }
 
     /// Whether `a` and `b` are equal ranks within `tolerance`.
     @inline(__always)
-    package static func isTied(_ a: Double, _ b: Double) -> Bool { !isAbove(a, b) && !isAbove(b, a) }
+    static func isTied(_ a: Double, _ b: Double) -> Bool { !isAbove(a, b) && !isAbove(b, a) }
 }
 
 /// One side of a comparison between widgets: what ranks it and on what.
-package struct RankSide {
-    package var widget: WidgetIdentity
-    package var rank: Double
+struct RankSide {
+    var widget: WidgetIdentity
+    var rank: Double
     /// Whether the rank is a timeline entry's normalised score.
     var fromRelevance: Bool
     /// The policy parameters that set the rank on the common scale.
     var parameters: [String]
 
-    package init(_ c: Candidate) {
+    init(_ c: Candidate) {
         widget = c.widget
         rank = c.rank
         switch c.signal {
@@ -40,7 +40,7 @@ package struct RankSide {
         }
     }
 
-    package init(_ s: ShownSuggestion) {
+    init(_ s: ShownSuggestion) {
         widget = s.widget
         rank = s.rank
         fromRelevance = false
@@ -54,7 +54,7 @@ package struct RankSide {
     /// What a comparison of `self` with `others` rests on: rule R2 alone when every side is
     /// a score of the same provider (one app's kind), else the policy that puts different
     /// signals and providers on one scale.
-    package func basis(against others: [RankSide]) -> (basis: ReasonBasis, rule: String, parameters: [String]) {
+    func basis(against others: [RankSide]) -> (basis: ReasonBasis, rule: String, parameters: [String]) {
         if fromRelevance
             && others.allSatisfy({ $0.fromRelevance && $0.widget.app == widget.app && $0.widget.kind == widget.kind })
         {

@@ -1,32 +1,32 @@
 import RecordFormat
 
 /// One `widget.reloaded` the engine remembers for the reload budget.
-package struct ReloadRecord: Codable, Hashable {
-    package var time: Int64
-    package var seq: UInt64
-    package var instance: String?
+struct ReloadRecord: Codable, Hashable {
+    var time: Int64
+    var seq: UInt64
+    var instance: String?
 }
 
 /// What the engine knows of one app's kind's reloads (rules T2 and T3): its last
 /// timeline's reload policy, the reload requests since, and the reloads of the last 24 h.
-package struct ReloadState: Codable, Hashable {
+struct ReloadState: Codable, Hashable {
     /// The last delivered timeline (0: none).
-    package var timelineSeq: UInt64 = 0
-    package var timelineTime: Int64 = .min
+    var timelineSeq: UInt64 = 0
+    var timelineTime: Int64 = .min
     /// When its policy lets WidgetKit ask for the next timeline (`atEnd`: the last entry's
     /// date; `after`: the date); nil for `never`.
-    package var due: Int64?
+    var due: Int64?
     /// The last `widget.reloadRequested` naming the kind or all the app's kinds (0: none).
-    package var requestSeq: UInt64 = 0
-    package var requestTime: Int64 = .min
+    var requestSeq: UInt64 = 0
+    var requestTime: Int64 = .min
     /// The reloads of the last 24 h, oldest first.
-    package var reloads: [ReloadRecord] = []
+    var reloads: [ReloadRecord] = []
     /// The last `budgetRemaining` a reload recorded, and that reload.
-    package var budgetRemaining: Double?
-    package var budgetSeq: UInt64 = 0
+    var budgetRemaining: Double?
+    var budgetSeq: UInt64 = 0
 
     /// The budget window of T3.
-    package static let windowMicros: Int64 = 86_400_000_000
+    static let windowMicros: Int64 = 86_400_000_000
     /// The most reloads kept: more than any daily budget the documentation gives.
     static let kept = 512
 

@@ -7,9 +7,9 @@ import RecordFormat
 ///
 /// Lookups far outnumber insertions and removals of keys; a removal, or an insertion that
 /// needs more slots, rebuilds the index.
-package struct SortedTable<Value: Hashable>: Hashable {
-    package private(set) var keys: [String] = []
-    package private(set) var values: [Value] = []
+struct SortedTable<Value: Hashable>: Hashable {
+    private(set) var keys: [String] = []
+    private(set) var values: [Value] = []
     /// `StringHash.of` each key, in key order.
     private var hashes: [UInt64] = []
     /// Open addressing on the hashes: entry index + 1, 0 for an empty slot; at least
@@ -100,7 +100,7 @@ package struct SortedTable<Value: Hashable>: Hashable {
         }
     }
 
-    package subscript(key: String) -> Value? {
+    subscript(key: String) -> Value? {
         get {
             guard let e = find(key, hash: StringHash.of(key)) else { return nil }
             return values[e]
@@ -148,7 +148,7 @@ package struct SortedTable<Value: Hashable>: Hashable {
     var count: Int { keys.count }
 
     /// Key-value pairs in key order.
-    package var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
+    var entries: Zip2Sequence<[String], [Value]> { zip(keys, values) }
 
     /// Drops every entry.
     mutating func removeAll() {
@@ -172,9 +172,9 @@ package struct SortedTable<Value: Hashable>: Hashable {
         reindex()
     }
 
-    package static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }
+    static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(keys)
         hasher.combine(values)
     }
@@ -185,7 +185,7 @@ extension SortedTable: Sendable where Value: Sendable {}
 extension SortedTable: Codable where Value: Codable {
     private enum CodingKeys: CodingKey { case keys, values }
 
-    package init(from decoder: Decoder) throws {
+    init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let keys = try c.decode([String].self, forKey: .keys)
         let values = try c.decode([Value].self, forKey: .values)
@@ -196,7 +196,7 @@ extension SortedTable: Codable where Value: Codable {
         for (k, v) in zip(keys, values) { self[k] = v }
     }
 
-    package func encode(to encoder: Encoder) throws {
+    func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(keys, forKey: .keys)
         try c.encode(values, forKey: .values)

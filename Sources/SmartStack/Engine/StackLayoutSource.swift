@@ -1,32 +1,32 @@
 /// Where a stack's layout comes from when a `stack.layoutObserved` set it, and what that
 /// leaves assumed (`docs/events.md`, "Observed layouts").
-package struct StackLayoutSource: Codable, Hashable {
+struct StackLayoutSource: Codable, Hashable {
     /// The observation that last set the stack's members (0: explicit events built it).
-    package var seq: UInt64 = 0
+    var seq: UInt64 = 0
     /// The observation's time; before it, the stack is assumed (`LAYOUT_ASSUMED`).
-    package var time: Int64 = .min
+    var time: Int64 = .min
     /// Whether the stack exists only by assumption: no explicit event or earlier
     /// observation defines it before the observation's time.
-    package var assumed = false
+    var assumed = false
     /// Whether the observation was inferred from on-screen records, not a layout file.
-    package var inferred = false
+    var inferred = false
     /// Whether the observation's time comes from a file time the extraction does not keep
     /// exactly (`LAYOUT_TIME_UNCERTAIN`).
-    package var timeUncertain = false
+    var timeUncertain = false
     /// Whether the stack's top before the observation's time is the member it records as
     /// the person's selection (`TOP_ASSUMED`).
-    package var topAssumed = false
+    var topAssumed = false
     /// The switches the observation did not record (`SETTINGS_ASSUMED`): Smart Rotate,
     /// Widget Suggestions.
-    package var unrecordedSwitches: [String] = []
+    var unrecordedSwitches: [String] = []
     /// When the observation contradicted a stack built by explicit events: that stack's
     /// `stack.created` (or first event) and the observation (`LAYOUT_CONFLICT`).
-    package var conflict: [UInt64] = []
+    var conflict: [UInt64] = []
     /// What the contradiction was.
-    package var conflictDetail = ""
+    var conflictDetail = ""
 
     /// Whether no observation set the stack.
-    package var isExplicit: Bool { seq == 0 }
+    var isExplicit: Bool { seq == 0 }
 }
 
 extension StackState {

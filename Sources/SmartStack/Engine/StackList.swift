@@ -5,13 +5,13 @@
 ///
 /// It is an array to its readers; its mutations keep the positions in step. Equality,
 /// hashing and coding see the stacks alone.
-package struct StackList: RandomAccessCollection, MutableCollection, Hashable, Codable, Sendable {
+struct StackList: RandomAccessCollection, MutableCollection, Hashable, Codable, Sendable {
     private var stacks: [StackState]
     private var positions: [String: Int] = [:]
     private var holders = Set<Int>()
     private var memberStacks: [String: Set<Int>] = [:]
     /// How many phone (iOS, iPadOS) and watch stacks take Widget Suggestions.
-    package private(set) var suggesting = (phone: 0, watch: 0)
+    private(set) var suggesting = (phone: 0, watch: 0)
 
     /// No stacks.
     init() { stacks = [] }
@@ -28,10 +28,10 @@ package struct StackList: RandomAccessCollection, MutableCollection, Hashable, C
     /// The positions of the stacks that hold a member with this instance id, ascending.
     func holding(instance: String) -> [Int] { memberStacks[instance].map { $0.sorted() } ?? [] }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { stacks.count }
+    var startIndex: Int { 0 }
+    var endIndex: Int { stacks.count }
 
-    package subscript(position: Int) -> StackState {
+    subscript(position: Int) -> StackState {
         get { stacks[position] }
         set {
             let old = Facts(stacks[position])
@@ -46,7 +46,7 @@ package struct StackList: RandomAccessCollection, MutableCollection, Hashable, C
     }
 
     /// The position of the stack with this id, if the device has it.
-    package func position(of id: String) -> Int? { positions[id] }
+    func position(of id: String) -> Int? { positions[id] }
 
     /// Adds a stack after the others.
     mutating func append(_ stack: StackState) {
@@ -125,12 +125,12 @@ package struct StackList: RandomAccessCollection, MutableCollection, Hashable, C
         for i in start..<stacks.count { positions[stacks[i].id] = i }
     }
 
-    package static func == (a: StackList, b: StackList) -> Bool { a.stacks == b.stacks }
-    package func hash(into hasher: inout Hasher) { hasher.combine(stacks) }
+    static func == (a: StackList, b: StackList) -> Bool { a.stacks == b.stacks }
+    func hash(into hasher: inout Hasher) { hasher.combine(stacks) }
 
-    package init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         self.init(try [StackState](from: decoder))
     }
 
-    package func encode(to encoder: any Encoder) throws { try stacks.encode(to: encoder) }
+    func encode(to encoder: any Encoder) throws { try stacks.encode(to: encoder) }
 }

@@ -133,7 +133,7 @@ extension DeviceEngine {
     /// the index of the card shown in its place. A card of a relevance widget whose
     /// declaration names an associated kind takes the place of the stack's member of that
     /// kind from the same app; the first such card (newest first) does.
-    package func replacements(in stack: StackState) -> [Int: Int] {
+    func replacements(in stack: StackState) -> [Int: Int] {
         guard stack.isWatch, !stack.suggestions.isEmpty else { return [:] }
         var out = [Int: Int]()
         for (i, card) in stack.suggestions.enumerated() {

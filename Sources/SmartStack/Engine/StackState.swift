@@ -1,65 +1,65 @@
 import RecordFormat
 
 /// A widget the person configured into a stack (or a kept suggestion).
-package struct Member: Codable, Hashable {
-    package var widget: WidgetIdentity
-    package var family: String
+struct Member: Codable, Hashable {
+    var widget: WidgetIdentity
+    var family: String
     /// The configuration intent's type name; nil for a static widget.
-    package var intent: String?
+    var intent: String?
     /// Configuration parameters: name to canonical JSON value.
-    package var parameters: [String: String]
+    var parameters: [String: String]
     /// Where the person pinned it (W6): its position among the shown widgets then; nil
     /// when it is not pinned.
     var pinnedAt: Int?
-    package var addedSeq: UInt64
+    var addedSeq: UInt64
     /// The widget extension's bundle id, when an event recorded it (device records name
     /// widgets by it).
-    package var extensionBundle: String? = nil
+    var extensionBundle: String? = nil
 
-    package var pinned: Bool { pinnedAt != nil }
+    var pinned: Bool { pinnedAt != nil }
 }
 
 /// A widget the system placed in a stack: a Widget Suggestion (iOS, iPadOS) or a
 /// relevance card (watchOS).
-package struct ShownSuggestion: Codable, Hashable {
-    package var widget: WidgetIdentity
+struct ShownSuggestion: Codable, Hashable {
+    var widget: WidgetIdentity
     /// What keeps it shown (the candidate's source); it goes when that source does.
     var source: String
     var since: Int64
-    package var reasons: [Reason]
+    var reasons: [Reason]
     /// The relevance group (W4) of a watchOS card.
-    package var group: String?
+    var group: String?
     /// Its rank when placed (a suggestion's rank depends only on its kind of signal).
-    package var rank: Double
+    var rank: Double
 }
 
 /// One Smart Stack's state.
-package struct StackState: Codable, Hashable {
-    package var id: String
-    package var platform: String
-    package var family: String
-    package var smartRotate: Bool
-    package var widgetSuggestions: Bool
-    package var members: [Member] = []
+struct StackState: Codable, Hashable {
+    var id: String
+    var platform: String
+    var family: String
+    var smartRotate: Bool
+    var widgetSuggestions: Bool
+    var members: [Member] = []
     /// Newest first.
-    package var suggestions: [ShownSuggestion] = []
+    var suggestions: [ShownSuggestion] = []
     /// The instance on top, nil for an empty stack.
-    package var top: String?
+    var top: String?
     /// The decision that put `top` there, if the system or a scroll did.
-    package var topDecision: Decision?
+    var topDecision: Decision?
     /// The member that was on top before a suggestion took the top.
     var restingTop: String?
     /// Smart Rotate waits until then after the person scrolled.
-    package var holdUntil: Int64 = .min
+    var holdUntil: Int64 = .min
     /// Kinds (`app/kind`) not to suggest again before a time, after a dismissal.
-    package var dismissedUntil = SortedTable<Int64>()
+    var dismissedUntil = SortedTable<Int64>()
     var createdSeq: UInt64
-    package var settingsSeq: UInt64
+    var settingsSeq: UInt64
     /// The layout this stack's members and switches come from (`docs/events.md`,
     /// "Observed layouts"), when one set them.
-    package var observedLayout = StackLayoutSource()
+    var observedLayout = StackLayoutSource()
 
-    package var isWatch: Bool { platform == "watchOS" }
+    var isWatch: Bool { platform == "watchOS" }
 
     /// Every widget shown, in order: suggestions (newest first), then members.
     var shown: [WidgetIdentity] { suggestions.map(\.widget) + members.map(\.widget) }
@@ -84,7 +84,7 @@ package struct StackState: Codable, Hashable {
             || suggestions.contains { $0.widget.app == app && $0.widget.kind == kind }
     }
 
-    package func identity(_ instance: String?) -> WidgetIdentity? {
+    func identity(_ instance: String?) -> WidgetIdentity? {
         guard let instance else { return nil }
         if let s = suggestions.first(where: { $0.widget.instance == instance }) { return s.widget }
         return members.first { $0.widget.instance == instance }?.widget

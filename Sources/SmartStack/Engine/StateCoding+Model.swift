@@ -201,7 +201,7 @@ extension StackState {
 }
 
 extension ProviderKey: Comparable {
-    package static func < (a: ProviderKey, b: ProviderKey) -> Bool {
+    static func < (a: ProviderKey, b: ProviderKey) -> Bool {
         (a.app, a.kind, a.instance ?? "") < (b.app, b.kind, b.instance ?? "")
     }
     func write(_ w: inout StateWriter) {

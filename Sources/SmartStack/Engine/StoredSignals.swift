@@ -1,67 +1,67 @@
 import RecordFormat
 
 /// A relevant shortcut as the engine keeps it.
-package struct StoredShortcut: Codable, Hashable {
-    package var kind: String
+struct StoredShortcut: Codable, Hashable {
+    var kind: String
     var role: String
     var intent: String?
     var parameters: [String: String]?
-    package var providers: [Clue]
-    package var providerTypes: [String]
+    var providers: [Clue]
+    var providerTypes: [String]
 }
 
 /// An app's latest `shortcuts.relevantSet` (S2: it replaces the whole set).
-package struct ShortcutSet: Codable, Hashable {
-    package var seq: UInt64
+struct ShortcutSet: Codable, Hashable {
+    var seq: UInt64
     var time: Int64
-    package var shortcuts: [StoredShortcut]
+    var shortcuts: [StoredShortcut]
 }
 
 /// Why a kind's shortcut stopped counting (S3): the set that omitted it and the one that
 /// had it.
-package struct Invalidation: Codable, Hashable {
-    package var bySeq: UInt64
-    package var time: Int64
-    package var previousSeq: UInt64
+struct Invalidation: Codable, Hashable {
+    var bySeq: UInt64
+    var time: Int64
+    var previousSeq: UInt64
 }
 
 /// A relevant intent or a relevance attribute.
-package struct ContextSignal: Codable, Hashable {
-    package var kind: String
+struct ContextSignal: Codable, Hashable {
+    var kind: String
     var intent: String?
     var parameters: [String: String]?
     /// nil: no context (an attribute with only a group); it never matches by itself.
-    package var clue: Clue?
+    var clue: Clue?
     /// The group key (W4), nil when ungrouped.
     var group: String?
 }
 
 /// An app's latest `intents.relevantSet` (W1), or a kind's latest `widget.relevance`.
-package struct ContextSet: Codable, Hashable {
+struct ContextSet: Codable, Hashable {
     var seq: UInt64
-    package var signals: [ContextSignal]
+    var signals: [ContextSignal]
 }
 
 /// What `widget.declared` said.
-package struct Declaration: Codable, Hashable {
-    package var families: [String]
+struct Declaration: Codable, Hashable {
+    var families: [String]
     var configuration: String
     var associatedKind: String?
-    package var seq: UInt64
+    var seq: UInt64
 }
 
 /// A donation or an app use, for the usage model.
-package struct UsageRecord: Codable, Hashable {
-    package var time: Int64
-    package var hour: Int
-    package var seq: UInt64
+struct UsageRecord: Codable, Hashable {
+    var time: Int64
+    var hour: Int
+    var seq: UInt64
     /// The app, intent and predicted parameters, shared with the other records that have
     /// the same.
     var signature: UsageSignature
     /// The donation's identifier and group identifier, when it has either.
     private var tags: UsageTags?
     /// The `intent.donationsDeleted` event that deleted it (D4).
-    package var deletedBy: UInt64?
+    var deletedBy: UInt64?
 
     /// The donation's identifier (`intent.donated`'s `donationId`).
     var donationId: String? { tags?.donationId }
@@ -69,16 +69,16 @@ package struct UsageRecord: Codable, Hashable {
     var groupIdentifier: String? { tags?.groupIdentifier }
     var app: String { signature.app }
     /// nil for an app use (`app.foreground`).
-    package var intent: String? { signature.intent }
+    var intent: String? { signature.intent }
     /// The predicted parameters: name to canonical JSON value.
-    package var parameters: [String: String] { signature.parameters }
+    var parameters: [String: String] { signature.parameters }
     /// The intent and its predicted parameters as one key (what a pattern groups by).
     var patternKey: String? { signature.patternKey }
     /// `StringHash.of(patternKey)` (0 without one).
     var patternHash: UInt64 { signature.patternHash }
     /// `StringHash.of(intent)` (0 for an app use): records of other intents are passed over without
     /// comparing strings.
-    package var intentHash: UInt64 { signature.intentHash }
+    var intentHash: UInt64 { signature.intentHash }
 
     init(
         time: Int64, hour: Int, seq: UInt64, app: String, intent: String?, parameters: [String: String],
@@ -107,7 +107,7 @@ package struct UsageRecord: Codable, Hashable {
         case time, hour, seq, signature, donationId, groupIdentifier, deletedBy
     }
 
-    package init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             time: try c.decode(Int64.self, forKey: .time), hour: try c.decode(Int.self, forKey: .hour),
@@ -118,7 +118,7 @@ package struct UsageRecord: Codable, Hashable {
             deletedBy: try c.decodeIfPresent(UInt64.self, forKey: .deletedBy))
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(time, forKey: .time)
         try c.encode(hour, forKey: .hour)
@@ -180,7 +180,7 @@ final class UsageTags: Hashable, Sendable {
 /// A usage record's app, intent and predicted parameters, with what is made from them
 /// (the pattern key and the hashes), made once and shared by the records that have the
 /// same: a state holds thousands of records and few of these.
-package final class UsageSignature: Codable, Hashable, Sendable {
+final class UsageSignature: Codable, Hashable, Sendable {
     let app: String
     let intent: String?
     let parameters: [String: String]
@@ -200,28 +200,28 @@ package final class UsageSignature: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case app, intent, parameters }
 
-    package convenience init(from decoder: any Decoder) throws {
+    convenience init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             app: try c.decode(String.self, forKey: .app), intent: try c.decodeIfPresent(String.self, forKey: .intent),
             parameters: try c.decode([String: String].self, forKey: .parameters))
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(app, forKey: .app)
         try c.encodeIfPresent(intent, forKey: .intent)
         try c.encode(parameters, forKey: .parameters)
     }
 
-    package static func == (a: UsageSignature, b: UsageSignature) -> Bool {
+    static func == (a: UsageSignature, b: UsageSignature) -> Bool {
         a === b || (a.app == b.app && a.intent == b.intent && a.parameters == b.parameters)
     }
 
     /// The app and the hashes made at init: equal signatures have the same pattern key
     /// (the intent and its parameters) and intent, and hashing a dictionary costs a hasher
     /// for each of its entries.
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(app)
         hasher.combine(patternHash)
         hasher.combine(intentHash)
@@ -229,22 +229,22 @@ package final class UsageSignature: Codable, Hashable, Sendable {
 }
 
 /// A context state that is active, since when, and the event that said so.
-package struct ActiveState: Codable, Hashable {
+struct ActiveState: Codable, Hashable {
     var since: Int64
     var seq: UInt64
 }
 
 /// An authorisation and the event that set it.
-package struct PermissionState: Codable, Hashable {
+struct PermissionState: Codable, Hashable {
     var granted: Bool
     var seq: UInt64
 }
 
 /// Where a donated intent type's widget lives: the app and kind last seen configured
 /// with it.
-package struct IntentHome: Codable, Hashable {
-    package var app: String
-    package var kind: String
+struct IntentHome: Codable, Hashable {
+    var app: String
+    var kind: String
 }
 
 /// Converts intent parameters to the engine's map of canonical values.

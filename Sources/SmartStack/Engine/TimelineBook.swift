@@ -21,18 +21,18 @@ public struct ActiveRelevance: Codable, Hashable, Sendable {
 }
 
 /// A timeline entry as the engine keeps it.
-package struct StoredEntry: Codable, Hashable {
-    package var date: Int64
+struct StoredEntry: Codable, Hashable {
+    var date: Int64
     var offset: Int16
     /// nil: the entry carries no relevance (keeps the previous, R4).
-    package var score: Double?
-    package var duration: Double
-    package var seq: UInt64
+    var score: Double?
+    var duration: Double
+    var seq: UInt64
 }
 
 /// The merged entries of one provider key: earlier timelines' entries before each later
 /// delivery, then the later timeline's entries.
-package struct EntryList: Codable, Hashable {
+struct EntryList: Codable, Hashable {
     var delivered: Int64 = .min
     var entries: [StoredEntry] = []
 }
@@ -57,7 +57,7 @@ extension EntryList {
     /// carries relevance), and the first entry with relevance dated after `at`. The
     /// entries are in date order: one search finds where `at` falls, and each is the
     /// nearest entry with relevance on its side.
-    package func relevance(at: Int64) -> (governing: StoredEntry?, next: StoredEntry?) {
+    func relevance(at: Int64) -> (governing: StoredEntry?, next: StoredEntry?) {
         let split = entries.partitionPoint { $0.date <= at }
         var k = split
         while k < entries.count && entries[k].score == nil { k += 1 }
@@ -75,15 +75,15 @@ struct ScoreSpan: Codable, Hashable {
 }
 
 /// A timeline provider: an app's kind, or one instance of it.
-package struct ProviderKey: Codable, Hashable {
-    package var app: String
-    package var kind: String
+struct ProviderKey: Codable, Hashable {
+    var app: String
+    var kind: String
     var instance: String?
 
     /// Hashes the kind and the instance only (they tell providers apart in practice, and
     /// equality still compares the app), folded into one word first: the lookup then
     /// feeds `Hasher` eight bytes instead of every byte of both names.
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(StringHash.of(kind) ^ ((instance.map(StringHash.of) ?? 0) &* 0x9E37_79B9_7F4A_7C15))
     }
 }
@@ -102,7 +102,7 @@ struct ProviderTimelines: Codable, Hashable {
 }
 
 /// Every provider's timelines on a device, and the score history that normalises them.
-package struct TimelineBook: Codable, Hashable {
+struct TimelineBook: Codable, Hashable {
     /// The slot in `records` of each provider (kind-wide, or one instance). A slot is
     /// never removed or reused, so that a widget's slots, once found, stay its own.
     private(set) var slots: [ProviderKey: Int] = [:]
@@ -112,12 +112,12 @@ package struct TimelineBook: Codable, Hashable {
     /// then a widget's list is found with one lookup).
     var instanceLists = 0
 
-    package static func key(app: String, kind: String, instance: String? = nil) -> ProviderKey {
+    static func key(app: String, kind: String, instance: String? = nil) -> ProviderKey {
         ProviderKey(app: app, kind: kind, instance: instance)
     }
 
     /// The keys that have an entry list.
-    package var listKeys: [ProviderKey] { slots.compactMap { records[$0.value].list == nil ? nil : $0.key } }
+    var listKeys: [ProviderKey] { slots.compactMap { records[$0.value].list == nil ? nil : $0.key } }
 
     /// The slot of `key`, made (empty) when it has none.
     mutating func slot(_ key: ProviderKey) -> Int {
@@ -249,7 +249,7 @@ package struct TimelineBook: Codable, Hashable {
 
     /// The entry list that applies to a widget instance: its own, which holds its kind's
     /// timelines too once it has one, else its kind's.
-    package func list(app: String, kind: String, instance: String) -> EntryList? {
+    func list(app: String, kind: String, instance: String) -> EntryList? {
         list(slots(app: app, kind: kind, instance: instance))
     }
 

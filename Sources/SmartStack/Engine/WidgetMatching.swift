@@ -1,18 +1,18 @@
 /// How the device's records name a widget, and the rule that finds it among the widgets the
 /// model holds (`docs/events.md`, "Matching the device's names to widgets").
-package struct RecordedWidgetName: Hashable, Sendable {
+public struct RecordedWidgetName: Hashable, Sendable {
     /// The instance id, when the record holds one.
-    package var instance: String?
+    public var instance: String?
     /// The bundle ids the record holds: the widget extension's, the app's, or both.
-    package var bundles: [String]
+    public var bundles: [String]
     /// The kind, possibly cut short (PowerLog writes `eather` for `com.apple.weather`).
-    package var kind: String?
+    public var kind: String?
 
-    package init(instance: String?, bundle: String?, kind: String?) {
+    public init(instance: String?, bundle: String?, kind: String?) {
         self.init(instance: instance, bundles: bundle.map { [$0] } ?? [], kind: kind)
     }
 
-    package init(instance: String?, bundles: [String], kind: String?) {
+    public init(instance: String?, bundles: [String], kind: String?) {
         self.instance = instance
         self.bundles = bundles
         self.kind = kind
@@ -20,13 +20,13 @@ package struct RecordedWidgetName: Hashable, Sendable {
 }
 
 /// A widget the model holds, as matching sees it.
-package struct MatchCandidate: Hashable, Sendable {
-    package var instance: String
-    package var app: String
-    package var extensionBundle: String?
-    package var kind: String
+public struct MatchCandidate: Hashable, Sendable {
+    public var instance: String
+    public var app: String
+    public var extensionBundle: String?
+    public var kind: String
 
-    package init(instance: String, app: String, extensionBundle: String?, kind: String) {
+    public init(instance: String, app: String, extensionBundle: String?, kind: String) {
         self.instance = instance
         self.app = app
         self.extensionBundle = extensionBundle
@@ -35,7 +35,7 @@ package struct MatchCandidate: Hashable, Sendable {
 }
 
 /// What matching found.
-package enum WidgetMatch: Hashable, Sendable {
+public enum WidgetMatch: Hashable, Sendable {
     /// One candidate, and how it was found.
     case matched(Int, by: MatchBasis)
     /// No candidate fits.
@@ -44,20 +44,20 @@ package enum WidgetMatch: Hashable, Sendable {
     case ambiguous
 
     /// The matched candidate's index.
-    package var index: Int? {
+    public var index: Int? {
         if case .matched(let i, _) = self { return i }
         return nil
     }
 
     /// How the match was made, when one was.
-    package var basis: MatchBasis? {
+    public var basis: MatchBasis? {
         if case .matched(_, let by) = self { return by }
         return nil
     }
 }
 
 /// How a record was matched, as reports count it.
-package enum MatchBasis: String, Hashable, Sendable, CaseIterable {
+public enum MatchBasis: String, Hashable, Sendable, CaseIterable {
     /// By the instance id.
     case instance
     /// By bundle id and exact kind (or the bundle id alone when the record has no kind).
@@ -66,7 +66,7 @@ package enum MatchBasis: String, Hashable, Sendable, CaseIterable {
     case kindSuffix = "kind-suffix"
 
     /// How a report names it.
-    package var text: String {
+    public var text: String {
         switch self {
         case .instance: "by instance id"
         case .bundleAndKind: "by extension or app and kind"
@@ -77,12 +77,12 @@ package enum MatchBasis: String, Hashable, Sendable, CaseIterable {
 
 extension RecordedWidgetName {
     /// The shortest cut kind that may match by suffix.
-    package static let minimumSuffix = 4
+    public static let minimumSuffix = 4
 
     /// Finds the one candidate this name denotes, by the documented order: the instance;
     /// else the bundle id against each candidate's extension, then its app; then the kind,
     /// exact first, else a cut kind that ends exactly one candidate's kind.
-    package func match(in candidates: [MatchCandidate]) -> WidgetMatch {
+    public func match(in candidates: [MatchCandidate]) -> WidgetMatch {
         if let instance {
             let found = candidates.indices.filter { candidates[$0].instance == instance }
             if found.count == 1 { return .matched(found[0], by: .instance) }

@@ -156,7 +156,7 @@ public struct RelevanceObserved: Shape {
 
 extension CanonicalWriter {
     /// `"key": value` when the value is present.
-    package mutating func optionalString(_ key: String, _ value: String?) {
+    public mutating func optionalString(_ key: String, _ value: String?) {
         guard let value else { return }
         self.key(key)
         string(value)

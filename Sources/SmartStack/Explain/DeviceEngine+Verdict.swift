@@ -1,5 +1,4 @@
 import RecordFormat
-public import SmartStack
 
 extension DeviceEngine {
     /// Every candidate of a stack at the engine's instant: the widgets it shows and the

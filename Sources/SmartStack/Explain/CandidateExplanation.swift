@@ -1,5 +1,4 @@
 import RecordFormat
-public import SmartStack
 
 /// One candidate for a stack at an instant, as `why` lists it.
 public struct CandidateExplanation: Sendable, Hashable {

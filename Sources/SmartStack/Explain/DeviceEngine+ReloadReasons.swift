@@ -1,5 +1,4 @@
 import RecordFormat
-import SmartStack
 
 extension DeviceEngine {
     /// T2 and T3 for a widget without an active relevance: whether WidgetKit would have
