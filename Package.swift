@@ -67,7 +67,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
-            name: "CZlib",
+            name: "CSystemZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
@@ -98,7 +98,7 @@ let package = Package(
                 "Ingestion",
                 "SQLiteKit",
                 "CSQLite",
-                "CZlib",
+                "CSystemZlib",
                 "CIsal",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -210,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LedgerTests",
-            dependencies: ["Ledger", "LMDBKit", "StackLedgerTesting"],
+            dependencies: ["Ledger", "LMDBKit", "Projections", "StackLedgerTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -309,5 +309,21 @@ if Context.environment["STACKLEDGER_BENCH"] == "1" {
             ],
             swiftSettings: strictSettings
         ),
+        // SQLiteKit against GRDB.swift on the knowledgeC importer's query (tools/bench-sqlite).
+        .executableTarget(
+            name: "StackLedgerSQLiteBench",
+            dependencies: ["SQLiteKit", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // The extraction's zip reader against ZIPFoundation, on time and on hostile archives.
+        .executableTarget(
+            name: "StackLedgerZipBench",
+            dependencies: ["Importers", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: strictSettings
+        ),
+    ]
+    package.dependencies += [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ]
 }

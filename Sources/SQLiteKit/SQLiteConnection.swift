@@ -8,10 +8,12 @@ internal import CSQLite
 /// the statements it prepared. Errors carry SQLite's result code (`SQLiteError`).
 ///
 /// The pattern is GRDB.swift's (a connection that owns its handle, statements prepared
-/// once, errors with the result code), kept as this small module rather than GRDB itself:
-/// the importers read rows column by column into a shared string cache, which GRDB's
-/// `Row` would copy first, and every CI run builds the dependencies from scratch. GRDB
-/// has not been measured against it on `tools/bench-import`.
+/// once, errors with the result code), kept as this small module rather than GRDB itself,
+/// by measurement (`tools/bench-sqlite`, docs/performance.md "Dependencies weighed"): GRDB
+/// 7.10.0's row cursor reads the knowledgeC importer's query 1.14 times as slowly (+3 % of
+/// the whole import), the importers read column bytes into a shared string cache that GRDB's
+/// decoding would copy first, and GRDB's pools, records, migrations and observation would
+/// go unused while every CI run built them from scratch.
 package final class SQLiteConnection {
     /// How a database is opened.
     package enum Mode: Sendable {

@@ -12,6 +12,8 @@ final class StoreAPI: @unchecked Sendable {
     let ledger: Ledger
     let projector: Projector
     let tool: String
+    /// The quick check the answers rest on, kept per commit.
+    let gate: QuickCheckGate
     /// Each device's overview, with the commit it was made of (`overview(_:)`).
     var overviews: [String: (commit: Int, answer: Answer)] = [:]
 
@@ -19,6 +21,7 @@ final class StoreAPI: @unchecked Sendable {
         self.ledger = ledger
         self.projector = Projector(ledger: ledger, policy: policy)
         self.tool = tool
+        self.gate = QuickCheckGate(ledger: ledger)
     }
 
     /// A response body and its content type.
@@ -39,7 +42,7 @@ final class StoreAPI: @unchecked Sendable {
     /// A store that cannot be read is left for the questions to report.
     func prepare() {
         try? projector.prepareCheckpoints()
-        _ = try? quickCheck()
+        _ = try? gate.finding()
     }
 
     /// Whether `q` (`state` or `why` parameters) asks about the whole log at an instant
@@ -53,29 +56,14 @@ final class StoreAPI: @unchecked Sendable {
         return (try? projector.foldsWithin(foldLimit, device: device, at: t.microseconds)) ?? false
     }
 
-    /// The commit the quick check last ran on, and what it found.
-    private var lastCheck: (commit: Int, problem: VerifyReport.Problem?)?
-
-    /// The quick check's finding on the newest commit: run again whenever the store has a
-    /// new commit, else the finding of the same commit.
-    private func quickCheck() throws -> VerifyReport.Problem? {
-        let commit = try ledger.commitIdentity()
-        if let lastCheck, lastCheck.commit == commit { return lastCheck.problem }
-        // A commit landing in between leaves an older identity here: the next question checks again.
-        let problem = try ledger.quickCheck()
-        lastCheck = (commit, problem)
-        return problem
-    }
-
     /// Runs `body` against a store that passes its quick check; a store that fails it, or
     /// cannot be read, answers 503.
     func checked<T>(_ body: () throws -> T) throws -> T {
         do {
-            if let problem = try quickCheck() {
-                throw APIError.storeUnavailable(
-                    "the store fails its quick check (\(problem)); run `stackledger verify`")
-            }
+            _ = try gate.admit(force: false)
             return try body()
+        } catch let refusal as QuickCheckGate.Refusal {
+            throw APIError.storeUnavailable(refusal.message)
         } catch let error as APIError {
             throw error
         } catch let error as LedgerError {

@@ -169,58 +169,8 @@ struct Import: ParsableCommand {
 
     func printJSON(_ reports: [ImportFileReport], passedOver: [PassedOver]) {
         var w = CanonicalWriter()
-        w.beginObject()
-        w.key("format")
-        w.string(format.rawValue)
-        w.key("files")
-        w.beginArray()
-        for r in reports {
-            w.beginObject()
-            w.key("path")
-            w.string(r.path)
-            w.key("link")
-            if let l = r.link { w.string(l) } else { w.null() }
-            w.key("stream")
-            if let s = r.stream { w.string(s) } else { w.null() }
-            w.key("artifact")
-            if let a = r.artifact { w.string(a) } else { w.null() }
-            w.key("container")
-            if let c = r.container { w.string(c) } else { w.null() }
-            for (k, v) in [
-                ("recordsRead", r.recordsRead), ("events", r.events), ("imported", r.imported),
-                ("duplicates", r.duplicates),
-                ("deleted", r.deleted), ("empty", r.empty), ("skipped", r.skipped), ("failed", r.failed),
-            ] {
-                w.key(k)
-                w.integer(v)
-            }
-            w.key("firstTime")
-            if let t = r.firstTime { w.string(t) } else { w.null() }
-            w.key("lastTime")
-            if let t = r.lastTime { w.string(t) } else { w.null() }
-            w.key("problems")
-            w.beginArray()
-            for p in r.problems { w.string(p) }
-            w.endArray()
-            w.key("error")
-            if let e = r.error { w.string(e) } else { w.null() }
-            w.endObject()
-        }
-        w.endArray()
-        w.key("passedOver")
-        w.beginArray()
-        for p in passedOver {
-            w.beginObject()
-            w.key("path")
-            w.string(p.path)
-            w.key("reason")
-            w.string(p.reason)
-            w.endObject()
-        }
-        w.endArray()
-        w.key("tool")
-        w.string(StackLedgerCommand.toolVersion)
-        w.endObject()
+        ImportFileReport.writeJSON(
+            &w, format: format.rawValue, files: reports, passedOver: passedOver, tool: StackLedgerCommand.toolVersion)
         print(w.text)
     }
 }

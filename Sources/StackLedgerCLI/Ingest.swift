@@ -108,20 +108,7 @@ struct Ingest: ParsableCommand {
         for p in summary.problems { printError("rejected " + p.description) }
         if json {
             var w = CanonicalWriter()
-            w.beginObject()
-            w.key("stored")
-            w.integer(summary.stored)
-            w.key("duplicates")
-            w.integer(summary.duplicates)
-            w.key("rejected")
-            w.integer(summary.rejected)
-            w.key("firstSeq")
-            if let f = summary.firstSeq { w.integer(Int(f)) } else { w.null() }
-            w.key("lastSeq")
-            if let l = summary.lastSeq { w.integer(Int(l)) } else { w.null() }
-            w.key("tool")
-            w.string(StackLedgerCommand.toolVersion)
-            w.endObject()
+            summary.writeJSON(&w, tool: StackLedgerCommand.toolVersion)
             print(w.text)
         } else {
             var line =

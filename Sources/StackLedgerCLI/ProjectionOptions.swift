@@ -80,15 +80,14 @@ struct QuerySession {
         if let expected = options.expectHead, let wrong = try expectedHeadProblem(expected, ledger: ledger) {
             throw fail("--expect-head: \(wrong)", code: ExitCodes.ioError)
         }
-        let problem = try withLedgerErrors { try ledger.quickCheck() }
-        if let problem, !options.force {
-            throw fail(
-                "the store fails its quick check (\(problem)); run `stackledger verify`, or pass --force to answer anyway",
-                code: ExitCodes.ioError)
-        }
-        verified = problem == nil
         let projector = Projector(ledger: ledger, policy: policy)
-        projector.skipsDamagedRecords = problem != nil
+        do {
+            verified = try withLedgerErrors {
+                try QuickCheckGate(ledger: ledger).admit(force: options.force, projector: projector)
+            }.isVerified
+        } catch let refusal as QuickCheckGate.Refusal {
+            throw fail("\(refusal.message), or pass --force to answer anyway", code: ExitCodes.ioError)
+        }
         if stderrIsTerminal {
             let progress = FoldProgress { device in try? ledger.read { try $0.eventCount(device: device) } }
             projector.onFoldProgress = { progress.update(device: $0, records: $1, done: $2) }

@@ -59,9 +59,10 @@ struct Rebuild: ParsableCommand {
                 "the store at \(storeOptions.path) cannot be written; checkpoints cannot be saved",
                 code: ExitCodes.ioError)
         }
-        if let problem = try withLedgerErrors({ try ledger.quickCheck() }) {
-            throw fail(
-                "the store fails its quick check (\(problem)); run `stackledger verify`", code: ExitCodes.ioError)
+        do {
+            _ = try withLedgerErrors { try QuickCheckGate(ledger: ledger).admit(force: false) }
+        } catch let refusal as QuickCheckGate.Refusal {
+            throw fail(refusal.message, code: ExitCodes.ioError)
         }
         let (devices, events) = try withLedgerErrors {
             try ledger.read { r in

@@ -15,54 +15,7 @@ struct Stats: ParsableCommand {
         let s = try withLedgerErrors { try ledger.statistics() }
         if json {
             var w = CanonicalWriter()
-            w.beginObject()
-            w.key("events")
-            w.integer(s.events)
-            w.key("byType")
-            w.beginObject()
-            for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) {
-                w.key(k)
-                w.integer(v)
-            }
-            w.endObject()
-            w.key("devices")
-            w.beginObject()
-            for (k, v) in s.countsByDevice.sorted(by: { $0.key < $1.key }) {
-                w.key(k)
-                w.integer(v)
-            }
-            w.endObject()
-            w.key("firstTime")
-            if let t = s.firstTime { w.time(t) } else { w.null() }
-            w.key("lastTime")
-            if let t = s.lastTime { w.time(t) } else { w.null() }
-            w.key("batches")
-            w.integer(s.batches)
-            w.key("fileBytes")
-            w.integer(s.fileBytes)
-            w.key("usedBytes")
-            w.integer(s.usedBytes)
-            // The log's pages (records, indices, strings, batches, ids) and the checkpoints' apart.
-            w.key("logBytes")
-            w.integer(s.treeBytes)
-            w.key("checkpointBytes")
-            w.integer(s.derivedBytes)
-            w.key("bytesPerEvent")
-            w.number((s.bytesPerEvent * 10).rounded() / 10)
-            w.key("head")
-            if let h = s.head {
-                w.beginObject()
-                w.key("seq")
-                w.integer(Int(h.lastSeq))
-                w.key("sha256")
-                w.string(h.hashHex)
-                w.endObject()
-            } else {
-                w.null()
-            }
-            w.key("tool")
-            w.string(StackLedgerCommand.toolVersion)
-            w.endObject()
+            s.writeJSON(&w, tool: StackLedgerCommand.toolVersion)
             print(w.text)
             return
         }

@@ -24,7 +24,7 @@ struct Verify: ParsableCommand {
         do {
             ledger = try Ledger(path: storeOptions.path, options: .init(readOnly: true))
         } catch let e where e.kind == .damaged {
-            report(ok: false, head: nil, problems: [e.message], firstBad: nil, counts: nil)
+            report(StoreVerification(failure: e.message))
             FailureReport.record("the store fails verification: \(e.message)", problems: [])
             throw ExitCode(ExitCodes.checkFailed)
         } catch {
@@ -34,11 +34,11 @@ struct Verify: ParsableCommand {
         do {
             r = try ledger.verify()
         } catch let e as LedgerError {
-            report(ok: false, head: nil, problems: [e.message], firstBad: nil, counts: nil)
+            report(StoreVerification(failure: e.message))
             FailureReport.record("the store fails verification: \(e.message)", problems: [])
             throw ExitCode(ExitCodes.checkFailed)
         } catch {
-            report(ok: false, head: nil, problems: ["the store cannot be read: \(error)"], firstBad: nil, counts: nil)
+            report(StoreVerification(failure: "the store cannot be read: \(error)"))
             FailureReport.record("the store fails verification: the store cannot be read: \(error)", problems: [])
             throw ExitCode(ExitCodes.checkFailed)
         }
@@ -57,9 +57,9 @@ struct Verify: ParsableCommand {
         if let expectHead, let wrong = try expectedHeadProblem(expectHead, ledger: ledger) { problems.append(wrong) }
         let ok = r.isIntact && problems.isEmpty
         report(
-            ok: ok, head: r.head ?? r.computedHead, problems: problems,
-            firstBad: r.firstBadSeq, counts: (r.records, r.batches, r.strings, r.indexEntries), checkpoints: checkpoints
-        )
+            StoreVerification(
+                ok: ok, head: r.head ?? r.computedHead, problems: problems, firstBadSeq: r.firstBadSeq,
+                counts: (r.records, r.batches, r.strings, r.indexEntries), checkpoints: checkpoints))
         if !ok {
             FailureReport.record(
                 "the store fails verification: " + (problems.first ?? "the log does not hold together"), problems: [])
@@ -67,63 +67,26 @@ struct Verify: ParsableCommand {
         }
     }
 
-    private func report(
-        ok: Bool, head: ChainHead?, problems: [String], firstBad: UInt64?, counts: (Int, Int, Int, Int)?,
-        checkpoints: Int = 0
-    ) {
+    private func report(_ v: StoreVerification) {
         if json {
             var w = CanonicalWriter()
-            w.beginObject()
-            w.key("ok")
-            w.bool(ok)
-            w.key("head")
-            if let head {
-                w.beginObject()
-                w.key("seq")
-                w.integer(Int(head.lastSeq))
-                w.key("sha256")
-                w.string(head.hashHex)
-                w.endObject()
-            } else {
-                w.null()
-            }
-            if let counts {
-                w.key("records")
-                w.integer(counts.0)
-                w.key("batches")
-                w.integer(counts.1)
-                w.key("strings")
-                w.integer(counts.2)
-                w.key("indexEntries")
-                w.integer(counts.3)
-                w.key("checkpoints")
-                w.integer(checkpoints)
-            }
-            w.key("firstBadSeq")
-            if let firstBad { w.integer(Int(firstBad)) } else { w.null() }
-            w.key("problems")
-            w.beginArray()
-            for p in problems { w.string(p) }
-            w.endArray()
-            w.key("tool")
-            w.string(StackLedgerCommand.toolVersion)
-            w.endObject()
+            v.writeJSON(&w, tool: StackLedgerCommand.toolVersion)
             print(w.text)
             return
         }
-        if let counts {
+        if let counts = v.counts {
             print(
-                "checked \(counts.0) records in \(counts.1) batches, \(counts.2) strings, \(counts.3) index entries, \(checkpoints) checkpoints"
+                "checked \(counts.records) records in \(counts.batches) batches, \(counts.strings) strings, \(counts.indexEntries) index entries, \(v.checkpoints) checkpoints"
             )
         }
-        if let head { print("chain head: seq \(head.lastSeq) sha256:\(head.hashHex)") }
-        if ok {
+        if let head = v.head { print("chain head: seq \(head.lastSeq) sha256:\(head.hashHex)") }
+        if v.ok {
             print("ok")
         } else {
-            for p in problems { print("problem: \(p)") }
+            for p in v.problems { print("problem: \(p)") }
             printError(
-                firstBad.map { "verify failed: the first bad sequence number is \($0)" }
-                    ?? "verify failed: \(problems.first ?? "")")
+                v.firstBadSeq.map { "verify failed: the first bad sequence number is \($0)" }
+                    ?? "verify failed: \(v.problems.first ?? "")")
         }
     }
 }

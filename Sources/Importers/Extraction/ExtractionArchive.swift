@@ -363,4 +363,17 @@ package enum ArchiveWalk {
         }
         return members
     }
+
+    /// Reads every member of the archive at `path` whole, as an import would, and returns
+    /// how many members it met; the first member that cannot be read (its local header, its
+    /// data or its CRC-32) throws, where an import would report that member alone.
+    package static func readEvery(path: String) throws -> Int {
+        guard let archive = try ExtractionArchive(path: path) else { return 0 }
+        var members = 0
+        try archive.forEachMember { member, bytes in
+            members += 1
+            if member.kind == .file { _ = try bytes.readAll(limit: 1 << 30, path: member.path) }
+        }
+        return members
+    }
 }

@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 import Foundation
 import Ledger
 
@@ -366,7 +366,7 @@ final class RawInflater {
             stream.avail_in = UInt32(count)
             stream.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
             stream.avail_out = UInt32(output.count)
-            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+            let status = CSystemZlib.inflate(&stream, Z_NO_FLUSH)
             return (status, output.count - Int(stream.avail_out), count - Int(stream.avail_in))
         }
     }

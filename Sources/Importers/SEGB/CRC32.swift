@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 
 /// CRC-32 (IEEE 802.3), the checksum SEGB records carry: zlib's `crc32`.
 enum CRC32 {
