@@ -6,6 +6,7 @@ public import Ledger
 import Logging
 import NIOCore
 import NIOSSL
+import Projections
 public import SmartStack
 
 /// `stackledger serve`: the store's answers and the page that shows them, over HTTP on
@@ -59,8 +60,9 @@ public struct StackLedgerServer: Sendable {
     /// Serves until the process is stopped; `onListening` gets the address once bound.
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
         let (ledger, policy, tool) = (ledger, policy, settings.tool)
+        let overviews = OverviewCache()
         let api = AnsweringThreads(count: settings.answeringThreads) {
-            StoreAPI(ledger: ledger, policy: policy, tool: tool)
+            StoreAPI(ledger: ledger, policy: policy, tool: tool, overviews: overviews)
         }
         let secure = settings.tlsCertificate != nil
         let middleware = GuardMiddleware<BasicRequestContext>(
@@ -68,8 +70,13 @@ public struct StackLedgerServer: Sendable {
         // An engine for each event loop that may answer at once.
         let quick = QuickAnswers(
             engines: (0..<max(1, StackLedgerServer.eventLoopsPerCore * settings.answeringThreads)).map { _ in
-                StoreAPI(ledger: ledger, policy: policy, tool: tool)
+                StoreAPI(ledger: ledger, policy: policy, tool: tool, overviews: overviews)
             })
+        // Every device's overview made before the page asks for it, on a thread of its own.
+        let warm = StoreAPI(ledger: ledger, policy: policy, tool: tool, overviews: overviews)
+        Thread.detachNewThread {
+            for device in (try? warm.projector.devices()) ?? [] { _ = try? warm.overview(device: device) }
+        }
         let router = Routes.router(api: api, quick: quick, ledger: ledger, guard: middleware)
         let headerTimeout = TimeAmount.seconds(Int64(settings.headerSeconds))
         let http1 = HTTP1Channel.Configuration(

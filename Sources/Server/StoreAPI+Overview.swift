@@ -3,18 +3,19 @@ import Ledger
 import SmartStack
 
 extension StoreAPI {
-    /// `/api/overview`: the device's whole log at a glance (`DeviceOverview`), made once per
-    /// commit and device and kept for the next question of the same commit.
+    /// `/api/overview`: the device's whole log at a glance (`DeviceOverview`), made once for
+    /// each state of the log and shared by every engine (`OverviewCache`).
     func overview(_ q: QueryParameters) throws -> Answer {
-        try checked {
-            let device = try device(q)
-            let commit = try ledger.commitIdentity()
-            if let kept = overviews[device], kept.commit == commit { return kept.answer }
+        try checked { try overview(device: try device(q)) }
+    }
+
+    /// The overview of `device`, from the cache when the log has not grown since it was made.
+    func overview(device: String) throws -> Answer {
+        let lastSeq = try ledger.read { try $0.lastSeq() }
+        return try overviews.answer(device: device, lastSeq: lastSeq) {
             var w = CanonicalWriter()
             try DeviceOverview.collect(ledger: ledger, device: device).writeJSON(&w)
-            let answer = Answer.json(w)
-            overviews[device] = (commit, answer)
-            return answer
+            return Answer.json(w)
         }
     }
 }

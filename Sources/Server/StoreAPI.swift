@@ -14,13 +14,14 @@ final class StoreAPI: @unchecked Sendable {
     let tool: String
     /// The quick check the answers rest on, kept per commit.
     let gate: QuickCheckGate
-    /// Each device's overview, with the commit it was made of (`overview(_:)`).
-    var overviews: [String: (commit: Int, answer: Answer)] = [:]
+    /// Each device's overview, shared with every other engine of the server (`overview(_:)`).
+    let overviews: OverviewCache
 
-    init(ledger: Ledger, policy: Policy, tool: String) {
+    init(ledger: Ledger, policy: Policy, tool: String, overviews: OverviewCache = OverviewCache()) {
         self.ledger = ledger
         self.projector = Projector(ledger: ledger, policy: policy)
         self.tool = tool
+        self.overviews = overviews
         self.gate = QuickCheckGate(ledger: ledger)
     }
 

@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+
+/// Each device's overview (`/api/overview`), made once for each state of the log and shared by
+/// every engine that answers: the overview reads only the log, so checkpoints landing do not
+/// make it again, and the first page opened after `serve` starts finds it made
+/// (`StackLedgerServer` makes every device's in the background as it starts).
+final class OverviewCache: Sendable {
+    /// The overview of each device, with the last sequence number of the log it was made of.
+    private let kept = Mutex<[String: (lastSeq: UInt64, answer: StoreAPI.Answer)]>([:])
+    /// The lock each device's overview is made under.
+    private let makers = Mutex<[String: NSLock]>([:])
+    /// How many overviews were made since the cache was created: the measure of its work.
+    private let madeCount = Mutex(0)
+
+    /// How many overviews were made since the cache was created.
+    var made: Int { madeCount.withLock { $0 } }
+
+    /// The overview of `device` for the log ending at `lastSeq`: the one kept, or `make`'s,
+    /// then kept.
+    func answer(device: String, lastSeq: UInt64, make: () throws -> StoreAPI.Answer) rethrows -> StoreAPI.Answer {
+        if let found = kept.withLock({ $0[device] }), found.lastSeq == lastSeq { return found.answer }
+        // One engine makes a device's overview at a time; another asking meanwhile waits for it.
+        let making = makers.withLock { makers in
+            if let lock = makers[device] { return lock }
+            let lock = NSLock()
+            makers[device] = lock
+            return lock
+        }
+        making.lock()
+        defer { making.unlock() }
+        if let found = kept.withLock({ $0[device] }), found.lastSeq == lastSeq { return found.answer }
+        let answer = try make()
+        madeCount.withLock { $0 += 1 }
+        kept.withLock { kept in
+            // A newer log's overview, made meanwhile by another engine, is not replaced by an older one.
+            if let other = kept[device], other.lastSeq > lastSeq { return }
+            kept[device] = (lastSeq, answer)
+        }
+        return answer
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Ledger
+import SmartStack
+import StackLedgerTesting
+import Testing
+
+@testable import Server
+
+/// `serve` makes a device's overview once for each state of its log, shared by its engines.
+@Suite("serve's overview cache", .serialized)
+struct OverviewCacheTests {
+    @Test("engines share one overview; checkpoints landing keep it, a new event makes it again")
+    func madeOncePerLog() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        let input = try dir.write("w.ndjson", workload(3000, seed: 9))
+        #expect(try CLI.run(["ingest", "--store", dir.store, input]).status == 0)
+        let ledger = try Ledger(path: dir.store)
+        let cache = OverviewCache()
+        let first = StoreAPI(ledger: ledger, policy: Policy(), tool: "t", overviews: cache)
+        let second = StoreAPI(ledger: ledger, policy: Policy(), tool: "t", overviews: cache)
+        let device = try #require(try ledger.read { try $0.devices() }.sorted().first)
+        let q = QueryParameters([("device", device)])
+
+        let made = try first.overview(q).body
+        #expect(cache.made == 1)
+        #expect(try second.overview(q).body == made)
+        #expect(cache.made == 1)
+
+        // Checkpoints are a new commit of the store, not a new log.
+        let before = try ledger.commitIdentity()
+        #expect(try CLI.run(["rebuild", "--store", dir.store]).status == 0)
+        #expect(try ledger.commitIdentity() != before)
+        #expect(try second.overview(q).body == made)
+        #expect(cache.made == 1)
+
+        let late = try dir.write(
+            "late.ndjson",
+            #"{"type":"device.info","time":"2030-01-01T00:00:00Z","device":"\#(device)","platform":"iOS","osVersion":"17.0"}"#
+                + "\n")
+        #expect(try CLI.run(["ingest", "--store", dir.store, late]).status == 0)
+        let remade = try first.overview(q).body
+        #expect(cache.made == 2)
+        #expect(remade != made)
+    }
+
+    @Test("an older log's overview never replaces a newer one")
+    func newerKept() {
+        let cache = OverviewCache()
+        let newer = StoreAPI.Answer(contentType: "application/json", body: Array("new".utf8))
+        let older = StoreAPI.Answer(contentType: "application/json", body: Array("old".utf8))
+        _ = cache.answer(device: "d", lastSeq: 9) { newer }
+        _ = cache.answer(device: "d", lastSeq: 5) { older }
+        #expect(cache.answer(device: "d", lastSeq: 9) { older }.body == newer.body)
+        #expect(cache.made == 2)
+    }
+}
