@@ -10,7 +10,7 @@ extension StoreAPI {
     /// at most `searchLimit`: the event of that sequence number when TEXT is a number, else
     /// each whose type, app, or a widget kind or instance it names is TEXT (exactly). NDJSON:
     /// `{"seq", "time", "type", "app"}`; the header `X-More: true` when more matched.
-    func search(_ q: QueryParameters) throws -> Answer {
+    func search(_ q: QueryParameters, indexedLimit: Int = indexedSearchLimit) throws -> Answer {
         try checked {
             let device = try device(q)
             let text = try q.required("q")
@@ -38,15 +38,25 @@ extension StoreAPI {
                     try r.withRecord(seq) { view in if view.envelope.device == device { write(view) } }
                     return
                 }
-                try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
-                    let named =
-                        view.envelope.type == text || view.envelope.app == text
-                        || view.indexKeys.contains {
-                            $0.value == text
-                                && ($0.namespace == Event.IndexNamespace.kind
-                                    || $0.namespace == Event.IndexNamespace.instance)
+                if EventType(rawValue: text) == nil,
+                    let indexed = try Self.indexedMatches(of: text, in: r, limit: indexedLimit)
+                {
+                    // Not a type: what names it is in the key index; read those events alone.
+                    var matches = [(time: Int64, seq: UInt64)]()
+                    for seq in indexed {
+                        try r.withRecord(seq) { view in
+                            if view.envelope.device == device && Self.names(view, text) {
+                                matches.append((view.envelope.time.microseconds, seq))
+                            }
                         }
-                    guard named else { return true }
+                    }
+                    matches.sort { ($0.time, $0.seq) < ($1.time, $1.seq) }
+                    more = matches.count > Self.searchLimit
+                    for match in matches.prefix(Self.searchLimit) { try r.withRecord(match.seq) { write($0) } }
+                    return
+                }
+                try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
+                    guard Self.names(view, text) else { return true }
                     if found == Self.searchLimit {
                         more = true
                         return false
@@ -59,5 +69,29 @@ extension StoreAPI {
             if more { answer.headers.append(("X-More", "true")) }
             return answer
         }
+    }
+
+    /// Whether the event's type or app is `text`, or a widget kind or instance it names.
+    static func names(_ view: RecordView, _ text: String) -> Bool {
+        view.envelope.type == text || view.envelope.app == text
+            || view.indexKeys.contains {
+                $0.value == text
+                    && ($0.namespace == Event.IndexNamespace.kind || $0.namespace == Event.IndexNamespace.instance)
+            }
+    }
+
+    /// The most events of the key index a search reads one by one; past it, the device's
+    /// events are walked in time order, where the first `searchLimit` matches end the walk.
+    static let indexedSearchLimit = 65_536
+
+    /// The events of every device whose app, or a widget kind or instance they name, is
+    /// `text`, from the key index, ascending; nil when more than `limit`.
+    static func indexedMatches(of text: String, in r: LedgerReader, limit: Int) throws -> [UInt64]? {
+        var seqs = Set<UInt64>()
+        for namespace in [Event.IndexNamespace.app, Event.IndexNamespace.kind, Event.IndexNamespace.instance] {
+            seqs.formUnion(try r.seqs(indexKey: IndexKey(namespace: namespace, value: text)))
+            if seqs.count > limit { return nil }
+        }
+        return seqs.sorted()
     }
 }
