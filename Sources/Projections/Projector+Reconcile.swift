@@ -27,7 +27,9 @@ extension Projector {
     /// late events. Nil when there is no stale checkpoint to meet or the store cannot be
     /// read.
     func reconcile(device: String, span: LateSpan, ceiling: UInt64) -> Reconciliation? {
-        guard let latest = span.latest else { return nil }
+        guard let latest = span.latest,
+            let spacingFromStart = try? checkpointSpacing(saving: true, ceiling: ceiling)
+        else { return nil }
         return try? read { reader -> Reconciliation? in
             var stale = [(key: [UInt8], time: Int64, seq: UInt64)]()
             let first = CheckpointKey.key(device, tag, time: latest &+ 1, seq: 0)
@@ -48,7 +50,8 @@ extension Projector {
             var out = Reconciliation()
             // The checkpoints it makes are written on a thread of their own.
             let made = BackgroundCheckpoints(CheckpointSeries(device: device, tag: tag, ceiling: ceiling))
-            var sinceSave = 0
+            var spacing = spacingFromStart
+            var sizeAwaited = false
             var folded = 0
             var next = 0
             var known: (key: [UInt8], state: [UInt8])?
@@ -77,10 +80,15 @@ extension Projector {
                     }
                     if next == stale.count { return false }
                 }
-                sinceSave += 1
-                if sinceSave >= checkpointInterval {
-                    sinceSave = 0
-                    made.add(engine.checkpointState(), time: time, seq: seq)
+                if spacing.took() {
+                    // As every fold spaces them: the last one's size counts, once encoded.
+                    if sizeAwaited, let size = made.lastSize() { spacing.record(valueBytes: size) }
+                    sizeAwaited = false
+                    if spacing.due {
+                        spacing.saved()
+                        made.add(engine.checkpointState(), time: time, seq: seq)
+                        sizeAwaited = true
+                    }
                 }
                 return folded < Projector.reconcileBudget
             }

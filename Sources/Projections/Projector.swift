@@ -37,6 +37,9 @@ public final class Projector {
     public var skipsDamagedRecords = false
     /// Records skipped because they failed their checksum, ascending.
     public private(set) var damagedRecords: [UInt64] = []
+    /// The store's log bytes per event, with the last sequence number of the log it was
+    /// read of: read again only when the log grows (`checkpointSpacing`).
+    var logBytesPerEventKept: (lastSeq: UInt64, value: Double?)?
     /// Whether folds read with private copies of the interned strings (for threads that
     /// fold at the same time).
     var privateStrings = false {
@@ -189,9 +192,7 @@ public final class Projector {
             && !skipsDamagedRecords
         var run = FoldRun(
             engine: consume engine, position: position, extras: consume extras, collect: collect, saving: save,
-            spacing: CheckpointSpacing(
-                interval: checkpointInterval, share: checkpointShare,
-                bytesPerEvent: save && checkpointShare != nil ? try ledger.logBytesPerEvent() ?? 0 : 0),
+            spacing: try checkpointSpacing(saving: save, ceiling: ceiling),
             series: CheckpointSeries(device: device, tag: tag, ceiling: ceiling), inBackground: backgroundCheckpoints)
         // A long lone fold reads and decodes on a thread of its own once it is past its
         // first records (most folds, a query's from its checkpoint, end before).

@@ -83,4 +83,49 @@ struct CheckpointSpacingTests {
         // after it: the last, and the mean's lag behind a state that grows, are left over.
         #expect(Double(spaced.checkpoints - 2 * spaced.last) <= 0.15 * Double(spaced.log), "\(spaced)")
     }
+
+    @Test("a refold after a late event spaces the checkpoints it remakes as every fold does")
+    func reconcileSpacesByBytes() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        var generator = ShapeGenerator(shape: .manyStacks, events: 12_000, seed: 7)
+        var decoder = EventDecoder()
+        var events = [Event]()
+        try generator.writeNDJSON { chunk in
+            for line in chunk.split(separator: UInt8(ascii: "\n")) {
+                events.append(try decoder.decode(String(decoding: line, as: UTF8.self)))
+            }
+        }
+        _ = try ledger.append(events)
+        let projector = Projector(ledger: ledger, policy: Policy())
+        let device = try projector.devices()[0]
+        // Checkpoints every 32 events, so that the refold meets many stale ones.
+        (projector.checkpointInterval, projector.checkpointShare) = (32, nil)
+        _ = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
+        // A stack created early, late: no later state is the one stored, so the refold runs on.
+        let early = events[events.count / 10].envelope.time
+        let late = try decoder.decode(
+            #"{"type":"stack.created","time":"\#(early.rfc3339)","device":"\#(device)","id":"late-stack","stack":"late-stack","platform":"iOS","family":"systemSmall"}"#
+        )
+        _ = try ledger.append([late])
+        var newest: Int64?
+        try ledger.read { r in
+            try r.derivedEntries(prefix: CheckpointKey.root) { k, _ in
+                newest = CheckpointKey.position(Array(k))?.time ?? newest
+            }
+        }
+        var span = LateSpan()
+        span.note(early.microseconds, newestCheckpoint: newest)
+        let ceiling = try ledger.read { try $0.lastSeq() }
+        func remade(share: Double?) throws -> [(key: [UInt8], value: [UInt8])] {
+            projector.checkpointShare = share
+            return try #require(projector.reconcile(device: device, span: span, ceiling: ceiling)).made
+        }
+        let dense = try remade(share: nil)
+        let spaced = try remade(share: 0.15)
+        #expect(dense.count > 20, "\(dense.count)")
+        // The states of 40-200 stacks are paid for with the log read: far fewer of them.
+        #expect(spaced.count > 0 && spaced.count * 3 < dense.count, "\(spaced.count) of \(dense.count)")
+    }
 }
