@@ -49,6 +49,19 @@ struct ObservedLayoutTests {
         #expect(codes(try h.stack("home", at: Line.t("12:30"))).isEmpty)
     }
 
+    @Test("an assumption names the layout's time with its date: the layout may be of another day than the answer")
+    func assumedLayoutTimeHasItsDate() throws {
+        let h = try EngineHarness([
+            Line.timeline("com.b", "B", at: "2026-02-20T08:00:00Z", [("2026-02-20T09:00:00Z", 40, 3600)]),
+            Line.layout(at: "12:00", members: Self.twoWidgets),
+        ])
+        let before = try #require(try h.stack("home", at: Line.t("2026-02-20T09:30:00Z")))
+        #expect(
+            before.assumptions.first?.detail
+                == "no event before 2026-03-02 12:00 defines home; its layout is taken from the one the device recorded then"
+        )
+    }
+
     @Test("known at a time before the layout was recorded, the stack does not exist")
     func knownAtBefore() throws {
         let h = try EngineHarness([Line.layout(at: "12:00", members: Self.twoWidgets)])

@@ -72,6 +72,12 @@ struct LocalClock: Codable, Hashable {
         Timestamp(microseconds: micros, offsetMinutes: offset(at: micros))
     }
 
+    /// `2021-12-01 09:41` in local time: for an instant that may lie on another day than
+    /// the answer's.
+    mutating func dateTimeText(_ micros: Int64) -> String {
+        String(timestamp(micros).rfc3339.prefix(10)) + " " + clockText(micros)
+    }
+
     /// `09:41` in local time.
     mutating func clockText(_ micros: Int64) -> String {
         let local = micros + Int64(offset(at: micros)) * 60_000_000

@@ -41,7 +41,7 @@ extension StackState {
                 Assumption(
                     .layoutAssumed, stack: id, events: [source.seq],
                     detail:
-                        "no event before \(clock.clockText(source.time)) defines \(id); its layout is taken from the one the device recorded then"
+                        "no event before \(clock.dateTimeText(source.time)) defines \(id); its layout is taken from the one the device recorded then"
                 ))
         }
         if source.inferred {
@@ -57,7 +57,7 @@ extension StackState {
                 Assumption(
                     .layoutTimeUncertain, stack: id, events: [source.seq],
                     detail:
-                        "the layout's time, \(clock.clockText(source.time)), is the file time an archive gave its member, not a time the device recorded (a zip's is in two-second steps, in an unknown time zone)"
+                        "the layout's time, \(clock.dateTimeText(source.time)), is the file time an archive gave its member, not a time the device recorded (a zip's is in two-second steps, in an unknown time zone)"
                 ))
         }
         if source.assumed && source.topAssumed && now < source.time && topDecision == nil, let top {
@@ -65,7 +65,7 @@ extension StackState {
                 Assumption(
                     .topAssumed, stack: id, instance: top, events: [source.seq],
                     detail:
-                        "the top of \(id) is taken to be \(top), the member the layout recorded at \(clock.clockText(source.time)) names as the person's selection"
+                        "the top of \(id) is taken to be \(top), the member the layout recorded at \(clock.dateTimeText(source.time)) names as the person's selection"
                 ))
         }
         if !source.conflict.isEmpty && now >= source.time {
