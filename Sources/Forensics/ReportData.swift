@@ -205,6 +205,17 @@ package enum ReportData {
                 w.key("recorded")
                 w.bool(true)
             }
+            if let source = e.envelope.source {
+                // Where the device kept it: the artifact's path, stream or table, and SHA-256.
+                w.key("source")
+                w.beginObject()
+                for (key, value) in [("path", source.path), ("stream", source.stream), ("artifact", source.artifact)] {
+                    guard let value else { continue }
+                    w.key(key)
+                    w.string(value)
+                }
+                w.endObject()
+            }
             w.endObject()
         }
         w.endArray()

@@ -157,6 +157,12 @@ extension PageAssets {
         }
         // Each device record's judgement by the model (`replay?records=true`), by sequence number.
         let judged = new Map();
+        // A device record's judgement and the artifact it was read from, for its tooltip.
+        function recordNote(e) {
+          const o = judged.get(e.seq), s = e.source;
+          const from = s ? "\nfrom " + (s.path || "?") + (s.stream ? " (" + s.stream + ")" : "") + (s.artifact ? ", SHA-256 " + s.artifact.slice(0, 12) + "…" : "") : "";
+          return "\njudged: " + (o ? o.judgement : "not judged") + from;
+        }
         // The device's records of the whole log beside the lanes, each with its judgement and a link into the view.
         async function loadRecords() {
           const list = $("records"); list.textContent = "";
@@ -176,6 +182,8 @@ extension PageAssets {
             item.appendChild(link); list.appendChild(item);
           });
           drawOverview();
+          // The lanes' record marks say their judgement once it is known.
+          if (report) draw();
         }
         // Shows the events a search names (`/api/search`), each a link that centres the view on it.
         async function search(text) {

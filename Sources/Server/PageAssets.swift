@@ -214,7 +214,7 @@ enum PageAssets {
               // A record of scope stack says the stack was on screen, never which member was on top.
               const only = stackScope(e);
               const tick = el("line", { x1: x(e.time), x2: x(e.time), y1: only ? 66 : 62, y2: 78, stroke: only ? "#888" : "#333", "stroke-dasharray": only ? "2,2" : "none", class: only ? "record stack-scope" : "record" }, svg);
-              const t = el("title", {}, tick); t.textContent = "event " + e.seq + ": " + e.type + " " + e.summary + (only ? " (the stack was on screen; the record cannot say which member was on top)" : "");
+              const t = el("title", {}, tick); t.textContent = "event " + e.seq + ": " + e.type + " " + e.summary + (only ? " (the stack was on screen; the record cannot say which member was on top)" : "") + recordNote(e);
             }
             for (const d of disagreements.filter(d => d.stack === s.stack)) {
               const m = el("circle", { cx: x(Date.parse(d.time)), cy: 70, r: 5, fill: "none", stroke: "#c00", class: "disagreement" }, svg);
@@ -250,7 +250,7 @@ enum PageAssets {
           for (const e of report.events.filter(e => !stacks.has(recordStack(e)))) {
             const record = isRecord(e);
             const line = el("line", { x1: x(e.time), x2: x(e.time), y1: record ? 26 : 4, y2: record ? 40 : 18, stroke: record ? "#333" : color(e.type), class: record ? "record" : "event" }, ev);
-            const t = el("title", {}, line); t.textContent = "event " + e.seq + ": " + e.type + " " + (e.app || "") + " " + e.summary;
+            const t = el("title", {}, line); t.textContent = "event " + e.seq + ": " + e.type + " " + (e.app || "") + " " + e.summary + (record ? recordNote(e) : "");
           }
           for (const d of disagreements.filter(d => !stacks.has(d.stack))) {
             const m = el("circle", { cx: x(Date.parse(d.time)), cy: 33, r: 5, fill: "none", stroke: "#c00", class: "disagreement" }, ev);

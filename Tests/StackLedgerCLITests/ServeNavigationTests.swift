@@ -164,7 +164,11 @@ struct ServeNavigationTests {
                 print(len(landed) < 2 or int(page.get_attribute("#evidence", "data-seq")) == landed[-2])
                 # Tooltips on spans name the widget and its times; context lanes are in words.
                 titles = texts("#lanes svg .span title")
-                print(all(" to " in t and "(" in t for t in titles))
+                # A device record's mark says its judgement and the artifact it was read from.
+                marks = texts("#lanes svg .record title")
+                print(all(" to " in t and "(" in t for t in titles) and len(marks) > 0
+                      and all("\njudged: " in t and "\nfrom " in t and "SHA-256 " in t for t in marks)
+                      and any("judged: not judged" not in t for t in marks))
                 print(not any(t.startswith("{") for t in texts("#lanes .context-label")))
                 # The records beside the lanes: one per record, each judged, in the overview's order;
                 # a click lands on it.
@@ -222,7 +226,7 @@ struct ServeNavigationTests {
         #expect(out[4].hasPrefix("True"), "two minutes' axis: \(out[4])")
         #expect(out[5].hasPrefix("True"), "n: \(out[5])")
         #expect(out[6] == "True", "p")
-        #expect(out[7] == "True", "span tooltips")
+        #expect(out[7] == "True", "span and record tooltips")
         #expect(out[8] == "True", "context lanes in words")
         #expect(out[9] == "True True True", "the records list: \(out[9])")
         #expect(out[10] == "True", "a record clicked is marked")
