@@ -43,10 +43,18 @@ struct EngineBench: ParsableCommand {
         help:
             "Only answer --queries state and why questions at random instants from the store's checkpoints (for perf and callgrind)."
     ) var queriesOnly = false
+    @Flag(
+        help:
+            "Only apply every device's events to the engine, one thread, and print the engine's time by event type (the transitions an event's instant runs count with it)."
+    ) var byType = false
 
     func run() throws {
         let ledger = try Ledger(path: store)
         let policy = Policy()
+        if byType {
+            print(try costByType(ledger: ledger, policy: policy))
+            return
+        }
         if engineOnly {
             let rate = Int(try engineOnlyRate(ledger: ledger, policy: policy, threads: threads))
             print(
@@ -379,6 +387,50 @@ struct EngineBench: ParsableCommand {
                 })
         }
         return Double(all.map(\.count).reduce(0, +)) / median(passes)
+    }
+
+    /// The engine's time by event type over every device's events, decoded beforehand and
+    /// applied on one thread, each `apply` timed apart (the transitions its instant runs,
+    /// such as an entry's date or a window closing, count with it), median of three passes:
+    /// a table of each type's events, their share of all events, nanoseconds per event and
+    /// share of the engine's time, most costly first.
+    func costByType(ledger: Ledger, policy: Policy) throws -> String {
+        let devices = try projector(ledger, policy).devices()
+        let all = try devices.map { try decodedEvents(ledger, device: $0, after: nil, through: .max) }
+        var passes = [[String: (events: Int, nanoseconds: UInt64)]]()
+        for _ in 0..<3 {
+            var cost = [String: (events: Int, nanoseconds: UInt64)]()
+            for (k, events) in all.enumerated() {
+                var engine = DeviceEngine(device: devices[k], policy: policy)
+                for (seq, event) in events {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    engine.apply(event, seq: seq)
+                    _ = engine.takeDecisions()
+                    let spent = DispatchTime.now().uptimeNanoseconds - start
+                    cost[event.envelope.type, default: (0, 0)].events += 1
+                    cost[event.envelope.type, default: (0, 0)].nanoseconds += spent
+                }
+            }
+            passes.append(cost)
+        }
+        let types = Set(passes.flatMap(\.keys))
+        let median = types.map { type -> (String, Int, Double) in
+            let times = passes.map { Double($0[type]?.nanoseconds ?? 0) }.sorted()
+            return (type, passes[0][type]?.events ?? 0, times[times.count / 2])
+        }.sorted { ($1.2, $0.0) < ($0.2, $1.0) }
+        let events = Double(median.map(\.1).reduce(0, +))
+        let total = median.map(\.2).reduce(0, +)
+        var lines = [
+            "engine time by event type: \(Int(events)) events of \(devices.count) devices, \(String(format: "%.1f", total / 1e6)) ms, \(Int(total / max(events, 1))) ns/event (one thread, median of 3)",
+            "| type | events | share of events | ns/event | share of engine time |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for (type, n, ns) in median {
+            lines.append(
+                "| \(type) | \(n) | \(String(format: "%.1f", Double(n) / events * 100)) % | \(Int(ns / Double(max(n, 1)))) | \(String(format: "%.1f", ns / total * 100)) % |"
+            )
+        }
+        return lines.joined(separator: "\n")
     }
 
     func time(_ body: () throws -> Void) throws -> Double {
