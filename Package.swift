@@ -248,7 +248,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StackLedgerCLITests",
-            dependencies: ["StackLedgerCLI", "Server", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting"],
+            dependencies: [
+                "StackLedgerCLI", "Server", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting", "Forensics",
+                "Ingestion",
+                "Importers",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -22,6 +22,13 @@ public struct PassedOver: Sendable, Equatable {
     public var reason: String
     /// Where it leads, for a link.
     public var linkTarget: String? = nil
+
+    /// An entry passed over, and why.
+    public init(path: String, reason: String, linkTarget: String? = nil) {
+        self.path = path
+        self.reason = reason
+        self.linkTarget = linkTarget
+    }
 }
 
 /// The files of an extraction tree, by one rule for every importer: regular files are read;

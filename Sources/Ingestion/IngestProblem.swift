@@ -31,6 +31,9 @@ public struct IngestSummary: Sendable {
     public var problems: [IngestProblem] = []
     /// The first and last sequence numbers stored.
     public var firstSeq: UInt64?, lastSeq: UInt64?
+
+    /// A run that has stored nothing yet.
+    public init() {}
 }
 
 /// Why an ingest run stored nothing.
