@@ -103,9 +103,12 @@ package struct DeviceOverview: Sendable {
         return overview
     }
 
-    func bucketStart(_ t: Int64) -> Int64 {
-        let (q, r) = t.quotientAndRemainder(dividingBy: bucketMicros)
-        return (r < 0 ? q - 1 : q) * bucketMicros
+    func bucketStart(_ t: Int64) -> Int64 { Self.start(of: t, every: bucketMicros) }
+
+    /// The start of the UTC bucket of `length` microseconds that holds `t`.
+    static func start(of t: Int64, every length: Int64) -> Int64 {
+        let (q, r) = t.quotientAndRemainder(dividingBy: length)
+        return (r < 0 ? q - 1 : q) * length
     }
 
     /// The record a stored event is, if it is a device record; `layouts` are taken in time
@@ -135,11 +138,7 @@ package struct DeviceOverview: Sendable {
     }
 
     func openingDay() -> Int64 {
-        let day: Int64 = 86_400_000_000
-        func dayOf(_ t: Int64) -> Int64 {
-            let (q, r) = t.quotientAndRemainder(dividingBy: day)
-            return (r < 0 ? q - 1 : q) * day
-        }
+        func dayOf(_ t: Int64) -> Int64 { Self.start(of: t, every: 86_400_000_000) }
         var perDay = [Int64: Int]()
         for record in records { perDay[dayOf(record.time), default: 0] += 1 }
         guard let best = perDay.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return dayOf(last) }

@@ -29,7 +29,7 @@ struct LayoutAssumptions {
                 codes.insert(.layoutAssumed)
                 if observed.selected != nil { codes.insert(.topAssumed) }
             }
-            if observed.smartRotate == nil || observed.widgetSuggestions == nil { codes.insert(.settingsAssumed) }
+            if !observed.unrecordedSwitches.isEmpty { codes.insert(.settingsAssumed) }
             listed.insert(observed.stack)
         }
         if !layout.isRecorded { codes.insert(.layoutInferred) }

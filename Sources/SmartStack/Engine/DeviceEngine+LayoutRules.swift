@@ -181,10 +181,8 @@ extension DeviceEngine {
     private func source(of layout: LayoutObserved, _ observed: ObservedStack, seq: UInt64, time: Int64, assumed: Bool)
         -> StackLayoutSource
     {
-        var unrecorded = [String]()
-        if observed.smartRotate == nil { unrecorded.append("Smart Rotate") }
-        if observed.widgetSuggestions == nil { unrecorded.append("Widget Suggestions") }
-        return StackLayoutSource(
-            seq: seq, time: time, assumed: assumed, inferred: !layout.isRecorded, unrecordedSwitches: unrecorded)
+        StackLayoutSource(
+            seq: seq, time: time, assumed: assumed, inferred: !layout.isRecorded,
+            unrecordedSwitches: observed.unrecordedSwitches)
     }
 }

@@ -101,6 +101,16 @@ public struct ObservedStack: Shape {
     /// moves the top, since the scroll's time is not recorded).
     public var selected: String?
 
+    /// The switches the record does not hold, in words (`Smart Rotate`, `Widget
+    /// Suggestions`): an answer resting on it keeps the earlier or default value of each
+    /// (`SETTINGS_ASSUMED`).
+    public var unrecordedSwitches: [String] {
+        var out = [String]()
+        if smartRotate == nil { out.append("Smart Rotate") }
+        if widgetSuggestions == nil { out.append("Widget Suggestions") }
+        return out
+    }
+
     /// Creates an observed stack.
     public init(
         stack: String, platform: String, family: String, members: [WidgetRef], smartRotate: Bool?,
