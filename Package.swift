@@ -250,8 +250,7 @@ let package = Package(
             name: "StackLedgerCLITests",
             dependencies: [
                 "StackLedgerCLI", "Server", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting", "Forensics",
-                "Ingestion",
-                "Importers",
+                "Ingestion", "Importers", "Projections", "Exports",
             ],
             swiftSettings: strictSettings
         ),

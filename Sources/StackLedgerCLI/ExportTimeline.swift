@@ -139,38 +139,13 @@ struct ExportTimeline: ParsableCommand {
         session: QuerySession, context: TimelineContext, from: Int64, to: Int64, counts: [TimelineRow.Kind: Int]
     ) throws {
         var w = CanonicalWriter()
-        w.beginObject()
-        ProjectionJSON.writeHeader(&w, policy: session.projector.policy, tool: StackLedgerCommand.toolVersion)
-        w.key("chainHead")
-        if let head = context.chainHead { w.string(head) } else { w.null() }
-        w.key("exportedAt")
-        w.time(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)))
-        w.key("format")
-        w.string(format.rawValue)
-        w.key("file")
-        w.string(timelineName)
-        w.key("devices")
-        w.beginArray()
-        for device in session.devices { w.string(device) }
-        w.endArray()
-        w.key("from")
-        w.time(Timestamp(microseconds: from))
-        w.key("to")
-        w.time(Timestamp(microseconds: to))
-        w.key("lines")
-        w.beginObject()
-        for kind in TimelineRow.Kind.allCases {
-            w.key(kind.rawValue)
-            w.integer(counts[kind] ?? 0)
-        }
-        w.endObject()
-        w.key("verified")
-        w.bool(session.verified)
-        w.key("arguments")
-        w.beginArray()
-        for argument in CommandLine.arguments.dropFirst() { w.string(argument) }
-        w.endArray()
-        w.endObject()
+        TimelineSidecar(
+            policy: session.projector.policy, tool: StackLedgerCommand.toolVersion, context: context,
+            exportedAt: Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)),
+            format: format.rawValue,
+            file: timelineName, devices: session.devices, from: from, to: to, lines: counts, verified: session.verified,
+            arguments: Array(CommandLine.arguments.dropFirst())
+        ).writeJSON(&w)
         w.bytes.append(0x0A)
         let sidecar = try OutputFile(path: metaPath)
         try sidecar.write(w.bytes)

@@ -92,19 +92,10 @@ struct Rebuild: ParsableCommand {
         var out = StandardOutput()
         if json {
             var w = CanonicalWriter()
-            w.beginObject()
-            w.key("devices")
-            w.integer(devices)
-            w.key("events")
-            w.integer(folded)
-            w.key("seconds")
-            w.number((seconds * 1000).rounded() / 1000)
-            w.key("checkpoints")
-            w.integer(footprint.count)
-            w.key("checkpointBytes")
-            w.integer(footprint.bytes)
-            ProjectionJSON.writeHeader(&w, policy: policy, tool: StackLedgerCommand.toolVersion)
-            w.endObject()
+            RebuildSummary(
+                devices: devices, events: folded, seconds: seconds, checkpoints: footprint.count,
+                checkpointBytes: footprint.bytes
+            ).writeJSON(&w, policy: policy, tool: StackLedgerCommand.toolVersion)
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {

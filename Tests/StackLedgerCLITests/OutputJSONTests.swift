@@ -1,8 +1,10 @@
+import Exports
 import Forensics
 import Foundation
 import Importers
 import Ingestion
 import Ledger
+import Projections
 import SmartStack
 import StackLedgerTesting
 import Testing
@@ -93,5 +95,32 @@ struct OutputJSONTests {
         #expect(files.count == 1 && files[0]["stream"] as? String == "/app/usage" && files[0]["link"] is NSNull)
         #expect(files[0]["events"] as? Int == 2 && files[0]["problems"] as? [String] == ["row 3: bad"])
         #expect(json.text.contains(#""passedOver":[{"path":"b","reason":"not an artifact"}]"#))
+    }
+
+    @Test("rebuild: devices, events, seconds to the millisecond, the checkpoints, then the policy and tool")
+    func rebuildSummary() throws {
+        let json = try object {
+            RebuildSummary(devices: 2, events: 100, seconds: 1.23456, checkpoints: 3, checkpointBytes: 4096)
+                .writeJSON(&$0, policy: Policy(), tool: "t")
+        }
+        #expect(Array(json.keys.prefix(5)) == ["devices", "events", "seconds", "checkpoints", "checkpointBytes"])
+        #expect(json.value["seconds"] as? Double == 1.235 && json.value["tool"] as? String == "t")
+        #expect(json.value["policy"] != nil)
+    }
+
+    @Test("a timeline's sidecar: what made it, the interval, the lines of each kind (zero included), the arguments")
+    func timelineSidecar() throws {
+        let json = try object {
+            TimelineSidecar(
+                policy: Policy(), tool: "t", context: TimelineContext(policy: Policy(), chainHead: nil),
+                exportedAt: Timestamp(microseconds: 0), format: "timesketch", file: "x.jsonl", devices: ["d"], from: 0,
+                to: 1_000_000, lines: [.event: 4], verified: true, arguments: ["export", "timeline"]
+            ).writeJSON(&$0)
+        }
+        #expect(json.value["chainHead"] is NSNull && json.value["devices"] as? [String] == ["d"])
+        let lines = try #require(json.value["lines"] as? [String: Int])
+        #expect(lines.count == TimelineRow.Kind.allCases.count && lines.values.reduce(0, +) == 4)
+        #expect(
+            json.value["arguments"] as? [String] == ["export", "timeline"] && json.value["verified"] as? Bool == true)
     }
 }
