@@ -7,14 +7,24 @@ import Testing
 /// device record to the next.
 @Suite("serve: the page's overview and navigation")
 struct ServeNavigationTests {
+    /// The bundled extraction's store, and `serve` running on it.
+    static func served() throws -> (WorkDirectory, ServeTests.Running) {
+        let dir = WorkDirectory()
+        do {
+            try ServeTests().store(dir)
+            return (dir, try ServeTests.Running(["--store", dir.store]))
+        } catch {
+            dir.cleanup()
+            throw error
+        }
+    }
+
     @Test(
         "/api/overview counts each day's events and device records, lists the records in time order, and opens on the densest day"
     )
     func overviewAPI() throws {
-        let dir = WorkDirectory()
+        let (dir, server) = try Self.served()
         defer { dir.cleanup() }
-        try ServeTests().store(dir)
-        let server = try ServeTests.Running(["--store", dir.store])
         let body = try ServeTests().python(
             "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
             [server.url + "api/overview?device=phone"])
@@ -63,12 +73,10 @@ struct ServeNavigationTests {
         "the page opens on the evidence, labels its axis at three zooms, zooms by dragging and by keys, n/p land on each record in order, lists the records with their judgements, and finds events"
     )
     func pageNavigation() throws {
-        let dir = WorkDirectory()
+        let (dir, server) = try Self.served()
         defer { dir.cleanup() }
-        try ServeTests().store(dir)
         let screenshot = Fixtures.repositoryRoot + "/.build/test-artifacts/serve-overview.png"
         try? FileManager.default.removeItem(atPath: screenshot)
-        let server = try ServeTests.Running(["--store", dir.store])
         let script = #"""
             import json, re, sys, urllib.request
             from playwright.sync_api import sync_playwright
@@ -240,10 +248,8 @@ struct ServeNavigationTests {
 
     @Test("axe-core finds no serious or critical violation, and every control is reached by Tab with a visible focus")
     func accessible() throws {
-        let dir = WorkDirectory()
+        let (dir, server) = try Self.served()
         defer { dir.cleanup() }
-        try ServeTests().store(dir)
-        let server = try ServeTests.Running(["--store", dir.store])
         let script = #"""
             import sys
             from playwright.sync_api import sync_playwright
