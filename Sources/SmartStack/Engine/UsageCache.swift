@@ -30,9 +30,9 @@ struct UsageCache {
     var appEvidence = SortedTable<UsageEvidence>()
     /// Per member instance, every matching donation (D1) live this hour, whether or not
     /// they reach the minimum (so that a donation appended adds to them), and until when
-    /// that holds. Never iterated in its order: a dictionary, which takes an instance in
-    /// constant time where a sorted table of a device's thousands of members shifts them all.
-    var memberEvidence: [String: UsageEvidence] = [:]
+    /// that holds. Never iterated in its order: an unordered table, which takes an instance
+    /// in constant time where a sorted table of a device's thousands of members shifts them all.
+    var memberEvidence = UnorderedTable<UsageEvidence>()
 }
 
 /// Live donations of one intent with the same predicted parameters in the current hour:
@@ -195,9 +195,7 @@ extension DeviceEngine {
         let gone = c.live.partitionPoint { bucket[$0].time <= horizon }
         if gone > 0 { c.live.removeFirst(gone) }
         c.until = c.live.first.map { min(c.hourEnd, bucket[$0].time + window) } ?? c.hourEnd
-        if c.memberEvidence.values.contains(where: { $0.leaves <= now }) {
-            c.memberEvidence = c.memberEvidence.filter { $0.value.leaves > now }
-        }
+        c.memberEvidence.removeAll { $0.leaves <= now }
         c.appEvidence.removeAll { $0.leaves <= now }
         if var groups = c.groups {
             c.groups = nil
@@ -363,9 +361,9 @@ extension DeviceEngine {
     /// Forgets every member's donations in the current hour's view and in those put aside:
     /// they were matched against configurations a stack change may have replaced.
     mutating func forgetMemberEvidence() {
-        caches.usage.memberEvidence.removeAll(keepingCapacity: true)
+        caches.usage.memberEvidence.removeAll()
         for h in caches.usageEdits.aside.indices where caches.usageEdits.aside[h] != nil {
-            caches.usageEdits.aside[h]!.memberEvidence.removeAll(keepingCapacity: true)
+            caches.usageEdits.aside[h]!.memberEvidence.removeAll()
         }
     }
 }
