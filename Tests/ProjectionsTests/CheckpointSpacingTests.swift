@@ -59,12 +59,9 @@ struct CheckpointSpacingTests {
         return (Int(Double(events) * (try ledger.logBytesPerEvent() ?? 0)), checkpoints, last)
     }
 
-    @Test("a device of many stacks: its checkpoints take at most 15 % of its log's bytes, beside the last few")
-    func shareOfManyStacks() throws {
-        let store = ScratchStore()
-        defer { store.cleanup() }
-        let ledger = try store.ledger()
-        var generator = ShapeGenerator(shape: .manyStacks, events: 12_000, seed: 5)
+    /// 12,000 events of the many-stacks shape, decoded.
+    static func manyStacksEvents(seed: UInt64) throws -> [Event] {
+        var generator = ShapeGenerator(shape: .manyStacks, events: 12_000, seed: seed)
         var decoder = EventDecoder()
         var events = [Event]()
         try generator.writeNDJSON { chunk in
@@ -72,6 +69,15 @@ struct CheckpointSpacingTests {
                 events.append(try decoder.decode(String(decoding: line, as: UTF8.self)))
             }
         }
+        return events
+    }
+
+    @Test("a device of many stacks: its checkpoints take at most 15 % of its log's bytes, beside the last few")
+    func shareOfManyStacks() throws {
+        let store = ScratchStore()
+        defer { store.cleanup() }
+        let ledger = try store.ledger()
+        let events = try Self.manyStacksEvents(seed: 5)
         _ = try ledger.append(events)
         let device = try Projector(ledger: ledger, policy: Policy()).devices()[0]
         let dense = try Self.footprint(ledger, device: device, share: nil)
@@ -89,14 +95,7 @@ struct CheckpointSpacingTests {
         let store = ScratchStore()
         defer { store.cleanup() }
         let ledger = try store.ledger()
-        var generator = ShapeGenerator(shape: .manyStacks, events: 12_000, seed: 7)
-        var decoder = EventDecoder()
-        var events = [Event]()
-        try generator.writeNDJSON { chunk in
-            for line in chunk.split(separator: UInt8(ascii: "\n")) {
-                events.append(try decoder.decode(String(decoding: line, as: UTF8.self)))
-            }
-        }
+        let events = try Self.manyStacksEvents(seed: 7)
         _ = try ledger.append(events)
         let projector = Projector(ledger: ledger, policy: Policy())
         let device = try projector.devices()[0]
@@ -105,6 +104,7 @@ struct CheckpointSpacingTests {
         _ = try projector.fold(device: device, through: .max, query: ProjectionQuery(), collect: nil)
         // A stack created early, late: no later state is the one stored, so the refold runs on.
         let early = events[events.count / 10].envelope.time
+        var decoder = EventDecoder()
         let late = try decoder.decode(
             #"{"type":"stack.created","time":"\#(early.rfc3339)","device":"\#(device)","id":"late-stack","stack":"late-stack","platform":"iOS","family":"systemSmall"}"#
         )
