@@ -59,6 +59,7 @@ let package = Package(
         .target(
             name: "SmartStack",
             dependencies: ["RecordFormat", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .systemLibrary(

@@ -110,7 +110,11 @@ struct BinaryIn {
 
     @inline(__always)
     mutating func extras() throws(Failure) -> [JSONMember] {
-        let n = try r.bytes.readLength()
+        try extras(length: try r.bytes.readLength())
+    }
+
+    /// The unknown fields stored in the next `n` bytes (0: none).
+    mutating func extras(length n: Int) throws(Failure) -> [JSONMember] {
         if n == 0 { return [] }
         guard case .object(let members) = try parsedJSON(n) else {
             throw Failure(offset: r.bytes.offset, expected: "stored extra fields")

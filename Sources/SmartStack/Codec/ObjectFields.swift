@@ -325,10 +325,15 @@ struct ObjectFields {
             if optional { return nil }
             throw error(name, "is required but missing")
         }
+        return try elements(of: t, limit: limit)
+    }
+
+    /// The element tokens of the array at `t`, checked against `limit`.
+    func elements(of t: Int, limit: Int) throws(FieldError) -> [Int] {
         let tok = r.token(t)
-        guard tok.kind == .array else { throw error(name, "must be an array", at: t) }
+        guard tok.kind == .array else { throw FieldError(token: t, message: "must be an array") }
         guard Int(tok.count) <= limit else {
-            throw error(name, "has \(tok.count) elements; the limit is \(limit)", at: t)
+            throw FieldError(token: t, message: "has \(tok.count) elements; the limit is \(limit)")
         }
         var out = [Int]()
         out.reserveCapacity(Int(tok.count))

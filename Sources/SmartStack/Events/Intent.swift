@@ -2,7 +2,7 @@ import RecordFormat
 
 /// An intent and its parameters: `{"intent": "FestivalAppIntent", "parameters": {...}}`.
 /// Parameter values are JSON scalars; equality is exact JSON equality.
-public struct Intent: Shape {
+public struct Intent: DescribedShape {
     /// The intent type name.
     public var name: String
     /// The parameters in the order given; nil when the key was absent.
@@ -19,40 +19,43 @@ public struct Intent: Shape {
     /// The value of a parameter, if present.
     public func parameter(_ key: String) -> JSONValue? { parameters?.first { $0.key == key }?.value }
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        name = try f.string("intent")
-        if let t = f.take("parameters") {
+    static var blank: Self { Self(name: "") }
+
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("intent", &name, Required(Text()))
+        try v.field("parameters", &parameters, Parameters())
+        try v.field("", &extras, Extras())
+    }
+
+    /// An object of scalars, at most `ContractLimits.intentParameters`; stored as the count
+    /// plus one (0: absent), then each name and its value (a string, or other JSON).
+    struct Parameters: FieldCodec {
+        func read(_ f: inout ObjectFields, _ name: StaticString) throws -> [JSONMember]? {
+            guard let t = f.take(name) else { return nil }
             let p = try f.object(t)
             guard p.count <= ContractLimits.intentParameters else {
                 throw f.error(
-                    "parameters", "has \(p.count) parameters; the limit is \(ContractLimits.intentParameters)", at: t)
+                    name, "has \(p.count) parameters; the limit is \(ContractLimits.intentParameters)", at: t)
             }
             let members = try p.extras()
             for m in members where !m.value.isScalar {
                 throw p.error(m.key, "an intent parameter must be a JSON scalar (string, number, true, false or null)")
             }
-            parameters = members
+            return members
         }
-        extras = try f.extras()
-    }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("intent")
-        w.string(name)
-        if let parameters {
-            w.key("parameters")
+        func write(_ w: inout CanonicalWriter, _ name: StaticString, _ value: [JSONMember]?) {
+            guard let value else { return }
+            w.key(name)
             w.beginObject()
-            w.members(parameters)
+            w.members(value)
             w.endObject()
         }
-        w.members(extras)
-    }
 
-    func encode(_ out: inout BinaryOut) {
-        out.interned(name)
-        if let parameters {
-            out.count(parameters.count + 1)
-            for p in parameters {
+        func encode(_ out: inout BinaryOut, _ value: [JSONMember]?) {
+            guard let value else { return out.count(0) }
+            out.count(value.count + 1)
+            for p in value {
                 out.interned(p.key)
                 if case .string(let s) = p.value {
                     out.byte(0)
@@ -62,30 +65,29 @@ public struct Intent: Shape {
                     out.value(p.value)
                 }
             }
-        } else {
-            out.count(0)
         }
-        out.extras(extras)
-    }
 
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        name = try b.interned()
-        let n = try b.count()
-        if n > 0 {
+        func decode(_ b: inout BinaryIn) throws -> [JSONMember]? {
+            let n = try b.count()
+            guard n > 0 else { return nil }
             var ps = [JSONMember]()
             for _ in 0..<n - 1 {
                 let k = try b.interned()
                 let v: JSONValue = try b.byte() == 0 ? .string(try b.text()) : try b.value()
                 ps.append(JSONMember(k, v))
             }
-            parameters = ps
+            return ps
         }
-        extras = try b.extras()
+
+        var summary: FieldSummary {
+            FieldSummary(
+                type: "object of JSON scalars, at most \(ContractLimits.intentParameters)", presence: "optional")
+        }
     }
 }
 
 /// A timeline entry's relevance: `{"score": 52.6, "duration": 1800}`.
-public struct Relevance: Shape {
+public struct Relevance: DescribedShape {
     /// The score, on the app's own scale.
     public var score: Double
     /// Seconds the score stays active (0: until the next entry with relevance).
@@ -99,37 +101,17 @@ public struct Relevance: Shape {
         self.duration = duration
     }
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        score = try f.number("score")
-        duration = try f.optionalDuration("duration") ?? 0
-        extras = try f.extras()
-    }
+    static var blank: Self { Self(score: 0) }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("score")
-        w.number(score)
-        if duration != 0 {
-            w.key("duration")
-            w.number(duration)
-        }
-        w.members(extras)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.number(score)
-        out.number(duration)
-        out.extras(extras)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        score = try b.number()
-        duration = try b.number()
-        extras = try b.extras()
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("score", &score, Required(Number()))
+        try v.field("duration", &duration, Defaulted(Seconds(), 0))
+        try v.field("", &extras, Extras())
     }
 }
 
 /// A widget as placed in a stack.
-public struct WidgetRef: Shape {
+public struct WidgetRef: DescribedShape {
     /// The instance id, unique per device.
     public var instance: String
     /// The app's bundle id.
@@ -152,45 +134,15 @@ public struct WidgetRef: Shape {
         self.configuration = configuration
     }
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        instance = try f.string("instance")
-        app = try f.string("app")
-        kind = try f.string("kind")
-        family = try f.string("family")
-        configuration = try f.nullableShape("configuration")
-        extras = try f.extras()
-    }
+    static var blank: Self { Self(instance: "", app: "", kind: "", family: "") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("instance")
-        w.string(instance)
-        w.key("app")
-        w.string(app)
-        w.key("kind")
-        w.string(kind)
-        w.key("family")
-        w.string(family)
-        w.key("configuration")
-        if let configuration { configuration.write(&w) } else { w.null() }
-        w.members(extras)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(instance)
-        out.interned(app)
-        out.interned(kind)
-        out.interned(family)
-        out.optional(configuration) { $0.shape($1) }
-        out.extras(extras)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        instance = try b.interned()
-        app = try b.interned()
-        kind = try b.interned()
-        family = try b.interned()
-        configuration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.shape(Intent.self) }
-        extras = try b.extras()
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("instance", &instance, Required(Text()))
+        try v.field("app", &app, Required(Text()))
+        try v.field("kind", &kind, Required(Text()))
+        try v.field("family", &family, Required(Text()))
+        try v.field("configuration", &configuration, Nullable(Nested<Intent>()))
+        try v.field("", &extras, Extras())
     }
 }
 

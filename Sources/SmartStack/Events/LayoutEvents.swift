@@ -2,7 +2,7 @@ import RecordFormat
 
 /// `stack.layoutObserved`: the device's own record of its stacks as of the event's time
 /// (docs/events.md, "Observed layouts").
-public struct LayoutObserved: Shape {
+public struct LayoutObserved: DescribedShape {
     /// An id for the record it comes from (a layout file's hash, say).
     public var layout: String
     /// Every stack the record lists, each with its members in stack order.
@@ -34,57 +34,28 @@ public struct LayoutObserved: Shape {
     /// no time zone): answers resting on the layout list `LAYOUT_TIME_UNCERTAIN`.
     public static let timeUncertainKey = "timeUncertain"
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        layout = try f.string("layout")
-        stacks = try f.shapes("stacks", limit: ContractLimits.layoutStacks)
-        widgets = f.has("widgets") ? try f.shapes("widgets", limit: ContractLimits.stackMembers) : nil
-        method = try f.enumeration("method", Self.methods)
-        complete = try f.bool("complete")
+    static var blank: Self { Self(layout: "", stacks: [], widgets: nil, method: "", complete: false) }
+
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("layout", &layout, Required(Text()))
+        try v.field(
+            "stacks", &stacks, Required(List(Nested<ObservedStack>(), limit: ContractLimits.layoutStacks)))
+        try v.field("widgets", &widgets, Omittable(List(Nested<WidgetRef>(), limit: ContractLimits.stackMembers)))
+        try v.field("method", &method, Required(Choice(Self.methods)))
+        try v.field("complete", &complete, Required(Flag()))
+    }
+
+    func validate(_ f: ObjectFields) throws(FieldError) {
         var seen = Set<String>()
         for s in stacks where !seen.insert(s.stack).inserted {
             throw f.error("stacks", "stack \(s.stack) is listed twice; a layout lists each stack once")
         }
     }
-
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("layout")
-        w.string(layout)
-        w.key("stacks")
-        w.beginArray()
-        for s in stacks { s.write(&w) }
-        w.endArray()
-        if let widgets {
-            w.key("widgets")
-            w.beginArray()
-            for widget in widgets { widget.write(&w) }
-            w.endArray()
-        }
-        w.key("method")
-        w.string(method)
-        w.key("complete")
-        w.bool(complete)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(layout)
-        out.shapes(stacks)
-        out.optional(widgets) { $0.shapes($1) }
-        out.interned(method)
-        out.bool(complete)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        layout = try b.interned()
-        stacks = try b.shapes()
-        widgets = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.shapes(WidgetRef.self) }
-        method = try b.interned()
-        complete = try b.bool()
-    }
 }
 
 /// One stack of a `stack.layoutObserved`: its members in stack order and the switches the
 /// record holds (nil: not recorded).
-public struct ObservedStack: Shape {
+public struct ObservedStack: DescribedShape {
     /// The stack's id.
     public var stack: String
     /// `iOS`, `iPadOS` or `watchOS`.
@@ -125,85 +96,36 @@ public struct ObservedStack: Shape {
         self.selected = selected
     }
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        platform = try f.enumeration("platform", StackCreated.platforms)
-        family = try f.string("family")
-        members = try f.shapes("members", limit: ContractLimits.stackMembers)
-        smartRotate = try f.optionalBool("smartRotate")
-        widgetSuggestions = try f.optionalBool("widgetSuggestions")
-        selected = try f.optionalNonEmptyString("selected")
+    static var blank: Self {
+        Self(stack: "", platform: "", family: "", members: [], smartRotate: nil, widgetSuggestions: nil, selected: nil)
+    }
+
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.field("platform", &platform, Required(Choice(StackCreated.platforms)))
+        try v.field("family", &family, Required(Text()))
+        try v.field("members", &members, Required(List(Nested<WidgetRef>(), limit: ContractLimits.stackMembers)))
+        try v.field("smartRotate", &smartRotate, Omittable(Flag()))
+        try v.field("widgetSuggestions", &widgetSuggestions, Omittable(Flag()))
+        try v.field("selected", &selected, Omittable(Text()))
+    }
+
+    func validate(_ f: ObjectFields) throws(FieldError) {
         var seen = Set<String>()
         for m in members where !seen.insert(m.instance).inserted {
             throw f.error("members", "instance \(m.instance) is listed twice in stack \(stack)")
         }
     }
-
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        w.key("platform")
-        w.string(platform)
-        w.key("family")
-        w.string(family)
-        w.key("members")
-        w.beginArray()
-        for m in members { m.write(&w) }
-        w.endArray()
-        if let smartRotate {
-            w.key("smartRotate")
-            w.bool(smartRotate)
-        }
-        if let widgetSuggestions {
-            w.key("widgetSuggestions")
-            w.bool(widgetSuggestions)
-        }
-        if let selected {
-            w.key("selected")
-            w.string(selected)
-        }
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.interned(platform)
-        out.interned(family)
-        out.shapes(members)
-        out.optional(smartRotate) { $0.bool($1) }
-        out.optional(widgetSuggestions) { $0.bool($1) }
-        out.optional(selected) { $0.interned($1) }
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        platform = try b.interned()
-        family = try b.interned()
-        members = try b.shapes()
-        smartRotate = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.bool() }
-        widgetSuggestions = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.bool() }
-        selected = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-    }
 }
 
 /// `stack.removed`: a stack no longer exists.
-public struct StackRemoved: Shape {
+public struct StackRemoved: DescribedShape {
     /// The stack's id.
     public var stack: String
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-    }
+    static var blank: Self { Self(stack: "") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
     }
 }

@@ -1,7 +1,7 @@
 public import RecordFormat
 
 /// A RelevantContext clue (exactly one key), or an observed device state.
-public enum RelevantContext: Shape {
+public enum RelevantContext: UnionShape {
     /// `{"date": {...}}`: an exact date or a date range.
     case date(DateClue)
     /// `{"location": {...}}`: an inferred place, a region or a point-of-interest category.
@@ -19,90 +19,34 @@ public enum RelevantContext: Shape {
     static let sleepValues = ["bedtime", "wakeup"]
     static let deviceValues = ["backlight", "locked", "lowPower", "trueTone"]
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        let key = try f.requireSingleKey("a context")
-        switch key {
-        case "date": self = .date(try f.shape("date"))
-        case "location": self = .location(try f.shape("location"))
-        case "fitness": self = .fitness(try f.enumeration("fitness", Self.fitnessValues))
-        case "sleep": self = .sleep(try f.enumeration("sleep", Self.sleepValues))
-        case "hardware":
-            let t = try f.require("hardware")
-            var h = try f.object(t)
-            guard try h.requireSingleKey("hardware") == "headphones" else {
-                throw h.error("headphones", "hardware must be {\"headphones\": \"connected\"}")
-            }
-            self = .headphones(try h.enumeration("headphones", ["connected"]))
-        case "device": self = .deviceState(try f.enumeration("device", Self.deviceValues))
-        default:
-            throw f.error(key, "is not a context; use one of date, location, fitness, sleep, hardware, device")
-        }
-    }
+    /// A placeholder that readers replace.
+    static var blank: Self { .deviceState("") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        switch self {
-        case .date(let d):
-            w.key("date")
-            d.write(&w)
-        case .location(let l):
-            w.key("location")
-            l.write(&w)
-        case .fitness(let s):
-            w.key("fitness")
-            w.string(s)
-        case .sleep(let s):
-            w.key("sleep")
-            w.string(s)
-        case .headphones(let s):
-            w.key("hardware")
-            w.beginObject()
-            w.key("headphones")
-            w.string(s)
-            w.endObject()
-        case .deviceState(let s):
-            w.key("device")
-            w.string(s)
-        }
-    }
+    static let form = UnionForm.onlyKey(
+        what: "a context", unknown: "is not a context; use one of date, location, fitness, sleep, hardware, device")
 
-    func encode(_ out: inout BinaryOut) {
-        switch self {
-        case .date(let d):
-            out.byte(0)
-            out.shape(d)
-        case .location(let l):
-            out.byte(1)
-            out.shape(l)
-        case .fitness(let s):
-            out.byte(2)
-            out.interned(s)
-        case .sleep(let s):
-            out.byte(3)
-            out.interned(s)
-        case .headphones(let s):
-            out.byte(4)
-            out.interned(s)
-        case .deviceState(let s):
-            out.byte(5)
-            out.interned(s)
-        }
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        switch try b.byte() {
-        case 0: self = .date(try b.shape())
-        case 1: self = .location(try b.shape())
-        case 2: self = .fitness(try b.interned())
-        case 3: self = .sleep(try b.interned())
-        case 4: self = .headphones(try b.interned())
-        case 5: self = .deviceState(try b.interned())
-        default: throw ByteReader.Error(offset: b.r.bytes.offset, expected: "a context tag")
-        }
-    }
+    static let variants: [Variant<Self>] = [
+        Variant("date", Nested<DateClue>(), Self.date) { if case .date(let d) = $0 { d } else { nil } },
+        Variant("location", Nested<LocationClue>(), Self.location) {
+            if case .location(let l) = $0 { l } else { nil }
+        },
+        Variant("fitness", Choice(fitnessValues), Self.fitness) { if case .fitness(let s) = $0 { s } else { nil } },
+        Variant("sleep", Choice(sleepValues), Self.sleep) { if case .sleep(let s) = $0 { s } else { nil } },
+        Variant(
+            "hardware",
+            KeyedObject(
+                key: "headphones", value: Choice(["connected"]), what: "hardware",
+                message: "hardware must be {\"headphones\": \"connected\"}"),
+            Self.headphones
+        ) { if case .headphones(let s) = $0 { s } else { nil } },
+        Variant("device", Choice(deviceValues), Self.deviceState) {
+            if case .deviceState(let s) = $0 { s } else { nil }
+        },
+    ]
 }
 
 /// A date clue: `{"at": T}` or `{"from": T, "to": T, "kind": ...}`.
-public struct DateClue: Shape {
+public struct DateClue: DescribedShape {
     /// The exact moment, for `{"at": T}`.
     public var at: Timestamp?
     /// The range's start and end.
@@ -112,60 +56,31 @@ public struct DateClue: Shape {
     /// Unknown keys.
     public var extras: [JSONMember] = []
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        if f.has("at") {
-            at = try f.time("at")
-            if f.has("from") || f.has("to") {
-                throw f.error("at", "a date clue has either at, or from and to, not both")
-            }
-        } else {
-            from = try f.time("from")
-            to = try f.time("to")
-            if to!.microseconds < from!.microseconds { throw f.error("to", "ends before from") }
-        }
-        kind = try f.optionalEnumeration("kind", ["default", "informational", "scheduled"])
-        extras = try f.extras()
+    static var blank: Self { Self() }
+
+    // The stored form holds `at` first; the canonical form writes it after the range.
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.binaryOnly(&at, Omittable(Time()))
+        try v.field("from", &from, Omittable(Time()))
+        try v.field("to", &to, Omittable(Time()))
+        try v.field("kind", &kind, Omittable(Choice(["default", "informational", "scheduled"])))
+        try v.jsonOnly("at", &at, Omittable(Time()))
+        try v.field("", &extras, Extras())
     }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        if let from {
-            w.key("from")
-            w.time(from)
+    func validate(_ f: ObjectFields) throws(FieldError) {
+        if at != nil {
+            if from != nil || to != nil { throw f.error("at", "a date clue has either at, or from and to, not both") }
+            return
         }
-        if let to {
-            w.key("to")
-            w.time(to)
-        }
-        if let kind {
-            w.key("kind")
-            w.string(kind)
-        }
-        if let at {
-            w.key("at")
-            w.time(at)
-        }
-        w.members(extras)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.optional(at) { $0.time($1) }
-        out.optional(from) { $0.time($1) }
-        out.optional(to) { $0.time($1) }
-        out.optional(kind) { $0.interned($1) }
-        out.extras(extras)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        at = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.time() }
-        from = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.time() }
-        to = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.time() }
-        kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        extras = try b.extras()
+        guard let from else { throw f.error("from", "is required but missing") }
+        guard let to else { throw f.error("to", "is required but missing") }
+        if to.microseconds < from.microseconds { throw f.error("to", "ends before from") }
     }
 }
 
 /// A location clue: exactly one of `inferred`, `region`, `category`.
-public enum LocationClue: Shape {
+public enum LocationClue: UnionShape {
     /// `home`, `work`, `school` or `commute`.
     case inferred(String)
     /// A circular region.
@@ -173,93 +88,38 @@ public enum LocationClue: Shape {
     /// A point-of-interest category, e.g. `cafe`.
     case category(String)
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        let key = try f.requireSingleKey("a location")
-        switch key {
-        case "inferred": self = .inferred(try f.enumeration("inferred", ["home", "work", "school", "commute"]))
-        case "region": self = .region(try f.shape("region"))
-        case "category": self = .category(try f.string("category"))
-        default: throw f.error(key, "is not a location clue; use inferred, region or category")
-        }
-    }
+    static let form = UnionForm.onlyKey(
+        what: "a location", unknown: "is not a location clue; use inferred, region or category")
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        switch self {
-        case .inferred(let s):
-            w.key("inferred")
-            w.string(s)
-        case .region(let r):
-            w.key("region")
-            r.write(&w)
-        case .category(let s):
-            w.key("category")
-            w.string(s)
-        }
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        switch self {
-        case .inferred(let s):
-            out.byte(0)
-            out.interned(s)
-        case .region(let r):
-            out.byte(1)
-            out.shape(r)
-        case .category(let s):
-            out.byte(2)
-            out.interned(s)
-        }
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        switch try b.byte() {
-        case 0: self = .inferred(try b.interned())
-        case 1: self = .region(try b.shape())
-        case 2: self = .category(try b.interned())
-        default: throw ByteReader.Error(offset: b.r.bytes.offset, expected: "a location tag")
-        }
-    }
+    static let variants: [Variant<Self>] = [
+        Variant("inferred", Choice(["home", "work", "school", "commute"]), Self.inferred) {
+            if case .inferred(let s) = $0 { s } else { nil }
+        },
+        Variant("region", Nested<Region>(), Self.region) { if case .region(let r) = $0 { r } else { nil } },
+        Variant("category", Text(), Self.category) { if case .category(let s) = $0 { s } else { nil } },
+    ]
 }
 
 /// A circular region: latitude, longitude (degrees) and radius (metres).
-public struct Region: Shape {
+public struct Region: DescribedShape {
     /// The `latitude` field of the event contract (docs/events.md).
     public var latitude: Double, longitude: Double, radius: Double
     /// Unknown keys.
     public var extras: [JSONMember] = []
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        latitude = try f.number("latitude")
-        longitude = try f.number("longitude")
-        radius = try f.number("radius")
+    static var blank: Self { Self(latitude: 0, longitude: 0, radius: 0) }
+
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("latitude", &latitude, Required(Number()))
+        try v.field("longitude", &longitude, Required(Number()))
+        try v.field("radius", &radius, Required(Number()))
+        try v.field("", &extras, Extras())
+    }
+
+    func validate(_ f: ObjectFields) throws(FieldError) {
         guard (-90...90).contains(latitude) else { throw f.error("latitude", "must be between -90 and 90") }
         guard (-180...180).contains(longitude) else { throw f.error("longitude", "must be between -180 and 180") }
         guard radius >= 0 else { throw f.error("radius", "must not be negative") }
-        extras = try f.extras()
-    }
-
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("latitude")
-        w.number(latitude)
-        w.key("longitude")
-        w.number(longitude)
-        w.key("radius")
-        w.number(radius)
-        w.members(extras)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.number(latitude)
-        out.number(longitude)
-        out.number(radius)
-        out.extras(extras)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        latitude = try b.number()
-        longitude = try b.number()
-        radius = try b.number()
-        extras = try b.extras()
     }
 }
 

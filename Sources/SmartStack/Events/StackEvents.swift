@@ -1,7 +1,7 @@
 import RecordFormat
 
 /// `stack.created`: a Smart Stack exists.
-public struct StackCreated: Shape {
+public struct StackCreated: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// `iOS`, `iPadOS` or `watchOS`.
@@ -15,50 +15,30 @@ public struct StackCreated: Shape {
 
     static let platforms = ["iOS", "iPadOS", "watchOS"]
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        platform = try f.enumeration("platform", Self.platforms)
-        family = try f.string("family")
-        smartRotate = try f.optionalBool("smartRotate") ?? true
-        widgetSuggestions = try f.optionalBool("widgetSuggestions") ?? true
-    }
+    static var blank: Self { Self(stack: "", platform: "", family: "") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        w.key("platform")
-        w.string(platform)
-        w.key("family")
-        w.string(family)
-        if !smartRotate {
-            w.key("smartRotate")
-            w.bool(false)
-        }
-        if !widgetSuggestions {
-            w.key("widgetSuggestions")
-            w.bool(false)
+    /// The stored form packs both switches into one byte: bit 0 Smart Rotate, bit 1 Widget
+    /// Suggestions.
+    private var flags: UInt8 {
+        get { (smartRotate ? 1 : 0) | (widgetSuggestions ? 2 : 0) }
+        set {
+            smartRotate = newValue & 1 != 0
+            widgetSuggestions = newValue & 2 != 0
         }
     }
 
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.interned(platform)
-        out.interned(family)
-        out.byte((smartRotate ? 1 : 0) | (widgetSuggestions ? 2 : 0))
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        platform = try b.interned()
-        family = try b.interned()
-        let flags = try b.byte()
-        smartRotate = flags & 1 != 0
-        widgetSuggestions = flags & 2 != 0
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.field("platform", &platform, Required(Choice(Self.platforms)))
+        try v.field("family", &family, Required(Text()))
+        try v.jsonOnly("smartRotate", &smartRotate, Defaulted(Flag(), true))
+        try v.jsonOnly("widgetSuggestions", &widgetSuggestions, Defaulted(Flag(), true))
+        try v.binaryOnly(&flags, Byte())
     }
 }
 
 /// `stack.settingsChanged`: toggles changed.
-public struct StackSettingsChanged: Shape {
+public struct StackSettingsChanged: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// The `smartRotate` field of the event contract (docs/events.md).
@@ -66,40 +46,28 @@ public struct StackSettingsChanged: Shape {
     /// The `widgetSuggestions` field of the event contract (docs/events.md).
     public var widgetSuggestions: Bool?
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        smartRotate = try f.optionalBool("smartRotate")
-        widgetSuggestions = try f.optionalBool("widgetSuggestions")
-    }
+    static var blank: Self { Self(stack: "") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        if let smartRotate {
-            w.key("smartRotate")
-            w.bool(smartRotate)
-        }
-        if let widgetSuggestions {
-            w.key("widgetSuggestions")
-            w.bool(widgetSuggestions)
+    /// The stored form packs both switches into one byte: bits 0-1 Smart Rotate, bits 2-3
+    /// Widget Suggestions (0 absent, 1 off, 2 on).
+    private var flags: UInt8 {
+        get { UInt8(smartRotate.map { $0 ? 2 : 1 } ?? 0) | UInt8(widgetSuggestions.map { $0 ? 8 : 4 } ?? 0) }
+        set {
+            smartRotate = newValue & 3 == 0 ? nil : newValue & 2 != 0
+            widgetSuggestions = newValue & 12 == 0 ? nil : newValue & 8 != 0
         }
     }
 
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.byte(UInt8(smartRotate.map { $0 ? 2 : 1 } ?? 0) | UInt8(widgetSuggestions.map { $0 ? 8 : 4 } ?? 0))
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        let f = try b.byte()
-        smartRotate = f & 3 == 0 ? nil : f & 2 != 0
-        widgetSuggestions = f & 12 == 0 ? nil : f & 8 != 0
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.jsonOnly("smartRotate", &smartRotate, Omittable(Flag()))
+        try v.jsonOnly("widgetSuggestions", &widgetSuggestions, Omittable(Flag()))
+        try v.binaryOnly(&flags, Byte())
     }
 }
 
 /// `stack.widgetAdded`: the person added a widget.
-public struct WidgetAdded: Shape {
+public struct WidgetAdded: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// The `widget` field of the event contract (docs/events.md).
@@ -107,70 +75,40 @@ public struct WidgetAdded: Shape {
     /// 0 = top; nil = after the last.
     public var position: Int?
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        widget = try f.shape("widget")
-        position = try f.optionalPosition("position")
+    static var blank: Self { Self(stack: "", widget: .blank) }
+
+    /// The stored form is the position plus one, 0 for none.
+    private var storedPosition: Int {
+        get { position.map { $0 + 1 } ?? 0 }
+        set { position = newValue == 0 ? nil : newValue - 1 }
     }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        w.key("widget")
-        widget.write(&w)
-        if let position {
-            w.key("position")
-            w.integer(position)
-        }
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.shape(widget)
-        out.count(position.map { $0 + 1 } ?? 0)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        widget = try b.shape()
-        let p = try b.count()
-        position = p == 0 ? nil : p - 1
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.field("widget", &widget, Required(Nested<WidgetRef>()))
+        try v.jsonOnly("position", &position, Omittable(Position()))
+        try v.binaryOnly(&storedPosition, Count())
     }
 }
 
 /// A stack and one of its widget instances: `stack.widgetRemoved`, `stack.widgetPinned`,
 /// `stack.widgetUnpinned`, `stack.scrolled`.
-public struct StackInstance: Shape {
+public struct StackInstance: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// The `instance` field of the event contract (docs/events.md).
     public var instance: String
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        instance = try f.string("instance")
-    }
+    static var blank: Self { Self(stack: "", instance: "") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        w.key("instance")
-        w.string(instance)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.interned(instance)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        instance = try b.interned()
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.field("instance", &instance, Required(Text()))
     }
 }
 
 /// `stack.widgetMoved`: the person reordered.
-public struct WidgetMoved: Shape {
+public struct WidgetMoved: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// The `instance` field of the event contract (docs/events.md).
@@ -178,37 +116,17 @@ public struct WidgetMoved: Shape {
     /// The `position` field of the event contract (docs/events.md).
     public var position: Int
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        instance = try f.string("instance")
-        guard let p = try f.optionalPosition("position") else { throw f.error("position", "is required but missing") }
-        position = p
-    }
+    static var blank: Self { Self(stack: "", instance: "", position: 0) }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        w.key("instance")
-        w.string(instance)
-        w.key("position")
-        w.integer(position)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.interned(instance)
-        out.count(position)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        instance = try b.interned()
-        position = try b.count()
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.field("instance", &instance, Required(Text()))
+        try v.field("position", &position, Required(Position()))
     }
 }
 
 /// `suggestion.kept`: the person kept a suggested widget.
-public struct SuggestionAnswer: Shape {
+public struct SuggestionAnswer: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md).
     public var stack: String
     /// The `instance` field of the event contract (docs/events.md).
@@ -216,37 +134,18 @@ public struct SuggestionAnswer: Shape {
     /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.string("stack")
-        instance = try f.string("instance")
-        kind = try f.string("kind")
-    }
+    static var blank: Self { Self(stack: "", instance: "", kind: "") }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.key("stack")
-        w.string(stack)
-        w.key("instance")
-        w.string(instance)
-        w.key("kind")
-        w.string(kind)
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack)
-        out.interned(instance)
-        out.interned(kind)
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.interned()
-        instance = try b.interned()
-        kind = try b.interned()
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Required(Text()))
+        try v.field("instance", &instance, Required(Text()))
+        try v.field("kind", &kind, Required(Text()))
     }
 }
 
 /// `widget.viewed` / `widget.tapped`: engagement with a widget, named by instance or by
 /// (app, kind).
-public struct Engagement: Shape {
+public struct Engagement: DescribedShape {
     /// The `instance` field of the event contract (docs/events.md).
     public var instance: String?
     /// The `kind` field of the event contract (docs/events.md).
@@ -270,56 +169,19 @@ public struct Engagement: Shape {
         self.inStack = inStack
     }
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        instance = try f.optionalNonEmptyString("instance")
-        kind = try f.optionalNonEmptyString("kind")
-        duration = try f.optionalDuration("duration")
-        stack = try f.optionalNonEmptyString("stack")
-        inStack = try f.optionalBool("inStack")
-    }
+    static var blank: Self { Self() }
 
-    func writeMembers(_ w: inout CanonicalWriter) {
-        if let instance {
-            w.key("instance")
-            w.string(instance)
-        }
-        if let kind {
-            w.key("kind")
-            w.string(kind)
-        }
-        if let duration {
-            w.key("duration")
-            w.number(duration)
-        }
-        if let stack {
-            w.key("stack")
-            w.string(stack)
-        }
-        if let inStack {
-            w.key("inStack")
-            w.bool(inStack)
-        }
-    }
-
-    func encode(_ out: inout BinaryOut) {
-        out.optional(instance) { $0.interned($1) }
-        out.optional(kind) { $0.interned($1) }
-        out.optional(duration) { $0.number($1) }
-        out.optional(stack) { $0.interned($1) }
-        out.optional(inStack) { $0.bool($1) }
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        instance = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
-        stack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        inStack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.bool() }
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("instance", &instance, Omittable(Text()))
+        try v.field("kind", &kind, Omittable(Text()))
+        try v.field("duration", &duration, Omittable(Seconds()))
+        try v.field("stack", &stack, Omittable(Text()))
+        try v.field("inStack", &inStack, Omittable(Flag()))
     }
 }
 
 /// `stack.observed`: what the device itself recorded on screen (ground truth).
-public struct StackObserved: Shape {
+public struct StackObserved: DescribedShape {
     /// What a record can tell (docs/events.md, "Device records and what they can tell").
     public enum Scope: String, Sendable, CaseIterable {
         /// The widget was the one shown: on top of its stack, or alone.
@@ -341,62 +203,26 @@ public struct StackObserved: Shape {
     /// The `scope` field of the event contract (docs/events.md), when written (`top` when not).
     public var scope: Scope?
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.optionalNonEmptyString("stack")
-        instance = try f.optionalNonEmptyString("instance")
-        kind = try f.optionalNonEmptyString("kind")
-        onScreen = try f.bool("onScreen")
-        duration = try f.optionalDuration("duration")
-        scope = try f.optionalEnumeration("scope", Scope.allCases.map(\.rawValue)).flatMap(Scope.init(rawValue:))
-    }
-
-    func writeMembers(_ w: inout CanonicalWriter) {
-        if let stack {
-            w.key("stack")
-            w.string(stack)
-        }
-        if let instance {
-            w.key("instance")
-            w.string(instance)
-        }
-        if let kind {
-            w.key("kind")
-            w.string(kind)
-        }
-        w.key("onScreen")
-        w.bool(onScreen)
-        if let duration {
-            w.key("duration")
-            w.number(duration)
-        }
-        if let scope {
-            w.key("scope")
-            w.string(scope.rawValue)
-        }
-    }
+    static var blank: Self { Self(onScreen: false) }
 
     /// `onScreen` and `scope` share one byte: bit 0 `onScreen`, bit 1 a written scope, bit 2
     /// scope `stack`. Records stored before `scope` existed hold 0 or 1 there.
     var flags: UInt8 {
-        (onScreen ? 1 : 0) | (scope == nil ? 0 : 2) | (scope == .stack ? 4 : 0)
+        get { (onScreen ? 1 : 0) | (scope == nil ? 0 : 2) | (scope == .stack ? 4 : 0) }
+        set {
+            onScreen = newValue & 1 != 0
+            scope = newValue & 2 == 0 ? nil : newValue & 4 != 0 ? .stack : .top
+        }
     }
 
-    func encode(_ out: inout BinaryOut) {
-        out.optional(stack) { $0.interned($1) }
-        out.optional(instance) { $0.interned($1) }
-        out.optional(kind) { $0.interned($1) }
-        out.byte(flags)
-        out.optional(duration) { $0.number($1) }
-    }
-
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        stack = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        instance = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        kind = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.interned() }
-        let flags = try b.byte()
-        onScreen = flags & 1 != 0
-        scope = flags & 2 == 0 ? nil : flags & 4 != 0 ? .stack : .top
-        duration = try b.optional { (b: inout BinaryIn) throws(ByteReader.Error) in try b.number() }
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.field("stack", &stack, Omittable(Text()))
+        try v.field("instance", &instance, Omittable(Text()))
+        try v.field("kind", &kind, Omittable(Text()))
+        try v.jsonOnly("onScreen", &onScreen, Required(Flag()))
+        try v.binaryOnly(&flags, Byte())
+        try v.field("duration", &duration, Omittable(Seconds()))
+        try v.jsonOnly("scope", &scope, Omittable(RawChoice<Scope>()))
     }
 }
 
@@ -404,7 +230,7 @@ public struct StackObserved: Shape {
 /// (DuetExpertCenter `widgetSuggestionDismiss`) lack the stack and the instance; they then
 /// name the widget's app or extension (`extension`, kept among the event's unknown fields)
 /// and kind.
-public struct SuggestionDismissal: Shape {
+public struct SuggestionDismissal: DescribedShape {
     /// The `stack` field of the event contract (docs/events.md), when recorded.
     public var stack: String?
     /// The `instance` field of the event contract (docs/events.md), when recorded.
@@ -412,32 +238,25 @@ public struct SuggestionDismissal: Shape {
     /// The `kind` field of the event contract (docs/events.md).
     public var kind: String
 
-    init(fields f: inout ObjectFields) throws(FieldError) {
-        stack = try f.optionalNonEmptyString("stack")
-        instance = try f.optionalNonEmptyString("instance")
-        kind = try f.string("kind")
-    }
-
-    func writeMembers(_ w: inout CanonicalWriter) {
-        w.optionalString("stack", stack)
-        w.optionalString("instance", instance)
-        w.key("kind")
-        w.string(kind)
-    }
+    static var blank: Self { Self(kind: "") }
 
     // The stored form is `suggestion.kept`'s, with an empty string for a field not recorded,
     // so that stores written before the fields became optional read unchanged.
-    func encode(_ out: inout BinaryOut) {
-        out.interned(stack ?? "")
-        out.interned(instance ?? "")
-        out.interned(kind)
+    private var storedStack: String {
+        get { stack ?? "" }
+        set { stack = newValue.isEmpty ? nil : newValue }
     }
 
-    init(binary b: inout BinaryIn) throws(ByteReader.Error) {
-        let stack = try b.interned()
-        let instance = try b.interned()
-        self.stack = stack.isEmpty ? nil : stack
-        self.instance = instance.isEmpty ? nil : instance
-        kind = try b.interned()
+    private var storedInstance: String {
+        get { instance ?? "" }
+        set { instance = newValue.isEmpty ? nil : newValue }
+    }
+
+    mutating func describe<V: FieldVisitor>(_ v: inout V) throws {
+        try v.jsonOnly("stack", &stack, Omittable(Text()))
+        try v.jsonOnly("instance", &instance, Omittable(Text()))
+        try v.binaryOnly(&storedStack, Text(nonEmpty: false))
+        try v.binaryOnly(&storedInstance, Text(nonEmpty: false))
+        try v.field("kind", &kind, Required(Text()))
     }
 }

@@ -63,6 +63,17 @@ public struct CanonicalWriter {
 
     private var pendingKey = false
 
+    /// Writes a key that needs no escaping (a field name of the contract); the next call
+    /// writes its value.
+    mutating func key(_ k: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        pendingKey = true
+    }
+
     private mutating func valueStart() { separate() }
 
     /// Writes a string value.
