@@ -18,7 +18,7 @@ public enum AssumptionCode: String, CaseIterable, Sendable {
 }
 
 /// One assumption behind an answer, with the stored events it comes from.
-public struct Assumption: Codable, Hashable, Sendable, Comparable {
+public struct Assumption: Hashable, Sendable, Comparable {
     /// The assumption's code (`AssumptionCode`).
     public var code: String
     /// The stack it concerns.

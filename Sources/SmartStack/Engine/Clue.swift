@@ -1,7 +1,7 @@
 import RecordFormat
 
 /// A RelevanceKit context or a relevance provider, as the engine matches it.
-enum Clue: Codable, Hashable {
+enum Clue: Hashable {
     /// A date window `[from, to)`, with its `DateKind`.
     case window(from: Int64, to: Int64, dateKind: String?)
     /// A state of the person's context (place, workout, sleep, headphones), matched

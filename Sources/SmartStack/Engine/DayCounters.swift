@@ -1,6 +1,6 @@
 /// What a widget did today (the device's local day), counted for the caps of G3:
 /// rotations by widget instance, suggestions by `app/kind`.
-struct DayCounters: Codable, Hashable {
+struct DayCounters: Hashable {
     /// What is counted.
     enum Kind: Hashable {
         case rotation, suggestion
@@ -9,7 +9,7 @@ struct DayCounters: Codable, Hashable {
     }
 
     /// A key and its count today.
-    struct Count: Codable, Hashable {
+    struct Count: Hashable {
         var key: String
         var n: Int
     }

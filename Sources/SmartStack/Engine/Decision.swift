@@ -1,7 +1,7 @@
 public import RecordFormat
 
 /// A widget as decisions and states name it.
-public struct WidgetIdentity: Codable, Hashable, Sendable {
+public struct WidgetIdentity: Hashable, Sendable {
     /// The instance id (`sys:<app>/<kind>` for a system-placed widget).
     public var instance: String
     /// The widget kind.
@@ -18,7 +18,7 @@ public struct WidgetIdentity: Codable, Hashable, Sendable {
 }
 
 /// What a decision did.
-public enum DecisionAction: String, Codable, Sendable {
+public enum DecisionAction: String, Sendable {
     /// The system rotated the stack to a widget (Smart Rotate).
     case rotate
     /// The person scrolled the stack to a widget.
@@ -32,7 +32,7 @@ public enum DecisionAction: String, Codable, Sendable {
 }
 
 /// Whether a reason rests on Apple's documentation or on our policy.
-public enum ReasonBasis: String, Codable, Sendable {
+public enum ReasonBasis: String, Sendable {
     /// A documented rule; `rule` is its id in the domain reference (R1, S2, ...).
     case documented
     /// A policy parameter; `rule` is the parameter's name.
@@ -40,7 +40,7 @@ public enum ReasonBasis: String, Codable, Sendable {
 }
 
 /// One reason behind a decision or a verdict, with the stored events it rests on.
-public struct Reason: Codable, Hashable, Sendable {
+public struct Reason: Hashable, Sendable {
     /// The reason code (queries.md).
     public var code: String
     /// Documentation or policy.
@@ -90,7 +90,7 @@ public struct Reason: Codable, Hashable, Sendable {
 }
 
 /// One decision of the engine: a rotation, a scroll, a suggestion, its removal.
-public struct Decision: Codable, Hashable, Sendable {
+public struct Decision: Hashable, Sendable {
     /// When it was made.
     public var time: Timestamp
     /// The device.

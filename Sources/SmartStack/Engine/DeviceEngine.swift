@@ -179,7 +179,7 @@ struct Work: OptionSet, Hashable {
 }
 
 /// Everything the engine knows about one device at its clock's instant.
-struct DeviceModel: Codable, Hashable {
+struct DeviceModel: Hashable {
     var device: String
     var now: Int64 = .min
     var lastEventTime: Int64 = .min

@@ -3,7 +3,7 @@ import RecordFormat
 
 /// A device's local time: its `device.info` time zone when given, else the offset of its
 /// most recent event. Days and hours of day (rate limits, usage patterns) are local.
-struct LocalClock: Codable, Hashable {
+struct LocalClock: Hashable {
     /// The IANA time zone name, when the device declared one.
     private(set) var zoneName: String?
     /// The offset of the most recent event, in minutes.
@@ -12,8 +12,6 @@ struct LocalClock: Codable, Hashable {
     private var cache = OffsetCache()
 
     init() {}
-
-    enum CodingKeys: String, CodingKey { case zoneName, lastOffset }
 
     mutating func setZone(_ name: String?) {
         guard let name, TimeZone(identifier: name) != nil else { return }

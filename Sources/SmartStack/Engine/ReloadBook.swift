@@ -1,7 +1,7 @@
 import RecordFormat
 
 /// One `widget.reloaded` the engine remembers for the reload budget.
-struct ReloadRecord: Codable, Hashable {
+struct ReloadRecord: Hashable {
     var time: Int64
     var seq: UInt64
     var instance: String?
@@ -9,7 +9,7 @@ struct ReloadRecord: Codable, Hashable {
 
 /// What the engine knows of one app's kind's reloads (rules T2 and T3): its last
 /// timeline's reload policy, the reload requests since, and the reloads of the last 24 h.
-struct ReloadState: Codable, Hashable {
+struct ReloadState: Hashable {
     /// The last delivered timeline (0: none).
     var timelineSeq: UInt64 = 0
     var timelineTime: Int64 = .min

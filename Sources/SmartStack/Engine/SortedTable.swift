@@ -181,24 +181,3 @@ struct SortedTable<Value: Hashable>: Hashable {
 }
 
 extension SortedTable: Sendable where Value: Sendable {}
-
-extension SortedTable: Codable where Value: Codable {
-    private enum CodingKeys: CodingKey { case keys, values }
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let keys = try c.decode([String].self, forKey: .keys)
-        let values = try c.decode([Value].self, forKey: .values)
-        guard keys.count == values.count else {
-            throw DecodingError.dataCorruptedError(forKey: .values, in: c, debugDescription: "as many values as keys")
-        }
-        self.init()
-        for (k, v) in zip(keys, values) { self[k] = v }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(keys, forKey: .keys)
-        try c.encode(values, forKey: .values)
-    }
-}

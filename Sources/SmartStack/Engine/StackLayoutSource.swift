@@ -1,6 +1,6 @@
 /// Where a stack's layout comes from when a `stack.layoutObserved` set it, and what that
 /// leaves assumed (`docs/events.md`, "Observed layouts").
-struct StackLayoutSource: Codable, Hashable {
+struct StackLayoutSource: Hashable {
     /// The observation that last set the stack's members (0: explicit events built it).
     var seq: UInt64 = 0
     /// The observation's time; before it, the stack is assumed (`LAYOUT_ASSUMED`).

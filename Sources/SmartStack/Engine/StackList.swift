@@ -5,7 +5,7 @@
 ///
 /// It is an array to its readers; its mutations keep the positions in step. Equality,
 /// hashing and coding see the stacks alone.
-struct StackList: RandomAccessCollection, MutableCollection, Hashable, Codable, Sendable {
+struct StackList: RandomAccessCollection, MutableCollection, Hashable, Sendable {
     private var stacks: [StackState]
     private var positions: [String: Int] = [:]
     private var holders = Set<Int>()
@@ -127,10 +127,4 @@ struct StackList: RandomAccessCollection, MutableCollection, Hashable, Codable, 
 
     static func == (a: StackList, b: StackList) -> Bool { a.stacks == b.stacks }
     func hash(into hasher: inout Hasher) { hasher.combine(stacks) }
-
-    init(from decoder: any Decoder) throws {
-        self.init(try [StackState](from: decoder))
-    }
-
-    func encode(to encoder: any Encoder) throws { try stacks.encode(to: encoder) }
 }

@@ -1,7 +1,7 @@
 public import RecordFormat
 
 /// One widget a stack shows at an instant.
-public struct WidgetSnapshot: Codable, Hashable, Sendable {
+public struct WidgetSnapshot: Hashable, Sendable {
     /// Who it is.
     public var widget: WidgetIdentity
     /// Its position, 0 = first.
@@ -20,7 +20,7 @@ public struct WidgetSnapshot: Codable, Hashable, Sendable {
 }
 
 /// The timeline entry a widget displays at an instant (rule T1).
-public struct DisplayedEntry: Codable, Hashable, Sendable {
+public struct DisplayedEntry: Hashable, Sendable {
     /// The entry's date.
     public var date: Timestamp
     /// The `widget.timeline` event that delivered it.
@@ -28,7 +28,7 @@ public struct DisplayedEntry: Codable, Hashable, Sendable {
 }
 
 /// One stack at an instant.
-public struct StackSnapshot: Codable, Hashable, Sendable {
+public struct StackSnapshot: Hashable, Sendable {
     /// The stack's id.
     public var stack: String
     /// `iOS`, `iPadOS` or `watchOS`.
@@ -48,7 +48,7 @@ public struct StackSnapshot: Codable, Hashable, Sendable {
 }
 
 /// A device's stacks at an instant.
-public struct DeviceSnapshot: Codable, Hashable, Sendable {
+public struct DeviceSnapshot: Hashable, Sendable {
     /// The instant.
     public var at: Timestamp
     /// The device.

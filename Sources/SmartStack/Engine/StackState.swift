@@ -1,7 +1,7 @@
 import RecordFormat
 
 /// A widget the person configured into a stack (or a kept suggestion).
-struct Member: Codable, Hashable {
+struct Member: Hashable {
     var widget: WidgetIdentity
     var family: String
     /// The configuration intent's type name; nil for a static widget.
@@ -21,7 +21,7 @@ struct Member: Codable, Hashable {
 
 /// A widget the system placed in a stack: a Widget Suggestion (iOS, iPadOS) or a
 /// relevance card (watchOS).
-struct ShownSuggestion: Codable, Hashable {
+struct ShownSuggestion: Hashable {
     var widget: WidgetIdentity
     /// What keeps it shown (the candidate's source); it goes when that source does.
     var source: String
@@ -34,7 +34,7 @@ struct ShownSuggestion: Codable, Hashable {
 }
 
 /// One Smart Stack's state.
-struct StackState: Codable, Hashable {
+struct StackState: Hashable {
     var id: String
     var platform: String
     var family: String

@@ -1,7 +1,7 @@
 import RecordFormat
 
 /// A relevant shortcut as the engine keeps it.
-struct StoredShortcut: Codable, Hashable {
+struct StoredShortcut: Hashable {
     var kind: String
     var role: String
     var intent: String?
@@ -11,7 +11,7 @@ struct StoredShortcut: Codable, Hashable {
 }
 
 /// An app's latest `shortcuts.relevantSet` (S2: it replaces the whole set).
-struct ShortcutSet: Codable, Hashable {
+struct ShortcutSet: Hashable {
     var seq: UInt64
     var time: Int64
     var shortcuts: [StoredShortcut]
@@ -19,14 +19,14 @@ struct ShortcutSet: Codable, Hashable {
 
 /// Why a kind's shortcut stopped counting (S3): the set that omitted it and the one that
 /// had it.
-struct Invalidation: Codable, Hashable {
+struct Invalidation: Hashable {
     var bySeq: UInt64
     var time: Int64
     var previousSeq: UInt64
 }
 
 /// A relevant intent or a relevance attribute.
-struct ContextSignal: Codable, Hashable {
+struct ContextSignal: Hashable {
     var kind: String
     var intent: String?
     var parameters: [String: String]?
@@ -37,13 +37,13 @@ struct ContextSignal: Codable, Hashable {
 }
 
 /// An app's latest `intents.relevantSet` (W1), or a kind's latest `widget.relevance`.
-struct ContextSet: Codable, Hashable {
+struct ContextSet: Hashable {
     var seq: UInt64
     var signals: [ContextSignal]
 }
 
 /// What `widget.declared` said.
-struct Declaration: Codable, Hashable {
+struct Declaration: Hashable {
     var families: [String]
     var configuration: String
     var associatedKind: String?
@@ -51,7 +51,7 @@ struct Declaration: Codable, Hashable {
 }
 
 /// A donation or an app use, for the usage model.
-struct UsageRecord: Codable, Hashable {
+struct UsageRecord: Hashable {
     var time: Int64
     var hour: Int
     var seq: UInt64
@@ -101,32 +101,6 @@ struct UsageRecord: Codable, Hashable {
         self.signature = signature
         self.tags = UsageTags.of(donationId: donationId, groupIdentifier: groupIdentifier)
         self.deletedBy = deletedBy
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case time, hour, seq, signature, donationId, groupIdentifier, deletedBy
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            time: try c.decode(Int64.self, forKey: .time), hour: try c.decode(Int.self, forKey: .hour),
-            seq: try c.decode(UInt64.self, forKey: .seq),
-            signature: try c.decode(UsageSignature.self, forKey: .signature),
-            donationId: try c.decodeIfPresent(String.self, forKey: .donationId),
-            groupIdentifier: try c.decodeIfPresent(String.self, forKey: .groupIdentifier),
-            deletedBy: try c.decodeIfPresent(UInt64.self, forKey: .deletedBy))
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(time, forKey: .time)
-        try c.encode(hour, forKey: .hour)
-        try c.encode(seq, forKey: .seq)
-        try c.encode(signature, forKey: .signature)
-        try c.encodeIfPresent(donationId, forKey: .donationId)
-        try c.encodeIfPresent(groupIdentifier, forKey: .groupIdentifier)
-        try c.encodeIfPresent(deletedBy, forKey: .deletedBy)
     }
 
     /// `intent␟name=value&name=value`, the names sorted, written into one string.
@@ -180,7 +154,7 @@ final class UsageTags: Hashable, Sendable {
 /// A usage record's app, intent and predicted parameters, with what is made from them
 /// (the pattern key and the hashes), made once and shared by the records that have the
 /// same: a state holds thousands of records and few of these.
-final class UsageSignature: Codable, Hashable, Sendable {
+final class UsageSignature: Hashable, Sendable {
     let app: String
     let intent: String?
     let parameters: [String: String]
@@ -198,22 +172,6 @@ final class UsageSignature: Codable, Hashable, Sendable {
         self.intentHash = intent.map(StringHash.of) ?? 0
     }
 
-    private enum CodingKeys: String, CodingKey { case app, intent, parameters }
-
-    convenience init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            app: try c.decode(String.self, forKey: .app), intent: try c.decodeIfPresent(String.self, forKey: .intent),
-            parameters: try c.decode([String: String].self, forKey: .parameters))
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(app, forKey: .app)
-        try c.encodeIfPresent(intent, forKey: .intent)
-        try c.encode(parameters, forKey: .parameters)
-    }
-
     static func == (a: UsageSignature, b: UsageSignature) -> Bool {
         a === b || (a.app == b.app && a.intent == b.intent && a.parameters == b.parameters)
     }
@@ -229,20 +187,20 @@ final class UsageSignature: Codable, Hashable, Sendable {
 }
 
 /// A context state that is active, since when, and the event that said so.
-struct ActiveState: Codable, Hashable {
+struct ActiveState: Hashable {
     var since: Int64
     var seq: UInt64
 }
 
 /// An authorisation and the event that set it.
-struct PermissionState: Codable, Hashable {
+struct PermissionState: Hashable {
     var granted: Bool
     var seq: UInt64
 }
 
 /// Where a donated intent type's widget lives: the app and kind last seen configured
 /// with it.
-struct IntentHome: Codable, Hashable {
+struct IntentHome: Hashable {
     var app: String
     var kind: String
 }

@@ -1,7 +1,7 @@
 public import RecordFormat
 
 /// A widget's relevance active at an instant (rules R1-R7).
-public struct ActiveRelevance: Codable, Hashable, Sendable {
+public struct ActiveRelevance: Hashable, Sendable {
     /// The entry's score, on the app's own scale.
     public var score: Double
     /// The score normalised against the same provider's scores (queries.md), exact: answers
@@ -21,7 +21,7 @@ public struct ActiveRelevance: Codable, Hashable, Sendable {
 }
 
 /// A timeline entry as the engine keeps it.
-struct StoredEntry: Codable, Hashable {
+struct StoredEntry: Hashable {
     var date: Int64
     var offset: Int16
     /// nil: the entry carries no relevance (keeps the previous, R4).
@@ -32,7 +32,7 @@ struct StoredEntry: Codable, Hashable {
 
 /// The merged entries of one provider key: earlier timelines' entries before each later
 /// delivery, then the later timeline's entries.
-struct EntryList: Codable, Hashable {
+struct EntryList: Hashable {
     var delivered: Int64 = .min
     var entries: [StoredEntry] = []
 }
@@ -68,14 +68,14 @@ extension EntryList {
 }
 
 /// The min and max positive score of one delivery, for the normalised score.
-struct ScoreSpan: Codable, Hashable {
+struct ScoreSpan: Hashable {
     var delivered: Int64
     var min: Double
     var max: Double
 }
 
 /// A timeline provider: an app's kind, or one instance of it.
-struct ProviderKey: Codable, Hashable {
+struct ProviderKey: Hashable {
     var app: String
     var kind: String
     var instance: String?
@@ -91,7 +91,7 @@ struct ProviderKey: Codable, Hashable {
 /// One provider key's timelines: its merged entries, once it delivered a timeline, and,
 /// under a kind-wide key, the score history of every delivery of the kind (with or
 /// without an instance), so that a widget's relevance is found with one lookup.
-struct ProviderTimelines: Codable, Hashable {
+struct ProviderTimelines: Hashable {
     var list: EntryList?
     /// Under a kind-wide key: the device's own records of the kind's relevance
     /// (`widget.relevanceObserved`), in date order.
@@ -102,7 +102,7 @@ struct ProviderTimelines: Codable, Hashable {
 }
 
 /// Every provider's timelines on a device, and the score history that normalises them.
-struct TimelineBook: Codable, Hashable {
+struct TimelineBook: Hashable {
     /// The slot in `records` of each provider (kind-wide, or one instance). A slot is
     /// never removed or reused, so that a widget's slots, once found, stay its own.
     private(set) var slots: [ProviderKey: Int] = [:]

@@ -1,9 +1,9 @@
 /// The instants at which transitions are scheduled, each with the `Work` bits to evaluate
 /// then, unique. Kept latest first, so that taking the earliest costs nothing however
 /// many are waiting; checkpoints hold them earliest first.
-struct WakeupQueue: Codable, Hashable {
+struct WakeupQueue: Hashable {
     /// An instant and the `Work` bits to evaluate then.
-    struct Wakeup: Codable, Hashable {
+    struct Wakeup: Hashable {
         var time: Int64
         var work: UInt8
     }
