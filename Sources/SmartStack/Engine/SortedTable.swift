@@ -12,9 +12,7 @@ struct SortedTable<Value: Hashable>: Hashable {
     private(set) var values: [Value] = []
     /// `StringHash.of` each key, in key order.
     private var hashes: [UInt64] = []
-    /// Open addressing on the hashes: entry index + 1, 0 for an empty slot; at least
-    /// twice as many slots as keys (a power of two), empty while there are no keys.
-    private var slots: [Int32] = []
+    private var index = SlotIndex()
 
     init() {}
 
@@ -24,7 +22,7 @@ struct SortedTable<Value: Hashable>: Hashable {
         self.keys = keys
         self.values = values
         hashes = keys.map { StringHash.of($0) }
-        reindex()
+        index.rebuild(hashes)
     }
 
     /// The entry index of `key`, if present.
@@ -36,15 +34,7 @@ struct SortedTable<Value: Hashable>: Hashable {
     /// The index of the entry whose hash is `h` and whose key `matches`, if any.
     @inline(__always)
     private func probe(hash h: UInt64, _ matches: (Int) -> Bool) -> Int? {
-        if keys.isEmpty { return nil }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let e = Int(slots[slot]) - 1
-            if e < 0 { return nil }
-            if hashes[e] == h && matches(e) { return e }
-            slot = (slot + 1) & mask
-        }
+        index.probe(hash: h, in: hashes, matches)
     }
 
     /// The value under the key made of `a`, the byte `separator` and `b`, found without
@@ -79,27 +69,6 @@ struct SortedTable<Value: Hashable>: Hashable {
         keys.partitionPoint { $0 < key }
     }
 
-    private mutating func reindex() {
-        guard !keys.isEmpty else {
-            slots.removeAll(keepingCapacity: true)
-            return
-        }
-        var size = 4
-        while size < keys.count * 2 { size *= 2 }
-        if slots.count != size {
-            slots.removeAll(keepingCapacity: true)
-            slots.append(contentsOf: repeatElement(0, count: size))
-        } else {
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        }
-        let mask = size - 1
-        for e in hashes.indices {
-            var slot = Int(truncatingIfNeeded: hashes[e]) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(e + 1)
-        }
-    }
-
     subscript(key: String) -> Value? {
         get {
             guard let e = find(key, hash: StringHash.of(key)) else { return nil }
@@ -114,33 +83,21 @@ struct SortedTable<Value: Hashable>: Hashable {
                     keys.remove(at: e)
                     values.remove(at: e)
                     hashes.remove(at: e)
-                    reindex()
+                    index.rebuild(hashes)
                 }
             } else if let v = newValue {
                 let i = insertionPoint(key)
                 keys.insert(key, at: i)
                 values.insert(v, at: i)
                 hashes.insert(h, at: i)
-                if slots.count >= keys.count * 2 {
-                    place(inserted: i, hash: h)
+                if index.fits(keys.count) {
+                    // A full rebuild per insertion made filling a table of n entries cost n² probes.
+                    index.shift(from: i)
+                    index.place(i, hash: h)
                 } else {
-                    reindex()
+                    index.rebuild(hashes)
                 }
             }
-        }
-    }
-
-    /// Keeps the slots in step with an entry inserted at `i` while they have room: the
-    /// entries after it moved up by one, and the new one takes a free slot of its hash.
-    /// (A full `reindex` per insertion made filling a table of n entries cost n² probes.)
-    private mutating func place(inserted i: Int, hash h: UInt64) {
-        let moved = Int32(i)
-        slots.withUnsafeMutableBufferPointer { slots in
-            for k in slots.indices where slots[k] > moved { slots[k] &+= 1 }
-            let mask = slots.count - 1
-            var slot = Int(truncatingIfNeeded: h) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(i + 1)
         }
     }
 
@@ -155,21 +112,12 @@ struct SortedTable<Value: Hashable>: Hashable {
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         hashes.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
+        index.removeAll()
     }
 
     /// Drops the entries whose value passes `drop`.
     mutating func removeAll(where drop: (Value) -> Bool) {
-        guard values.contains(where: drop) else { return }
-        var n = 0
-        for e in keys.indices where !drop(values[e]) {
-            if n != e { (keys[n], values[n], hashes[n]) = (keys[e], values[e], hashes[e]) }
-            n += 1
-        }
-        keys.removeLast(keys.count - n)
-        values.removeLast(values.count - n)
-        hashes.removeLast(hashes.count - n)
-        reindex()
+        if dropEntries(keys: &keys, values: &values, hashes: &hashes, where: drop) { index.rebuild(hashes) }
     }
 
     static func == (a: SortedTable, b: SortedTable) -> Bool { a.keys == b.keys && a.values == b.values }

@@ -8,23 +8,13 @@ struct UnorderedTable<Value> {
     private var keys: [String] = []
     private var values: [Value] = []
     private var hashes: [UInt64] = []
-    /// Open addressing on the hashes: entry index + 1, 0 for an empty slot; at least twice
-    /// as many slots as keys (a power of two), empty while there are no keys.
-    private var slots: [Int32] = []
+    private var index = SlotIndex()
 
     var count: Int { keys.count }
 
     /// The entry index of `key`, if present.
     private func find(_ key: String, hash h: UInt64) -> Int? {
-        if keys.isEmpty { return nil }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let e = Int(slots[slot]) - 1
-            if e < 0 { return nil }
-            if hashes[e] == h && keys[e] == key { return e }
-            slot = (slot + 1) & mask
-        }
+        index.probe(hash: h, in: hashes) { keys[$0] == key }
     }
 
     subscript(key: String) -> Value? {
@@ -38,13 +28,13 @@ struct UnorderedTable<Value> {
                     keys.remove(at: e)
                     values.remove(at: e)
                     hashes.remove(at: e)
-                    reindex()
+                    index.rebuild(hashes)
                 }
             } else if let newValue {
                 keys.append(key)
                 values.append(newValue)
                 hashes.append(h)
-                if slots.count >= keys.count * 2 { place(keys.count - 1) } else { reindex() }
+                if index.fits(keys.count) { index.place(keys.count - 1, hash: h) } else { index.rebuild(hashes) }
             }
         }
     }
@@ -54,41 +44,12 @@ struct UnorderedTable<Value> {
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         hashes.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
+        index.removeAll()
     }
 
     /// Drops the entries whose value passes `drop`.
     mutating func removeAll(where drop: (Value) -> Bool) {
-        guard values.contains(where: drop) else { return }
-        var n = 0
-        for e in keys.indices where !drop(values[e]) {
-            if n != e { (keys[n], values[n], hashes[n]) = (keys[e], values[e], hashes[e]) }
-            n += 1
-        }
-        keys.removeLast(keys.count - n)
-        values.removeLast(values.count - n)
-        hashes.removeLast(hashes.count - n)
-        reindex()
-    }
-
-    /// Puts entry `e` in a free slot of its hash.
-    private mutating func place(_ e: Int) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hashes[e]) & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(e + 1)
-    }
-
-    private mutating func reindex() {
-        guard !keys.isEmpty else {
-            slots.removeAll(keepingCapacity: true)
-            return
-        }
-        var size = 4
-        while size < keys.count * 2 { size *= 2 }
-        slots.removeAll(keepingCapacity: true)
-        slots.append(contentsOf: repeatElement(0, count: size))
-        for e in keys.indices { place(e) }
+        if dropEntries(keys: &keys, values: &values, hashes: &hashes, where: drop) { index.rebuild(hashes) }
     }
 }
 
