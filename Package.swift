@@ -252,6 +252,9 @@ let package = Package(
             dependencies: [
                 "StackLedgerCLI", "Server", "SmartStack", "Ledger", "LMDBKit", "StackLedgerTesting", "Forensics",
                 "Ingestion", "Importers", "Projections", "Exports",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

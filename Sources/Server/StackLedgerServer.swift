@@ -57,27 +57,34 @@ public struct StackLedgerServer: Sendable {
         return hosts
     }
 
-    /// Serves until the process is stopped; `onListening` gets the address once bound.
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// The routes over this store: the page, its assets and the API, as served, with the
+    /// answering threads and the quick answers sharing `overviews`.
+    func router(overviews: OverviewCache = OverviewCache()) -> Router<BasicRequestContext> {
         let (ledger, policy, tool) = (ledger, policy, settings.tool)
-        let overviews = OverviewCache()
         let api = AnsweringThreads(count: settings.answeringThreads) {
             StoreAPI(ledger: ledger, policy: policy, tool: tool, overviews: overviews)
         }
-        let secure = settings.tlsCertificate != nil
         let middleware = GuardMiddleware<BasicRequestContext>(
-            allowedHosts: allowedHosts, token: settings.token, secure: secure)
+            allowedHosts: allowedHosts, token: settings.token, secure: settings.tlsCertificate != nil)
         // An engine for each event loop that may answer at once.
         let quick = QuickAnswers(
             engines: (0..<max(1, StackLedgerServer.eventLoopsPerCore * settings.answeringThreads)).map { _ in
                 StoreAPI(ledger: ledger, policy: policy, tool: tool, overviews: overviews)
             })
+        return Routes.router(api: api, quick: quick, ledger: ledger, guard: middleware)
+    }
+
+    /// Serves until the process is stopped; `onListening` gets the address once bound.
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        let (ledger, policy, tool) = (ledger, policy, settings.tool)
+        let overviews = OverviewCache()
+        let secure = settings.tlsCertificate != nil
         // Every device's overview made before the page asks for it, on a thread of its own.
         let warm = StoreAPI(ledger: ledger, policy: policy, tool: tool, overviews: overviews)
         Thread.detachNewThread {
             for device in (try? warm.projector.devices()) ?? [] { _ = try? warm.overview(device: device) }
         }
-        let router = Routes.router(api: api, quick: quick, ledger: ledger, guard: middleware)
+        let routes = router(overviews: overviews)
         let headerTimeout = TimeAmount.seconds(Int64(settings.headerSeconds))
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [RequestHeadTimeout(timeout: headerTimeout)],
@@ -97,7 +104,7 @@ public struct StackLedgerServer: Sendable {
         var logger = Logger(label: "stackledger-serve")
         logger.logLevel = .error
         let app = Application(
-            router: router, server: server,
+            router: routes, server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: settings.port),
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
