@@ -131,21 +131,43 @@ enum PageAssets {
           $("permalink").href = "/?" + p;
           history.replaceState(null, "", "/?" + p);
         }
+        // Each load is numbered: the answers of one that a newer load overtook are dropped, so
+        // a slow answer never draws an older view over a newer one.
+        let loads = 0;
+        // Milliseconds from navigation start to the drawn lanes (or to the error shown instead).
+        function stampRendered() { document.body.setAttribute("data-rendered", String(Math.round(performance.now()))); }
         async function load() {
+          const generation = ++loads;
           const [a, b] = interval();
+          let reportText, replayText;
           try {
             // Both at once: the server answers them on separate cores.
-            const [reportText, replayText] = await Promise.all([
+            [reportText, replayText] = await Promise.all([
               api("report", { from: iso(a), to: iso(b) }),
               api("replay", { from: iso(a), to: iso(b), disagreements: "true" })]);
-            report = JSON.parse(reportText);
-            disagreements = replayText.split("\n").filter(l => l).map(l => JSON.parse(l));
-          } catch (e) { $("lanes").textContent = e.message; return; }
+          } catch (e) {
+            if (generation !== loads) return;
+            $("lanes").textContent = "Error: " + e.message;
+            stampRendered();
+            return;
+          }
+          if (generation !== loads) return;
+          report = JSON.parse(reportText);
+          disagreements = replayText.split("\n").filter(l => l).map(l => JSON.parse(l));
           $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm.";
           gone = []; added = new Set();
           if (without.size) {
             // What-if: the decisions that change against the log as recorded.
-            const recorded = JSON.parse(await api("report", { from: iso(a), to: iso(b) }, true));
+            let recorded;
+            try {
+              recorded = JSON.parse(await api("report", { from: iso(a), to: iso(b) }, true));
+            } catch (e) {
+              if (generation !== loads) return;
+              $("lanes").textContent = "Error: " + e.message;
+              stampRendered();
+              return;
+            }
+            if (generation !== loads) return;
             const now = new Set(report.decisions.map(key)), before = new Set(recorded.decisions.map(key));
             gone = recorded.decisions.filter(d => !now.has(key(d)));
             added = new Set(report.decisions.filter(d => !before.has(key(d))).map(key));
@@ -155,8 +177,7 @@ enum PageAssets {
           $("assumptions").textContent = report.assumptions.map(a => "Assumes " + a.code + " (" + a.stack + "): " + a.detail).join("\n");
           draw();
           describeAssumptions(report);
-          // Milliseconds from navigation start to the drawn lanes.
-          document.body.setAttribute("data-rendered", String(Math.round(performance.now())));
+          stampRendered();
           await moveCursor();
         }
         // Live: the server tells each commit; a new one redraws the view and lists new devices.

@@ -108,8 +108,10 @@ struct ServeNavigationTests {
                 def ticks():
                     return texts("#axis .tick")
                 def settled(before):
+                    # Every load stamps data-rendered, drawn or failed: a failure shows at once, not as a wait.
                     page.wait_for_function("([t]) => document.body.getAttribute('data-rendered') !== t", arg=[before], timeout=30000)
-                    page.wait_for_function("() => !document.getElementById('lanes').textContent.includes('Error')", timeout=30000)
+                    lanes = page.text_content("#lanes")
+                    if lanes.startswith("Error: "): raise SystemExit("the page's load failed: " + lanes[:300])
                 # A day: hours and minutes.
                 day = ticks()
                 print(len(day) >= 6 and all(re.fullmatch(r"(\d\d-\d\d )?\d\d:\d\d", t) for t in day), day[:2])
