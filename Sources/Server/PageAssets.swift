@@ -136,6 +136,12 @@ enum PageAssets {
         let loads = 0;
         // Milliseconds from navigation start to the drawn lanes (or to the error shown instead).
         function stampRendered() { document.body.setAttribute("data-rendered", String(Math.round(performance.now()))); }
+        // A load whose question failed shows the error in the lanes, unless a newer load overtook it.
+        function failed(generation, e) {
+          if (generation !== loads) return;
+          $("lanes").textContent = "Error: " + e.message;
+          stampRendered();
+        }
         async function load() {
           const generation = ++loads;
           const [a, b] = interval();
@@ -145,12 +151,7 @@ enum PageAssets {
             [reportText, replayText] = await Promise.all([
               api("report", { from: iso(a), to: iso(b) }),
               api("replay", { from: iso(a), to: iso(b), disagreements: "true" })]);
-          } catch (e) {
-            if (generation !== loads) return;
-            $("lanes").textContent = "Error: " + e.message;
-            stampRendered();
-            return;
-          }
+          } catch (e) { return failed(generation, e); }
           if (generation !== loads) return;
           report = JSON.parse(reportText);
           disagreements = replayText.split("\n").filter(l => l).map(l => JSON.parse(l));
@@ -161,12 +162,7 @@ enum PageAssets {
             let recorded;
             try {
               recorded = JSON.parse(await api("report", { from: iso(a), to: iso(b) }, true));
-            } catch (e) {
-              if (generation !== loads) return;
-              $("lanes").textContent = "Error: " + e.message;
-              stampRendered();
-              return;
-            }
+            } catch (e) { return failed(generation, e); }
             if (generation !== loads) return;
             const now = new Set(report.decisions.map(key)), before = new Set(recorded.decisions.map(key));
             gone = recorded.decisions.filter(d => !now.has(key(d)));

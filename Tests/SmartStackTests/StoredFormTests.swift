@@ -21,15 +21,17 @@ private final class SequentialInterner: StringInterning {
 
 @Suite("Stored form")
 struct StoredFormTests {
-    static let lines =
-        (try? String(contentsOfFile: Fixtures.path("stored-forms.ndjson"), encoding: .utf8))?
-        .split(separator: "\n").map(String.init) ?? []
+    /// The fixture's lines, one event each.
+    static func lines() throws -> [String] {
+        try String(contentsOfFile: Fixtures.path("stored-forms.ndjson"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+    }
 
     /// Each line's payload in hex, as stores hold it (`stored-forms.hex`, one line per event).
     static func payloads() throws -> [String] {
         let interner = SequentialInterner()
         var out = [String]()
-        for line in lines {
+        for line in try lines() {
             var decoder = EventDecoder()
             let event = try decoder.decode(line)
             var writer = PayloadWriter(bytes: ByteWriter(capacity: 64), interner: interner)
@@ -41,20 +43,21 @@ struct StoredFormTests {
 
     @Test("every event type's stored form is the one stores already hold, byte for byte")
     func storedBytesUnchanged() throws {
-        #expect(Self.lines.count >= EventType.allCases.count)
+        let lines = try Self.lines()
+        #expect(lines.count >= EventType.allCases.count)
         let kept = try String(contentsOfFile: Fixtures.path("stored-forms.hex"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
         let made = try Self.payloads()
         #expect(made.count == kept.count)
         for (i, (m, k)) in zip(made, kept).enumerated() {
-            #expect(m == k, "line \(i + 1): \(Self.lines[i])")
+            #expect(m == k, "line \(i + 1): \(lines[i])")
         }
     }
 
     @Test("the fixture names every event type")
     func everyType() throws {
         var types = Set<String>()
-        for line in Self.lines {
+        for line in try Self.lines() {
             var decoder = EventDecoder()
             types.insert(try decoder.decode(line).envelope.type)
         }
@@ -64,7 +67,7 @@ struct StoredFormTests {
     @Test("a stored payload reads back as the event it was made from, in canonical form")
     func readsBack() throws {
         let interner = SequentialInterner()
-        for line in Self.lines {
+        for line in try Self.lines() {
             var decoder = EventDecoder()
             let event = try decoder.decode(line)
             var writer = PayloadWriter(bytes: ByteWriter(capacity: 64), interner: interner)

@@ -24,8 +24,8 @@ struct ServeRouteTests {
         var headers: HTTPFields
         var body: String
         /// The body as a JSON object.
-        var object: [String: Any] {
-            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+        func object() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
         }
     }
 
@@ -60,8 +60,8 @@ struct ServeRouteTests {
     }
 
     /// A JSON document without its `check` (the CLI's verification; the API's store is checked once).
-    func withoutCheck(_ text: String) -> NSDictionary {
-        var d = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    func withoutCheck(_ text: String) throws -> NSDictionary {
+        var d = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
         d["check"] = nil
         return d as NSDictionary
     }
@@ -79,7 +79,7 @@ struct ServeRouteTests {
         let state = try await get(router, "/api/state?device=phone&at=\(at)")
         let cliState = try CLI.run(["state", "--store", dir.store, "--device", "phone", "--at", at, "--json"])
         #expect(state.status == .ok && cliState.status == 0)
-        #expect(withoutCheck(state.body) == withoutCheck(cliState.stdout))
+        #expect(try withoutCheck(state.body) == withoutCheck(cliState.stdout))
         #expect(state.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
         #expect(state.headers[.accessControlAllowOrigin] == nil)
 
@@ -87,7 +87,7 @@ struct ServeRouteTests {
         let cliWhy = try CLI.run([
             "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", at, "--json",
         ])
-        #expect(why.status == .ok && withoutCheck(why.body) == withoutCheck(cliWhy.stdout))
+        #expect(try why.status == .ok && withoutCheck(why.body) == withoutCheck(cliWhy.stdout))
 
         let replay = try await get(
             router, "/api/replay?device=phone&from=2021-11-02T00:00:00Z&to=2021-11-03T00:00:00Z&disagreements=true")
@@ -102,14 +102,16 @@ struct ServeRouteTests {
         #expect(page.status == .ok && lines.count == 5)
         let next = try #require(page.headers[HTTPField.Name("X-Next-After")!])
         let after = try await get(router, "/api/events?device=phone&limit=5&after=\(next)")
-        func seq(_ line: Substring?) -> Int {
-            ((try? JSONSerialization.jsonObject(with: Data((line ?? "").utf8))) as? [String: Any])?["seq"] as? Int ?? -1
+        func seq(_ line: Substring?) throws -> Int {
+            let text = try #require(line)
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            return try #require(event["seq"] as? Int)
         }
-        #expect(seq(after.body.split(separator: "\n").first) > seq(lines.last))
+        #expect(try seq(after.body.split(separator: "\n").first) > seq(lines.last))
 
         let devices = try await get(router, "/api/devices")
         #expect(
-            (devices.object["devices"] as? [[String: Any]])?.compactMap { $0["device"] as? String } == [
+            (try devices.object()["devices"] as? [[String: Any]])?.compactMap { $0["device"] as? String } == [
                 "phone", "default",
             ])
     }
@@ -121,15 +123,18 @@ struct ServeRouteTests {
         try TimelineExportTests().store(dir)
         let router = StackLedgerServer(settings: .init(), ledger: try Ledger(path: dir.store), policy: Policy())
             .router()
-        func error(_ answer: Answer) -> [String: Any] { answer.object["error"] as? [String: Any] ?? [:] }
+        func error(_ answer: Answer) throws -> [String: Any] {
+            try #require(try answer.object()["error"] as? [String: Any])
+        }
         let badTime = try await get(router, "/api/state?device=phone&at=yesterday")
         #expect(badTime.status == .badRequest)
-        #expect(error(badTime)["parameter"] as? String == "at" && error(badTime)["code"] as? String == "bad-parameter")
+        #expect(
+            try error(badTime)["parameter"] as? String == "at" && error(badTime)["code"] as? String == "bad-parameter")
         let tooMany = try await get(router, "/api/events?device=phone&limit=10001")
-        #expect(tooMany.status == .badRequest && error(tooMany)["parameter"] as? String == "limit")
+        #expect(try tooMany.status == .badRequest && error(tooMany)["parameter"] as? String == "limit")
         let nowhere = try await get(router, "/nowhere")
-        #expect(nowhere.status == .notFound && error(nowhere)["code"] as? String == "not-found")
+        #expect(try nowhere.status == .notFound && error(nowhere)["code"] as? String == "not-found")
         let foreign = try await get(router, "/api/devices", host: "evil.example:80")
-        #expect(foreign.status == .misdirectedRequest && error(foreign)["code"] as? String == "bad-host")
+        #expect(try foreign.status == .misdirectedRequest && error(foreign)["code"] as? String == "bad-host")
     }
 }
