@@ -107,12 +107,7 @@ extension Explainer.Explanation {
         try ledger.read { reader in
             for seq in citedSeqs {
                 try reader.withRecord(seq) { view in
-                    try Event(record: view).writeCanonical(&w) { w in
-                        w.key("seq")
-                        w.integer(Int(view.seq))
-                        w.key("recordedAt")
-                        w.time(view.recordedAt)
-                    }
+                    try view.writeStoredJSON(&w)
                 }
             }
         }

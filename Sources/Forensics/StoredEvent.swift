@@ -13,3 +13,16 @@ extension Event {
         }
     }
 }
+
+extension RecordView {
+    /// The stored event in its canonical JSON with its `seq` and `recordedAt` (the shape
+    /// `log --json`, `/api/events` and a `why`'s cited events share).
+    package func writeStoredJSON(_ w: inout CanonicalWriter) throws {
+        try Event(record: self).writeCanonical(&w) { w in
+            w.key("seq")
+            w.integer(Int(seq))
+            w.key("recordedAt")
+            w.time(recordedAt)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,8 +9,8 @@ import Foundation
 /// `$TMPDIR`): removed when the command ends, when SIGINT or SIGTERM stops it, and, if it
 /// was killed outright, by the next command that makes one, once no process of that id runs.
 package enum TemporaryFiles {
-    nonisolated(unsafe) private static var registered: [String] = []
-    nonisolated(unsafe) private static var handlersInstalled = false
+    /// The directories made and not yet removed, and whether the signal handlers are in.
+    private static let registry = Mutex<(paths: [String], handlersInstalled: Bool)>(([], false))
 
     /// The directory temporary files go in.
     static var base: String {
@@ -28,15 +29,19 @@ package enum TemporaryFiles {
             )
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        installHandlers()
-        registered.append(path)
+        let install = registry.withLock { registry in
+            registry.paths.append(path)
+            defer { registry.handlersInstalled = true }
+            return !registry.handlersInstalled
+        }
+        if install { installHandlers() }
         return path
     }
 
     /// Removes a directory made by `makeDirectory`, and forgets it.
     package static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
-        registered.removeAll { $0 == path }
+        registry.withLock { registry in registry.paths.removeAll { $0 == path } }
     }
 
     /// Removes the directories of commands that no longer run: those named with a process
@@ -61,8 +66,6 @@ package enum TemporaryFiles {
     }
 
     private static func installHandlers() {
-        guard !handlersInstalled else { return }
-        handlersInstalled = true
         // A parent may have started this process with these signals blocked: take them.
         var set = sigset_t()
         sigemptyset(&set)
@@ -70,7 +73,9 @@ package enum TemporaryFiles {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { sig in
-                for path in TemporaryFiles.registered { try? FileManager.default.removeItem(atPath: path) }
+                // A signal that lands while this thread holds the lock removes nothing rather than wait forever.
+                let paths = TemporaryFiles.registry.withLockIfAvailable { $0.paths } ?? []
+                for path in paths { try? FileManager.default.removeItem(atPath: path) }
                 _exit(128 + sig)
             }
         }

@@ -238,12 +238,7 @@ final class StoreAPI: @unchecked Sendable {
                         return false
                     }
                     var w = CanonicalWriter()
-                    try Event(record: view).writeCanonical(&w) { w in
-                        w.key("seq")
-                        w.integer(Int(view.seq))
-                        w.key("recordedAt")
-                        w.time(view.recordedAt)
-                    }
+                    try view.writeStoredJSON(&w)
                     out += w.bytes
                     out.append(0x0A)
                     count += 1

@@ -47,7 +47,7 @@ struct ExportSQLite: ParsableCommand {
 
     func run() throws {
         if schema {
-            print(SQLiteExport.schema)
+            printOutput(SQLiteExport.schema)
             return
         }
         guard let out else { throw ValidationError("Missing expected argument '--out <out>'") }

@@ -8,17 +8,15 @@ import Synchronization
 /// `{"error":{"exit":65,"message":"...","problems":[{"file","line","column","field","message"}]}}`,
 /// one line, the last on standard error (docs/queries.md, "Errors as JSON").
 enum FailureReport {
-    private static let last = Mutex<(message: String, problems: [IngestProblem])?>(nil)
-
     /// Keeps the failure's message and the input's lines at fault.
     static func record(_ message: String, problems: [IngestProblem]) {
-        last.withLock { $0 = (message, problems) }
+        CommandStreams.current.failure.withLock { $0 = (message, problems) }
     }
 
     /// Writes the error object: the recorded failure, or `otherwise` (the argument parser's
     /// message for a usage error) when none was recorded.
     static func writeJSON(exit: Int32, otherwise: String) {
-        let recorded = last.withLock { $0 }
+        let recorded = CommandStreams.current.failure.withLock { $0 }
         var w = CanonicalWriter()
         w.beginObject()
         w.key("error")
@@ -48,7 +46,6 @@ enum FailureReport {
         w.string(StackLedgerCommand.toolVersion)
         w.endObject()
         w.endObject()
-        var line = w.text + "\n"
-        line.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
+        CommandStreams.current.write(w.text + "\n", to: .error)
     }
 }

@@ -171,7 +171,7 @@ struct Import: ParsableCommand {
         var w = CanonicalWriter()
         ImportFileReport.writeJSON(
             &w, format: format.rawValue, files: reports, passedOver: passedOver, tool: StackLedgerCommand.toolVersion)
-        print(w.text)
+        printOutput(w.text)
     }
 }
 

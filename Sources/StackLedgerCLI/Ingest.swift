@@ -109,12 +109,12 @@ struct Ingest: ParsableCommand {
         if json {
             var w = CanonicalWriter()
             summary.writeJSON(&w, tool: StackLedgerCommand.toolVersion)
-            print(w.text)
+            printOutput(w.text)
         } else {
             var line =
                 "stored \(summary.stored), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), rejected \(summary.rejected)"
             if let f = summary.firstSeq, let l = summary.lastSeq { line += " (seq \(f)-\(l))" }
-            print(line)
+            printOutput(line)
         }
         if summary.rejected > 0 {
             FailureReport.record(
@@ -127,6 +127,5 @@ struct Ingest: ParsableCommand {
 
 /// Rewrites the progress line on a terminal (an empty text clears it).
 func printProgress(_ text: String) {
-    var line = "\r\u{1B}[K" + (text.isEmpty ? "" : "stackledger: " + text)
-    line.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
+    CommandStreams.current.write("\r\u{1B}[K" + (text.isEmpty ? "" : "stackledger: " + text), to: .error)
 }

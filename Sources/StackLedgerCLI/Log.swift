@@ -57,19 +57,13 @@ struct Log: ParsableCommand {
                         device.map({ $0 == env.device }) ?? true,
                         app.map({ $0 == env.app }) ?? true
                     else { return }
-                    let event = try Event(record: view)
                     if json {
                         var w = CanonicalWriter()
-                        event.writeCanonical(&w) { w in
-                            w.key("seq")
-                            w.integer(Int(view.seq))
-                            w.key("recordedAt")
-                            w.time(view.recordedAt)
-                        }
+                        try view.writeStoredJSON(&w)
                         w.bytes.append(0x0A)
                         out.write(w.bytes)
                     } else {
-                        out.write(LogText.line(view: view, event: event, local: local))
+                        out.write(LogText.line(view: view, event: try Event(record: view), local: local))
                     }
                 }
                 if let keyed {

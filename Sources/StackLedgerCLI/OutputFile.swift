@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 
 #if canImport(Glibc)
     import Glibc
@@ -91,15 +92,12 @@ final class OutputFile {
     func write(_ text: String) throws { try write(Array(text.utf8)) }
 
     private func flush() throws {
-        var offset = 0
-        let target = isStandardOutput ? STDOUT_FILENO : fd
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                throw fail("\(path): cannot write (\(String(cString: strerror(errno))))", code: ExitCodes.ioError)
-            }
-            offset += n
+        let failed = buffer.withUnsafeBytes {
+            isStandardOutput ? CommandStreams.current.write($0, to: .output) : SystemIO.writeAll(fd, $0)
+        }
+        if let failed {
+            let cause = failed == 0 ? "nothing was written" : String(cString: strerror(failed))
+            throw fail("\(path): cannot write (\(cause))", code: ExitCodes.ioError)
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -44,20 +44,52 @@ public struct StackLedgerCommand: ParsableCommand {
     /// `--json`, a failure also ends standard error with one JSON line, `{"error": {...}}`
     /// (docs/queries.md, "Errors as JSON").
     public static func runFromCommandLine() {
-        let arguments = joiningListedNumbers(Array(CommandLine.arguments.dropFirst()))
+        Glibc.exit(execute(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// What a run of the command wrote and how it ended.
+    public struct Outcome: Sendable {
+        /// The exit code the process would end with.
+        public var status: Int32
+        /// The bytes written to standard output.
+        public var output: [UInt8]
+        /// The bytes written to standard error.
+        public var error: [UInt8]
+    }
+
+    /// Runs the command with `arguments` (without the program's name) in this process, as
+    /// `runFromCommandLine` runs it, keeping what it writes instead of writing it out.
+    /// Runs side by side keep their outputs apart. A command that reads standard input, or
+    /// `serve`, is for the command line only.
+    public static func run(arguments: [String]) -> Outcome {
+        let streams = CommandStreams(capturing: true)
+        let status = CommandStreams.$current.withValue(streams) { execute(arguments) }
+        let kept = streams.kept
+        return Outcome(status: status, output: kept.output, error: kept.error)
+    }
+
+    /// Parses `arguments` and runs the command, writing its output, its failure's message
+    /// and, with `--json`, the JSON error line to the run's streams; returns the exit code.
+    static func execute(_ arguments: [String]) -> Int32 {
+        let arguments = joiningListedNumbers(arguments)
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
+            return ExitCode.success.rawValue
         } catch {
             let code = exitCode(for: error)
-            guard code != .success, arguments.prefix(while: { $0 != "--" }).contains("--json") else {
-                exit(withError: error)
-            }
-            // The parser's own message (for a usage error), then the JSON line, last.
+            // The parser's own message: help and the version on standard output, a usage
+            // error on standard error, as the argument parser writes them.
             let text = fullMessage(for: error)
+            if code == .success {
+                if !text.isEmpty { CommandStreams.current.write(text + "\n", to: .output) }
+                return code.rawValue
+            }
             if !text.isEmpty { printRaw(text + "\n") }
-            FailureReport.writeJSON(exit: code.rawValue, otherwise: message(for: error))
-            Glibc.exit(code.rawValue)
+            if arguments.prefix(while: { $0 != "--" }).contains("--json") {
+                FailureReport.writeJSON(exit: code.rawValue, otherwise: message(for: error))
+            }
+            return code.rawValue
         }
     }
 
@@ -124,14 +156,12 @@ enum ExitCodes {
 
 /// Prints one line to standard error, prefixed with the command name.
 func printError(_ message: String) {
-    var line = "stackledger: " + message.oneLine + "\n"
-    line.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
+    CommandStreams.current.write("stackledger: " + message.oneLine + "\n", to: .error)
 }
 
 /// Writes `text` to standard error as it is.
 func printRaw(_ text: String) {
-    var text = text
-    text.withUTF8 { _ = SystemIO.writeAll(2, UnsafeRawBufferPointer($0)) }
+    CommandStreams.current.write(text, to: .error)
 }
 
 /// Ends the command with an error message and an exit code; `problems` are the input's
@@ -173,7 +203,8 @@ func requireStore(_ options: StoreOptions) throws {
 func openLedger(_ options: StoreOptions, readOnly: Bool, writesInPlace: Bool = false) throws -> Ledger {
     var ledgerOptions = options.ledgerOptions(readOnly: readOnly)
     if writesInPlace && !readOnly {
-        StoreFaultHandler.install(store: options.path)
+        // A run in another program's process (`run(arguments:)`) leaves its signals alone.
+        if !CommandStreams.current.isCapturing { StoreFaultHandler.install(store: options.path) }
         ledgerOptions.writesInPlace = true
     }
     do {
@@ -211,10 +242,10 @@ struct StandardOutput {
     mutating func flush() {
         guard !buffer.isEmpty else { return }
         fflush(nil)
-        buffer.withUnsafeBytes { _ = SystemIO.writeAll(1, $0) }
+        buffer.withUnsafeBytes { _ = CommandStreams.current.write($0, to: .output) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
 /// Whether standard error is a terminal (progress lines are shown only then).
-var stderrIsTerminal: Bool { isatty(2) == 1 }
+var stderrIsTerminal: Bool { !CommandStreams.current.isCapturing && isatty(2) == 1 }

@@ -16,24 +16,24 @@ struct Stats: ParsableCommand {
         if json {
             var w = CanonicalWriter()
             s.writeJSON(&w, tool: StackLedgerCommand.toolVersion)
-            print(w.text)
+            printOutput(w.text)
             return
         }
-        print("events: \(s.events) in \(s.batches) commits")
-        print(
+        printOutput("events: \(s.events) in \(s.batches) commits")
+        printOutput(
             "devices: "
                 + (s.countsByDevice.isEmpty
                     ? "none"
                     : s.countsByDevice.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value))" }.joined(
                         separator: ", ")))
-        if let f = s.firstTime, let l = s.lastTime { print("time span: \(f.rfc3339) to \(l.rfc3339)") }
-        print("by type:")
-        for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) { print("  \(k): \(v)") }
-        print(
+        if let f = s.firstTime, let l = s.lastTime { printOutput("time span: \(f.rfc3339) to \(l.rfc3339)") }
+        printOutput("by type:")
+        for (k, v) in s.countsByType.sorted(by: { $0.key < $1.key }) { printOutput("  \(k): \(v)") }
+        printOutput(
             "bytes on disk: \(s.fileBytes) (data file); \(s.usedBytes) in used pages: \(s.treeBytes) of the log, \(s.derivedBytes) of checkpoints"
         )
-        print("bytes per event: \(String(format1: s.bytesPerEvent))")
-        if let h = s.head { print("chain head: seq \(h.lastSeq) sha256:\(h.hashHex)") }
+        printOutput("bytes per event: \(String(format1: s.bytesPerEvent))")
+        if let h = s.head { printOutput("chain head: seq \(h.lastSeq) sha256:\(h.hashHex)") }
     }
 }
 

@@ -71,19 +71,19 @@ struct Verify: ParsableCommand {
         if json {
             var w = CanonicalWriter()
             v.writeJSON(&w, tool: StackLedgerCommand.toolVersion)
-            print(w.text)
+            printOutput(w.text)
             return
         }
         if let counts = v.counts {
-            print(
+            printOutput(
                 "checked \(counts.records) records in \(counts.batches) batches, \(counts.strings) strings, \(counts.indexEntries) index entries, \(v.checkpoints) checkpoints"
             )
         }
-        if let head = v.head { print("chain head: seq \(head.lastSeq) sha256:\(head.hashHex)") }
+        if let head = v.head { printOutput("chain head: seq \(head.lastSeq) sha256:\(head.hashHex)") }
         if v.ok {
-            print("ok")
+            printOutput("ok")
         } else {
-            for p in v.problems { print("problem: \(p)") }
+            for p in v.problems { printOutput("problem: \(p)") }
             printError(
                 v.firstBadSeq.map { "verify failed: the first bad sequence number is \($0)" }
                     ?? "verify failed: \(v.problems.first ?? "")")

@@ -1,5 +1,6 @@
 import Foundation
 import SmartStack
+import StackLedgerCLI
 import StackLedgerTesting
 
 /// Runs the built `stackledger` executable as a user would.
@@ -27,6 +28,17 @@ enum CLI {
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 300
     ) throws -> Result {
         try run(executable: executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
+    }
+
+    /// Runs the command in this process, as Hummingbird's tests call their router: for
+    /// what an answer says. Exit codes a shell sees, standard input and signals are tested
+    /// with `run`, on the executable.
+    @discardableResult
+    static func call(_ arguments: [String]) -> Result {
+        let outcome = StackLedgerCommand.run(arguments: arguments)
+        return Result(
+            status: outcome.status, stdout: String(decoding: outcome.output, as: UTF8.self),
+            stderr: String(decoding: outcome.error, as: UTF8.self))
     }
 
     /// Runs any program with `arguments`, feeding it `stdin`, and collects its exit status

@@ -66,7 +66,7 @@ struct CaseBundleTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         try TimelineExportTests().store(dir)
-        let r = try CLI.run([
+        let r = CLI.call([
             "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", "2021-11-02T10:25:00Z",
             "--widget", "com.apple.mobileslideshow.PhotosReliveWidget", "--format", "case",
         ])
@@ -84,7 +84,7 @@ struct CaseBundleTests {
         #expect(row.contains("basis:policy") || row.contains("basis:documented"))
         #expect(row.contains("smartstack-1 model, at 2021-11-02T10:25:00Z, stack STACK-1") && row.contains("seq "))
         // The same answer gives the same bundle, byte for byte.
-        let again = try CLI.run([
+        let again = CLI.call([
             "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", "2021-11-02T10:25:00Z",
             "--widget", "com.apple.mobileslideshow.PhotosReliveWidget", "--format", "case",
         ])
@@ -97,7 +97,7 @@ struct CaseBundleTests {
         defer { dir.cleanup() }
         try TimelineExportTests().store(dir)
         let bundle = dir.file("timeline.jsonld")
-        let r = try CLI.run(["export", "timeline", "--store", dir.store, "--format", "case", "--out", bundle])
+        let r = CLI.call(["export", "timeline", "--store", dir.store, "--format", "case", "--out", bundle])
         #expect(r.status == 0, "\(r.stderr)")
         let row = try check(bundle, dir)
         #expect(row.contains("_ATXInfoSuggestionStore.db") || row.contains("CurrentPowerlog.PLSQL"), "\(row)")
@@ -106,7 +106,7 @@ struct CaseBundleTests {
         // Timesketch timeline of the same store has, and no events or observations.
         let sketch = dir.file("timeline.jsonl")
         #expect(
-            try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", sketch]).status
+            CLI.call(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", sketch]).status
                 == 0)
         let lines = try [bundle, sketch].map { path in
             let data = try Data(contentsOf: URL(fileURLWithPath: path + ".meta.json"))

@@ -58,30 +58,30 @@ struct DeviceLayoutTests {
         defer { dir.cleanup() }
         let root = try extraction(dir)
         let layoutFile = root + "/private/var/mobile/Library/SpringBoard/IconState.plist"
-        try CLI.run([
+        CLI.call([
             "import", "powerlog",
             root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife/CurrentPowerlog.PLSQL",
             "--root", root, "--store", dir.store,
         ])
-        let imported = try CLI.run([
+        let imported = CLI.call([
             "import", "iconstate", layoutFile, "--root", root, "--layout-time", "2021-12-16T12:00:00Z", "--store",
             dir.store,
         ])
         #expect(imported.status == 0, "\(imported.stderr)")
 
         let before = try json(
-            try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:24:00Z", "--json"]).stdout)
+            CLI.call(["state", "--store", dir.store, "--at", "2021-11-02T10:24:00Z", "--json"]).stdout)
         let stacks = try #require(before["stacks"] as? [[String: Any]])
         #expect(stacks.map { $0["stack"] as? String } == ["STACK-1"])
         let assumptions = try #require(before["assumptions"] as? [[String: Any]])
         #expect(assumptions.map { $0["code"] as? String } == ["LAYOUT_ASSUMED"])
 
         let after = try json(
-            try CLI.run(["state", "--store", dir.store, "--at", "2021-12-16T12:30:00Z", "--json"]).stdout)
+            CLI.call(["state", "--store", dir.store, "--at", "2021-12-16T12:30:00Z", "--json"]).stdout)
         #expect((after["assumptions"] as? [Any])?.isEmpty == true)
 
         let why = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", dir.store, "--stack", "STACK-1", "--at", "2021-11-02T10:24:41.173087Z", "--json",
             ]).stdout)
         let cited = try #require(why["cited"] as? [[String: Any]])
@@ -94,7 +94,7 @@ struct DeviceLayoutTests {
             observed.count == 2 && observed.allSatisfy { $0["agrees"] is NSNull && $0["scope"] as? String == "stack" })
         #expect(observed.allSatisfy { $0["judgement"] as? String == "consistent" })
 
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--from", "2021-11-01T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
             "--disagreements",
         ])
@@ -119,12 +119,12 @@ struct DeviceLayoutTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let root = try extraction(dir)
-        try CLI.run([
+        CLI.call([
             "import", "powerlog",
             root + "/private/var/containers/Shared/SystemGroup/Library/BatteryLife/CurrentPowerlog.PLSQL",
             "--store", dir.store,
         ])
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--from", "2021-11-01T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
             "--disagreements",
         ])
@@ -183,7 +183,7 @@ struct ExtractionImportTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let root = try extraction(dir)
-        let first = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let first = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(first.status == 0, "\(first.stderr)")
         for family in ["segb\t1\t", "knowledgec\t1\t", "powerlog\t1\t16\t", "iconstate\t1\t1\t"] {
             #expect(first.stdout.contains("\n" + family), "\(family): \(first.stdout)")
@@ -201,21 +201,21 @@ struct ExtractionImportTests {
         #expect(
             first.stdout.contains("passed over\tvar\ta link to private/var; links in an extraction are not followed"))
         // Paths inside the extraction, never through the link.
-        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let log = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         #expect(!log.contains(#""path":"var/"#))
         #expect(log.contains(#""type":"device.info""#) && log.contains(#""osVersion":"15.1""#))
         // The time zone the device's localtime link names, and the report says where from.
         #expect(log.contains(#""timeZone":"Europe/Paris""#))
         #expect(first.stdout.contains("time zone Europe/Paris, from the link private/var/db/timezone/localtime"))
 
-        let again = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store, "--json"])
+        let again = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store, "--json"])
         #expect(again.status == 0)
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let files = try #require(report["files"] as? [[String: Any]])
         #expect(files.count == 5 && files.allSatisfy { $0["imported"] as? Int == 0 })
 
-        let why = try CLI.run([
+        let why = CLI.call([
             "why", "--store", dir.store, "--device", "phone", "--stack", "STACK-1", "--at", "2021-11-02T10:30:00Z",
         ])
         #expect(why.status == 0 && why.stdout.contains("LAYOUT_ASSUMED"), "\(why.stdout)\(why.stderr)")
@@ -226,11 +226,11 @@ struct ExtractionImportTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let root = try extraction(dir)
-        let r = try CLI.run([
+        let r = CLI.call([
             "import", "extraction", root, "--device", "phone", "--time-zone", "Asia/Tokyo", "--store", dir.store,
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let log = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         #expect(log.contains(#""timeZone":"Asia/Tokyo""#) && !log.contains("Europe/Paris"))
     }
 
@@ -239,11 +239,11 @@ struct ExtractionImportTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let root = try extraction(dir)
-        let named = try CLI.run(["import", "extraction", root, "--store", dir.store])
+        let named = CLI.call(["import", "extraction", root, "--store", dir.store])
         #expect(named.status == 0 && named.stderr.contains("device: extraction"))
         let other = dir.file("other-phone")
         try FileManager.default.copyItem(atPath: root, toPath: other)
-        let refused = try CLI.run(["import", "extraction", other, "--store", dir.store])
+        let refused = CLI.call(["import", "extraction", other, "--store", dir.store])
         #expect(refused.status == 64 && refused.stderr.contains("--device"))
     }
 
@@ -254,7 +254,7 @@ struct ExtractionImportTests {
         let root = try extraction(dir)
         try Data("not a database".utf8).write(
             to: URL(fileURLWithPath: root + "/private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db"))
-        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let r = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(r.status == 65)
         #expect(r.stderr.contains("private/var/mobile/Library/CoreDuet/Knowledge/knowledgeC.db:"))
         #expect(r.stdout.contains("\npowerlog\t1\t16\t"))
@@ -328,7 +328,7 @@ struct ExtractionArchiveTests {
         let archive = dir.file("phone." + (kind == "zip-dos" ? "zip" : kind))
         try pack(root, into: archive, kind: kind, extra: extra)
         try FileManager.default.removeItem(atPath: root)
-        let r = try CLI.run(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
+        let r = CLI.call(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
         return (dir, r)
     }
 
@@ -337,8 +337,8 @@ struct ExtractionArchiveTests {
         let folder = WorkDirectory()
         defer { folder.cleanup() }
         let root = try ExtractionImportTests().extraction(folder)
-        try CLI.run(["import", "extraction", root, "--device", "phone", "--store", folder.store])
-        let expected = try CLI.run(["log", "--store", folder.store, "--json"]).stdout
+        CLI.call(["import", "extraction", root, "--device", "phone", "--store", folder.store])
+        let expected = CLI.call(["log", "--store", folder.store, "--json"]).stdout
             .split(separator: "\n").filter { !$0.contains("stack.layoutObserved") && !$0.contains("device.info") }
             .map { $0.replacingOccurrences(of: #","recordedAt":"[^"]*""#, with: "", options: .regularExpression) }
         for kind in ["tar.gz", "tar", "zip"] {
@@ -346,7 +346,7 @@ struct ExtractionArchiveTests {
             defer { dir.cleanup() }
             #expect(r.status == 0, "\(kind): \(r.stdout)\(r.stderr)")
             #expect(r.stdout.contains("passed over\tvar\ta link to private/var"), "\(kind)")
-            let got = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+            let got = CLI.call(["log", "--store", dir.store, "--json"]).stdout
             let events = got.split(separator: "\n")
             let comparable = events.filter { !$0.contains("stack.layoutObserved") && !$0.contains("device.info") }
                 .map { $0.replacingOccurrences(of: #","recordedAt":"[^"]*""#, with: "", options: .regularExpression) }
@@ -372,7 +372,7 @@ struct ExtractionArchiveTests {
         let layout = root + "/private/var/mobile/Library/SpringBoard/IconState.plist"
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: seconds)], ofItemAtPath: layout)
-        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let r = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
         let expected =
             seconds == 0
@@ -380,15 +380,15 @@ struct ExtractionArchiveTests {
             : "its file time, 2031-01-01T00:00:00Z, lies more than a year outside the span the extraction's other evidence covers"
         #expect((r.stdout + r.stderr).contains(expected), "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("IconState.plist") && r.stderr.contains("--layout-time"))
-        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let log = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         #expect(!log.contains("stack.layoutObserved") && log.contains("stack.observed"))
         // Given a time, the same file is imported.
-        let again = try CLI.run([
+        let again = CLI.call([
             "import", "extraction", root, "--device", "phone", "--layout-time", "2021-12-16T12:00:00Z", "--store",
             dir.store,
         ])
         #expect(again.status == 0, "\(again.stdout)")
-        #expect(try CLI.run(["log", "--store", dir.store, "--json"]).stdout.contains("stack.layoutObserved"))
+        #expect(CLI.call(["log", "--store", dir.store, "--json"]).stdout.contains("stack.layoutObserved"))
     }
 
     @Test("a zip whose layout file has only a DOS time: answers list LAYOUT_TIME_UNCERTAIN")
@@ -396,7 +396,7 @@ struct ExtractionArchiveTests {
         let (dir, r) = try importArchive("zip-dos")
         defer { dir.cleanup() }
         #expect(r.status == 0, "\(r.stderr)")
-        let state = try CLI.run([
+        let state = CLI.call([
             "state", "--store", dir.store, "--device", "phone", "--at", "2021-12-16T13:00:00Z",
         ]).stdout
         #expect(state.contains("LAYOUT_TIME_UNCERTAIN STACK-1"), "\(state)")
@@ -420,7 +420,7 @@ struct ExtractionArchiveTests {
         for c in cases {
             let path = dir.file(c.name)
             try c.bytes.write(to: URL(fileURLWithPath: path))
-            let r = try CLI.run([
+            let r = CLI.call([
                 "import", "extraction", path, "--device", "phone", "--store", dir.file(c.name + ".store"),
             ])
             #expect(r.status == 74, "\(c.name): \(r.stderr)")
@@ -493,7 +493,7 @@ struct DuetExpertStoreTests {
         defer { dir.cleanup() }
         let root = try DeviceLayoutTests().extraction(dir)
         try writeStore(into: root)
-        let r = try CLI.run([
+        let r = CLI.call([
             "import", "extraction", root, "--device", "phone", "--layout-time", "2021-12-16T12:00:00Z", "--store",
             dir.store,
         ])
@@ -504,7 +504,7 @@ struct DuetExpertStoreTests {
         #expect(r.stdout.contains("table abuseControlOutcomes: 2 rows, not read"))
         #expect(
             r.stdout.contains("UNKNOWN-ID: no widgetEngagements row names this widget's kind and bundle; not guessed"))
-        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let log = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         for type in [
             "stack.rotated", "widget.relevanceObserved", "widget.tapped", "suggestion.observed", "suggestion.dismissed",
         ] {
@@ -516,7 +516,7 @@ struct DuetExpertStoreTests {
                 #""kind":"com.apple.mobileslideshow.PhotosReliveWidget","extension":"com.apple.mobileslideshow.PhotosReliveWidget","intentHash":"0","recordedDuration":12.5"#
             ), "\(log)")
 
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--device", "phone", "--from", "2021-11-02T10:00:00Z", "--to",
             "2021-11-02T11:00:00Z", "--disagreements",
         ])
@@ -560,7 +560,7 @@ extension DuetExpertStoreTests {
             """
         let w = try CLI.run(executable: "/usr/bin/python3", ["-c", script, db])
         #expect(w.status == 0, "\(w.stderr)")
-        let r = try CLI.run(["import", "atx", db, "--device", "phone", "--store", dir.store])
+        let r = CLI.call(["import", "atx", db, "--device", "phone", "--store", dir.store])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         for line in [
             "2: proactiveStackRotations row: rotationTimestamp holds the text \"later\", not a number",
@@ -570,7 +570,7 @@ extension DuetExpertStoreTests {
         ] {
             #expect(r.stdout.contains(line), "\(r.stdout)")
         }
-        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let log = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         #expect(log.contains(#""criterion":"relevance""#) && log.contains(#""intentHash":"h-1""#), "\(log)")
         #expect(log.contains(#""intentHash":"abc""#), "\(log)")
         #expect(log.split(separator: "\n").count == 2)
@@ -585,15 +585,15 @@ struct ImportedDuplicateTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let root = try DeviceLayoutTests().extraction(dir)
-        let first = try CLI.run([
+        let first = CLI.call([
             "import", "powerlog", Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"), "--device",
             "phone", "--store", dir.store,
         ])
         #expect(first.status == 0)
-        let again = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let again = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
         #expect(again.stdout.contains("\npowerlog\t1\t0\t16\t"), "\(again.stdout)")
-        let stats = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let stats = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         #expect(stats.split(separator: "\n").filter { $0.contains("PLApplicationAgent") }.count == 16)
     }
 }
@@ -624,17 +624,17 @@ struct PowerLogInferenceTests {
     func inferred() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let r = try CLI.run(["import", "powerlog", try alternating(dir), "--store", dir.store])
+        let r = CLI.call(["import", "powerlog", try alternating(dir), "--store", dir.store])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.stdout.contains("inferred stack inferred:powerlog:2-3-1 of eather, Widget from 3 rows"), "\(r.stdout)")
-        let state = try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:30:00Z"]).stdout
+        let state = CLI.call(["state", "--store", dir.store, "--at", "2021-11-02T10:30:00Z"]).stdout
         #expect(state.contains("inferred:powerlog:2-3-1"), "\(state)")
         #expect(state.contains("LAYOUT_INFERRED") && !state.contains("LAYOUT_ASSUMED"))
         // Before its first on-screen period (10:24 to 10:25), the inferred stack is assumed too.
-        let before = try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:20:00Z"]).stdout
+        let before = CLI.call(["state", "--store", dir.store, "--at", "2021-11-02T10:20:00Z"]).stdout
         #expect(before.contains("LAYOUT_ASSUMED") && before.contains("LAYOUT_INFERRED"), "\(before)")
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--from", "2021-11-02T00:00:00Z", "--to", "2021-11-03T00:00:00Z",
             "--disagreements",
         ])
@@ -648,7 +648,7 @@ struct PowerLogInferenceTests {
     func realSample() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let r = try CLI.run([
+        let r = CLI.call([
             "import", "powerlog", Fixtures.path("data/powerlog/powerlog_2021-12-16_05-54_84E2141B.PLSQL"), "--store",
             dir.store,
         ])
@@ -657,7 +657,7 @@ struct PowerLogInferenceTests {
             r.stdout.contains(
                 "no stack inferred for size 2, location 3, page unknown: Widget, eather were on screen in the same period"
             ), "\(r.stdout)")
-        let state = try CLI.run(["state", "--store", dir.store, "--at", "2021-11-02T10:30:00Z"]).stdout
+        let state = CLI.call(["state", "--store", dir.store, "--at", "2021-11-02T10:30:00Z"]).stdout
         #expect(state.contains("no stacks"))
     }
 }
@@ -694,7 +694,7 @@ struct DesiredLayoutTests {
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: 1_639_656_000)],
             ofItemAtPath: root + "/private/var/mobile/Library/SpringBoard/DesiredIconState.plist")
-        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let r = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("iconstate\t2\t2\t"), "\(r.stdout)")
         #expect(r.stdout.contains("  stack STACK-2 is in DesiredIconState.plist only"))

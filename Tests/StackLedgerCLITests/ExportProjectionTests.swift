@@ -21,13 +21,13 @@ struct ExportProjectionTests {
             FileManager.default.isExecutableFile(atPath: ExportProjectionTests.python),
             "run tools/setup: it installs duckdb in .build/pyenv")
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
+            CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
                 == 0)
         let common = [
             "--store", dir.store, "--from", "2026-03-02T09:00:00Z", "--to", "2026-03-02T10:30:00Z", "--every", "30m",
         ]
-        let csv = try CLI.run(["export", "projection"] + common + ["--format", "csv"])
-        let ndjson = try CLI.run(["export", "projection"] + common + ["--format", "ndjson"])
+        let csv = CLI.call(["export", "projection"] + common + ["--format", "csv"])
+        let ndjson = CLI.call(["export", "projection"] + common + ["--format", "ndjson"])
         #expect(csv.status == 0 && ndjson.status == 0, "\(csv.stderr)\(ndjson.stderr)")
         let csvFile = try dir.write("p.csv", csv.stdout)
         let jsonFile = try dir.write("p.ndjson", ndjson.stdout)
@@ -51,7 +51,7 @@ struct ExportProjectionTests {
 
     @Test("a bad --every is a usage error")
     func badEvery() throws {
-        let r = try CLI.run([
+        let r = CLI.call([
             "export", "projection", "--from", "2026-03-02T09:00:00Z", "--to", "2026-03-02T10:00:00Z", "--every", "5x",
             "--format", "csv",
         ])

@@ -7,7 +7,7 @@ import Testing
 @Suite("Export targets")
 struct ExportTargetTests {
     func store(_ dir: WorkDirectory) throws {
-        let r = try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")])
+        let r = CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")])
         try #require(r.status == 0, "\(r.stderr)")
     }
 
@@ -55,7 +55,7 @@ struct ExportTargetTests {
                 ["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", out],
                 ["export", "sqlite", "--store", dir.store, "--out", out],
             ] {
-                let r = try CLI.run(arguments)
+                let r = CLI.call(arguments)
                 #expect(r.status == 64, "\(arguments): \(r.stderr)")
                 #expect(r.stderr.contains("is \(what)"), "\(r.stderr)")
             }
@@ -74,7 +74,7 @@ struct ExportTargetTests {
         defer { dir.cleanup() }
         try store(dir)
         let meta = dir.file("meta.json")
-        let jsonl = try CLI.run([
+        let jsonl = CLI.call([
             "export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", "-", "--meta", meta,
         ])
         #expect(jsonl.status == 0, "\(jsonl.stderr)")
@@ -82,17 +82,17 @@ struct ExportTargetTests {
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("{\"message\":") })
         let metadata = try String(contentsOfFile: meta, encoding: .utf8)
         #expect(metadata.contains(#""file":"standard output""#), "\(metadata)")
-        let csv = try CLI.run([
+        let csv = CLI.call([
             "export", "timeline", "--store", dir.store, "--format", "timesketch-csv", "--out", "-", "--meta", meta,
         ])
         #expect(csv.status == 0 && csv.stdout.hasPrefix("message,"), "\(csv.stdout.prefix(200))")
-        let bundle = try CLI.run([
+        let bundle = CLI.call([
             "export", "timeline", "--store", dir.store, "--format", "case", "--out", "-", "--meta", meta,
         ])
         #expect(bundle.status == 0 && bundle.stdout.contains("uco-core"), "\(bundle.stderr)")
-        let noMeta = try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", "-"])
+        let noMeta = CLI.call(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", "-"])
         #expect(noMeta.status == 64 && noMeta.stderr.contains("--meta"), "\(noMeta.stderr)")
-        let sqlite = try CLI.run(["export", "sqlite", "--store", dir.store, "--out", "-"])
+        let sqlite = CLI.call(["export", "sqlite", "--store", dir.store, "--out", "-"])
         #expect(sqlite.status == 64 && sqlite.stderr.contains("SQLite"), "\(sqlite.stderr)")
     }
 
@@ -105,7 +105,7 @@ struct ExportTargetTests {
         // A process id no process has (above the kernel's limit).
         let stale = dir.file(".t.jsonl.partial-99999999")
         try Data("half".utf8).write(to: URL(fileURLWithPath: stale))
-        let r = try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", out])
+        let r = CLI.call(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: stale))
         #expect(FileManager.default.fileExists(atPath: out))
@@ -127,7 +127,7 @@ struct OverlongLineTests {
         for _ in 0..<20 { try handle.write(contentsOf: chunk) }
         try handle.write(contentsOf: Data("\"}\n{\"type\":\"no.such.type\",\"time\":\"2026-03-02T06:00:00Z\"}\n".utf8))
         try handle.close()
-        let r = try CLI.run(["ingest", "--store", dir.store, path])
+        let r = CLI.call(["ingest", "--store", dir.store, path])
         #expect(r.status == 65)
         #expect(r.stderr.contains("rejected 2 invalid lines"), "\(r.stderr)")
         #expect(r.stderr.contains("see docs/events.md"), "\(r.stderr)")

@@ -39,18 +39,18 @@ struct HomeScreenPagesTests {
                 ],
                 [.init("BROKEN", widgets: [.init("X", kind: nil, app: "com.x", extensionBundle: nil)])],
             ], to: path)
-        let r = try CLI.run([
+        let r = CLI.call([
             "import", "homescreenpages", path, "--device", "phone", "--layout-time", "2021-11-02T09:00:00Z", "--store",
             dir.store,
         ])
         #expect(r.stdout.contains("stack BROKEN on page 2, row 0, column 0: a widget names no kind"), "\(r.stdout)")
         #expect(r.stdout.contains("stack PINNED: stackLayoutSize 1 names no size this version knows"))
-        let log = try CLI.run(["log", "--store", dir.store, "--json"]).stdout
+        let log = CLI.call(["log", "--store", dir.store, "--json"]).stdout
         #expect(log.contains(#""stream":"DuetExpertCenter.HomeScreenPages""#), "\(log)")
         #expect(log.contains(#""method":"recorded","complete":false"#))
         #expect(log.contains(#""smartRotate":true,"widgetSuggestions":false"#))
         #expect(log.contains(#""widgets":[{"instance":"E181372D-47EA-450D-B9F5-6CE608D0676A""#))
-        let state = try CLI.run([
+        let state = CLI.call([
             "state", "--store", dir.store, "--device", "phone", "--at", "2021-11-02T10:00:00Z", "--json",
         ])
         #expect(state.status == 0, "\(state.stderr)")
@@ -71,7 +71,7 @@ struct HomeScreenPagesTests {
                 ]
             ],
             to: root + "/private/var/mobile/Library/DuetExpertCenter/CachedHomeScreenConfig/HomeScreenPages")
-        let r = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let r = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("\nhomescreenpages\t1\t1\t"), "\(r.stdout)")
         #expect(

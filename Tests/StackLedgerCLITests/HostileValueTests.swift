@@ -21,18 +21,18 @@ struct HostileValueTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(
-            try CLI.run([
+            CLI.call([
                 "ingest", "--store", dir.store, try dir.write("base.ndjson", Self.stack.joined(separator: "\n") + "\n"),
             ]).status == 0)
-        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        let before = CLI.call(["export", "events", "--store", dir.store]).stdout
         let bad = try dir.write(
             "bad.ndjson", Self.stack[0].replacingOccurrences(of: "05:00:00Z", with: "05:30:00Z") + "\n" + line + "\n")
-        let r = try CLI.run(["ingest", "--store", dir.store, bad])
+        let r = CLI.call(["ingest", "--store", dir.store, bad])
         #expect(r.status == 65, "\(r.stderr)")
         #expect(
             r.stderr.contains("bad.ndjson:2") && r.stderr.contains(field) && r.stderr.contains(message), "\(r.stderr)")
-        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
-        let state = try CLI.run(["state", "--store", dir.store, "--at", "2026-05-05T00:00:00Z", "--json"])
+        #expect(CLI.call(["export", "events", "--store", dir.store]).stdout == before)
+        let state = CLI.call(["state", "--store", dir.store, "--at", "2026-05-05T00:00:00Z", "--json"])
         #expect(state.status == 0, "\(state.stderr)")
     }
 
@@ -72,20 +72,20 @@ struct HostileValueTests {
         defer { dir.cleanup() }
         let lines = Self.stack + [Self.timeline(#"{"score":5,"duration":315576000}"#)]
         #expect(
-            try CLI.run([
+            CLI.call([
                 "ingest", "--store", dir.store, try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n"),
             ]).status == 0)
         for at in ["2026-05-04T09:00:00Z", "2030-01-01T00:00:00Z", "2199-12-31T23:59:59Z"] {
-            let r = try CLI.run(["state", "--store", dir.store, "--at", at, "--json"])
+            let r = CLI.call(["state", "--store", dir.store, "--at", at, "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             // Every time in the answer is one RFC 3339 can write: the window ends 2036-05-03T20:00:00Z.
             let untils = r.stdout.components(separatedBy: #""until":""#).dropFirst().map { String($0.prefix(20)) }
             #expect(untils.allSatisfy { $0 == "2036-05-03T20:00:00Z" }, "\(untils)")
             if at.hasPrefix("2026") { #expect(untils.count == 1) }
         }
-        #expect(try CLI.run(["rebuild", "--store", dir.store]).status == 0)
+        #expect(CLI.call(["rebuild", "--store", dir.store]).status == 0)
         #expect(
-            try CLI.run([
+            CLI.call([
                 "replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2036-06-01T00:00:00Z",
             ]).status == 0)
     }
@@ -95,11 +95,11 @@ struct HostileValueTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(
-            try CLI.run([
+            CLI.call([
                 "ingest", "--store", dir.store, try dir.write("in.ndjson", Self.stack.joined(separator: "\n") + "\n"),
             ]).status == 0)
         for every in ["9223372036855s", "3653d", "99999999999999999999m"] {
-            let r = try CLI.run([
+            let r = CLI.call([
                 "export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to",
                 "2026-05-05T00:00:00Z",
                 "--every", every, "--format", "csv",
@@ -107,14 +107,14 @@ struct HostileValueTests {
             #expect(r.status == 64, "\(every): \(r.stderr)")
             #expect(r.stderr.contains("--every"))
         }
-        let ok = try CLI.run([
+        let ok = CLI.call([
             "export", "projection", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to",
             "2026-05-05T00:00:00Z",
             "--every", "3652d", "--format", "csv",
         ])
         #expect(ok.status == 0, "\(ok.stderr)")
-        #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "0"]).status == 64)
-        #expect(try CLI.run(["rebuild", "--store", dir.store, "--threads", "100000"]).status == 64)
+        #expect(CLI.call(["ingest", "--store", dir.store, "--batch-size", "0"]).status == 64)
+        #expect(CLI.call(["rebuild", "--store", dir.store, "--threads", "100000"]).status == 64)
     }
 
     @Test("a policy parameter out of its range exits 65 naming the parameter and its range")
@@ -136,16 +136,16 @@ struct HostileValueTests {
             ),
         ]
         for (text, message) in cases {
-            let r = try CLI.run(["policy", "--policy", try dir.write("p.json", text)])
+            let r = CLI.call(["policy", "--policy", try dir.write("p.json", text)])
             #expect(r.status == 65, "\(text): \(r.stderr)")
             #expect(r.stderr.contains(message), "\(text): \(r.stderr)")
         }
         #expect(
-            try CLI.run([
+            CLI.call([
                 "policy", "--policy",
                 try dir.write("p.json", #"{"rotationCapPerWidgetPerDay":null,"contextRank":0.5}"#),
             ]).status == 0)
-        #expect(try CLI.run(["policy", "--policy", dir.file("missing.json")]).status == 74)
+        #expect(CLI.call(["policy", "--policy", dir.file("missing.json")]).status == 74)
     }
 }
 
@@ -163,18 +163,18 @@ struct ForgedTextTests {
             #"{"type":"widget.timeline","time":"2026-05-04T07:00:00Z","app":"\#(Self.forged)","kind":"K\tX","entries":[{"date":"2026-05-04T08:00:00Z","relevance":{"score":5,"duration":600}}]}"#,
         ]
         let input = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
-        #expect(try CLI.run(["ingest", "--store", dir.store, input]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, input]).status == 0)
         let answers = [
-            try CLI.run(["log", "--store", dir.store]),
-            try CLI.run(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z"]),
-            try CLI.run([
+            CLI.call(["log", "--store", dir.store]),
+            CLI.call(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z"]),
+            CLI.call([
                 "why", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--stack", "s\u{1B}[2J1", "--widget",
                 "K\tX",
             ]),
-            try CLI.run([
+            CLI.call([
                 "replay", "--store", dir.store, "--from", "2026-05-04T00:00:00Z", "--to", "2026-05-05T00:00:00Z",
             ]),
-            try CLI.run(["stats", "--store", dir.store]),
+            CLI.call(["stats", "--store", dir.store]),
         ]
         for r in answers {
             #expect(r.status == 0, "\(r.stderr)")
@@ -194,7 +194,7 @@ struct ForgedTextTests {
             })
         #expect(answers[1].stdout.contains(#"w\n1  K\tX"#))
         // An error that quotes a stored name keeps to one line.
-        let err = try CLI.run(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--device", "x\ny"])
+        let err = CLI.call(["state", "--store", dir.store, "--at", "2026-05-04T08:05:00Z", "--device", "x\ny"])
         #expect(err.status == 64 && err.stderr.split(separator: "\n").count == 1 && err.stderr.contains(#"x\ny"#))
     }
 }
@@ -208,10 +208,10 @@ struct ContractEdgeTests {
         let bom = try dir.write(
             "bom.ndjson", "\u{FEFF}" + #"{"type":"app.foreground","time":"2026-05-04T09:00:00-00:00","app":"a"}"# + "\n"
         )
-        let r = try CLI.run(["ingest", "--store", dir.store, bom])
+        let r = CLI.call(["ingest", "--store", dir.store, bom])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
-            try CLI.run(["export", "events", "--store", dir.store]).stdout
+            CLI.call(["export", "events", "--store", dir.store]).stdout
                 == #"{"type":"app.foreground","time":"2026-05-04T09:00:00Z","app":"a"}"# + "\n")
         let leap = try CLI.run(
             ["ingest", "--store", dir.store, "-"],
@@ -249,26 +249,26 @@ struct ContractEdgeTests {
     func exitCodes() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let s = ["--store", dir.store]
         #expect(
-            try CLI.run(["log"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
+            CLI.call(["log"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status == 64)
         #expect(
-            try CLI.run(["replay"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status
+            CLI.call(["replay"] + s + ["--from", "2026-03-03T00:00:00Z", "--to", "2026-03-02T00:00:00Z"]).status
                 == 64)
-        #expect(try CLI.run(["log"] + s + ["--device", "nosuch"]).status == 64)
-        #expect(try CLI.run(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--device", "nosuch"]).status == 64)
+        #expect(CLI.call(["log"] + s + ["--device", "nosuch"]).status == 64)
+        #expect(CLI.call(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--device", "nosuch"]).status == 64)
         #expect(
-            try CLI.run(
+            CLI.call(
                 ["replay"] + s + [
                     "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--stack", "nosuch",
                 ]
             ).status == 64)
-        #expect(try CLI.run(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--stack", "nosuch"]).status == 64)
+        #expect(CLI.call(["state"] + s + ["--at", "2026-03-02T10:00:00Z", "--stack", "nosuch"]).status == 64)
         // Filters that match nothing answer with nothing.
-        #expect(try CLI.run(["log"] + s + ["--type", "stack.scrolled"]).status == 0)
+        #expect(CLI.call(["log"] + s + ["--type", "stack.scrolled"]).status == 0)
         #expect(
-            try CLI.run(
+            CLI.call(
                 ["replay"] + s + [
                     "--from", "2026-03-02T06:00:02Z", "--to", "2026-03-02T06:00:03Z", "--stack", "home-1",
                 ]
@@ -283,8 +283,8 @@ struct CheckScopeTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let input = try dir.write("w.ndjson", workload(3000))
-        #expect(try CLI.run(["ingest", "--store", dir.store, "--batch-size", "500", input]).status == 0)
-        let state = try CLI.run([
+        #expect(CLI.call(["ingest", "--store", dir.store, "--batch-size", "500", input]).status == 0)
+        let state = CLI.call([
             "state", "--store", dir.store, "--device", "device-0", "--at", "2026-03-02T12:00:00Z", "--json",
         ])
         #expect(
@@ -305,30 +305,30 @@ struct ExpectedHeadTests {
     func rollback() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let old = dir.file("old")
         try FileManager.default.copyItem(atPath: dir.store, toPath: old)
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
+            CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
                 == 0)
-        let recorded = try #require(head(try CLI.run(["verify", "--store", dir.store])))
-        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", recorded]).status == 0)
+        let recorded = try #require(head(CLI.call(["verify", "--store", dir.store])))
+        #expect(CLI.call(["verify", "--store", dir.store, "--expect-head", recorded]).status == 0)
         // The newer store holds the older head too: it is a prefix of its chain.
-        let older = try #require(head(try CLI.run(["verify", "--store", old])))
-        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", older]).status == 0)
+        let older = try #require(head(CLI.call(["verify", "--store", old])))
+        #expect(CLI.call(["verify", "--store", dir.store, "--expect-head", older]).status == 0)
         // Rolled back: the older copy put in place of the newer one.
         try FileManager.default.removeItem(atPath: dir.store + "/data.mdb")
         try FileManager.default.copyItem(atPath: old + "/data.mdb", toPath: dir.store + "/data.mdb")
-        #expect(try CLI.run(["verify", "--store", dir.store]).status == 0)
-        let caught = try CLI.run(["verify", "--store", dir.store, "--expect-head", recorded])
+        #expect(CLI.call(["verify", "--store", dir.store]).status == 0)
+        let caught = CLI.call(["verify", "--store", dir.store, "--expect-head", recorded])
         #expect(caught.status == 1 && caught.stdout.contains("no batch ending at"), "\(caught.stdout)")
-        let query = try CLI.run([
+        let query = CLI.call([
             "state", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--expect-head", recorded,
         ])
         #expect(query.status == 74 && query.stderr.contains("--expect-head"), "\(query.stderr)")
         let wrongHash = older.replacingOccurrences(of: "sha256:", with: "sha256:0")
         #expect(
-            try CLI.run(["verify", "--store", dir.store, "--expect-head", String(wrongHash.dropLast())]).status == 1)
-        #expect(try CLI.run(["verify", "--store", dir.store, "--expect-head", "garbage"]).status == 64)
+            CLI.call(["verify", "--store", dir.store, "--expect-head", String(wrongHash.dropLast())]).status == 1)
+        #expect(CLI.call(["verify", "--store", dir.store, "--expect-head", "garbage"]).status == 64)
     }
 }

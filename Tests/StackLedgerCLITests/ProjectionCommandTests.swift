@@ -7,7 +7,7 @@ import Testing
 struct ProjectionCommandTests {
     func ingested(_ scenario: String) throws -> WorkDirectory {
         let dir = WorkDirectory()
-        let r = try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/\(scenario).ndjson")])
+        let r = CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/\(scenario).ndjson")])
         #expect(r.status == 0)
         return dir
     }
@@ -20,7 +20,7 @@ struct ProjectionCommandTests {
     func stateJSON() throws {
         let dir = try ingested("cards-day")
         defer { dir.cleanup() }
-        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
+        let r = CLI.call(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try json(r.stdout)
         #expect(doc["at"] as? String == "2026-03-02T09:45:00Z")
@@ -44,7 +44,7 @@ struct ProjectionCommandTests {
     func replayJSON() throws {
         let dir = try ingested("calendar-suggestion")
         defer { dir.cleanup() }
-        let r = try CLI.run([
+        let r = CLI.call([
             "replay", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-02T23:59:59Z", "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -66,17 +66,17 @@ struct ProjectionCommandTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         _ = try dir.write("w.ndjson", workload(3000, seed: 5))
-        #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
         let args = ["state", "--store", dir.store, "--device", "device-1", "--at", "2026-03-20T12:00:00Z", "--json"]
-        let a = try CLI.run(args)
-        let b = try CLI.run(args)
+        let a = CLI.call(args)
+        let b = CLI.call(args)
         #expect(a.status == 0 && a.stdout == b.stdout)
         let replay = [
             "replay", "--store", dir.store, "--device", "device-1", "--from", "2026-03-05T00:00:00Z", "--to",
             "2026-03-20T12:00:00Z", "--json",
         ]
-        let c = try CLI.run(replay)
-        let d = try CLI.run(replay)
+        let c = CLI.call(replay)
+        let d = CLI.call(replay)
         #expect(c.status == 0 && !c.stdout.isEmpty && c.stdout == d.stdout)
     }
 
@@ -85,8 +85,8 @@ struct ProjectionCommandTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         _ = try dir.write("w.ndjson", workload(500, seed: 2))
-        #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
-        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T12:00:00Z"])
+        #expect(CLI.call(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
+        let r = CLI.call(["state", "--store", dir.store, "--at", "2026-03-02T12:00:00Z"])
         #expect(r.status == 64)
         #expect(r.stderr.contains("device-0") && r.stderr.contains("device-1") && r.stderr.contains("--device"))
     }
@@ -95,27 +95,27 @@ struct ProjectionCommandTests {
     func policy() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        let base = try json(try CLI.run(["policy", "--json"]).stdout)
+        let base = try json(CLI.call(["policy", "--json"]).stdout)
         // Scripts pass --store to every command; policy reads none.
-        let withStore = try CLI.run(["policy", "--json", "--store", dir.store])
+        let withStore = CLI.call(["policy", "--json", "--store", dir.store])
         let withStoreDigest = try json(withStore.stdout)["digest"] as? String
         #expect(withStore.status == 0 && withStoreDigest == base["digest"] as? String)
         let params = try #require(base["parameters"] as? [String: Any])
         #expect(
             params.keys.contains("rotationCapPerWidgetPerDay") && params.keys.contains("suggestionCapPerWidgetPerDay"))
         let file = try dir.write("p.json", #"{"rotationCapPerWidgetPerDay": null}"#)
-        let custom = try json(try CLI.run(["policy", "--json", "--policy", file]).stdout)
+        let custom = try json(CLI.call(["policy", "--json", "--policy", file]).stdout)
         #expect(custom["digest"] as? String != base["digest"] as? String)
         #expect((custom["parameters"] as? [String: Any])?["rotationCapPerWidgetPerDay"] is NSNull)
         let bad = try dir.write("bad.json", #"{"rotationCap": 3}"#)
-        let r = try CLI.run(["policy", "--policy", bad])
+        let r = CLI.call(["policy", "--policy", bad])
         #expect(r.status == 65 && r.stderr.contains("rotationCap"))
         // Text that is not JSON is named by line and column.
         let broken = try dir.write("broken.json", "{\n  \"parameters\": {\n    \"scrollHoldMinutes\": 30,\n  }\n}\n")
-        let syntax = try CLI.run(["policy", "--policy", broken])
+        let syntax = CLI.call(["policy", "--policy", broken])
         #expect(syntax.status == 65 && syntax.stderr.contains("broken.json:4:3: not JSON"))
         let cut = try dir.write("cut.json", #"{"parameters": {"scrollHoldMinutes": 30"#)
-        let short = try CLI.run(["policy", "--policy", cut])
+        let short = CLI.call(["policy", "--policy", cut])
         #expect(short.status == 65 && short.stderr.contains("cut.json:1:40: not JSON: the file ends inside an object"))
     }
 
@@ -125,19 +125,19 @@ struct ProjectionCommandTests {
         defer { dir.cleanup() }
         // Flip one bit of the newest record through LMDB, as a forger would.
         try StoreForgery.flipBit(inRecord: 6, store: dir.store)
-        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
+        let r = CLI.call(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json"])
         #expect(r.status == 74 && r.stderr.contains("--force"))
-        let forced = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json", "--force"])
+        let forced = CLI.call(["state", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--json", "--force"])
         #expect(forced.status == 0 && forced.stdout.contains(#""verified":false,"unreadable":[6]"#))
-        let why = try CLI.run([
+        let why = CLI.call([
             "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json",
         ])
         #expect(why.status == 74 && why.stderr.contains("--force"))
-        let whyForced = try CLI.run([
+        let whyForced = CLI.call([
             "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json", "--force",
         ])
         #expect(whyForced.status == 0 && whyForced.stdout.contains(#""verified":false"#), "\(whyForced.stderr)")
-        let text = try CLI.run([
+        let text = CLI.call([
             "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--force",
         ])
         #expect(
@@ -152,11 +152,11 @@ struct VerifyCheckpointTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         _ = try dir.write("w.ndjson", workload(6000, seed: 4))
-        #expect(try CLI.run(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, dir.file("w.ndjson")]).status == 0)
         #expect(
-            try CLI.run(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-12-31T00:00:00Z"]).status
+            CLI.call(["state", "--store", dir.store, "--device", "device-0", "--at", "2026-12-31T00:00:00Z"]).status
                 == 0)
-        let ok = try CLI.run(["verify", "--store", dir.store, "--json"])
+        let ok = CLI.call(["verify", "--store", dir.store, "--json"])
         #expect(ok.status == 0 && !ok.stdout.contains(#""checkpoints":0"#), "\(ok.stdout)")
         // Point a checkpoint at another record, as a careless tool might.
         let env = try Environment(path: dir.store, options: .init(initialMapSize: 64 << 20))
@@ -171,7 +171,7 @@ struct VerifyCheckpointTests {
             _ = try txn.put(db, key: key, value: value)
             value = []
         }
-        let bad = try CLI.run(["verify", "--store", dir.store])
+        let bad = CLI.call(["verify", "--store", dir.store])
         #expect(bad.status == 1 && bad.stdout.contains("the checkpoint of device-0"))
     }
 }

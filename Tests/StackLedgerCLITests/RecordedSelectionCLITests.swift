@@ -35,7 +35,7 @@ struct RecordedSelectionCLITests {
                 ]
             ], xml: true)
         let path = try dir.write("IconState.plist", String(decoding: xml, as: UTF8.self))
-        let r = try CLI.run([
+        let r = CLI.call([
             "import", "iconstate", path, "--layout-time", "2021-12-16T12:00:00Z", "--store", dir.store,
         ])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
@@ -49,11 +49,11 @@ struct RecordedSelectionCLITests {
         defer { dir.cleanup() }
         _ = try store(dir)
         let before = try json(
-            try CLI.run(["state", "--store", dir.store, "--at", "2021-12-16T11:00:00Z", "--json"]).stdout)
+            CLI.call(["state", "--store", dir.store, "--at", "2021-12-16T11:00:00Z", "--json"]).stdout)
         let beforeTop = (before["stacks"] as? [[String: Any]])?.first?["top"] as? [String: Any]
         #expect(beforeTop?["instance"] as? String == "CARD-1")
         let why = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", dir.store, "--at", "2021-12-16T12:00:00Z", "--stack", "STACK-3", "--json",
             ]).stdout)
         #expect((why["top"] as? [String: Any])?["instance"] as? String == "CARD-2")
@@ -62,7 +62,7 @@ struct RecordedSelectionCLITests {
         #expect(reasons.first?["basis"] as? String == "documented" && reasons.first?["rule"] as? String == "G1")
         #expect(reasons.first?["events"] as? [Int] == [5])
         // Without the layout the model had the first card on top: the record disagrees.
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--from", "2021-12-16T00:00:00Z", "--to", "2021-12-17T00:00:00Z",
             "--disagreements",
         ])
@@ -86,7 +86,7 @@ struct UnscopedRecordTests {
         ]
         #expect(
             try CLI.run(["ingest", "--store", dir.store, "-"], stdin: lines.joined(separator: "\n") + "\n").status == 0)
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--from", "2021-11-02T00:00:00Z", "--to", "2021-11-03T00:00:00Z",
             "--disagreements",
         ])

@@ -19,7 +19,7 @@ struct ReportTests {
         defer { dir.cleanup() }
         #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: ReportTests.hostile).status == 0)
         let page = dir.file("r.html")
-        let r = try CLI.run([
+        let r = CLI.call([
             "report", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z", "--out",
             page,
         ])
@@ -62,10 +62,10 @@ struct ReportTests {
     func exactSpans() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        #expect(try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/cards-day.ndjson")]).status == 0)
         let page = dir.file("r.html")
         #expect(
-            try CLI.run([
+            CLI.call([
                 "report", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z",
                 "--out", page,
             ]).status == 0)
@@ -101,11 +101,11 @@ struct ReportTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
+            CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
                 == 0)
         let page = dir.file("r.html")
         #expect(
-            try CLI.run([
+            CLI.call([
                 "report", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z",
                 "--out", page,
             ]).status == 0)

@@ -16,7 +16,7 @@ struct SQLiteExportTests {
         defer { dir.cleanup() }
         try TimelineExportTests().store(dir)
         let db = dir.file("export.db")
-        let r = try CLI.run(["export", "sqlite", "--store", dir.store, "--out", db, "--every", "1h"])
+        let r = CLI.call(["export", "sqlite", "--store", dir.store, "--out", db, "--every", "1h"])
         #expect(r.status == 0, "\(r.stderr)")
         let shell = try CLI.run(
             executable: "/usr/bin/sqlite3",
@@ -33,7 +33,7 @@ struct SQLiteExportTests {
             "\(shell.stdout)")
         let timeline = dir.file("t.jsonl")
         #expect(
-            try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", timeline])
+            CLI.call(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", timeline])
                 .status
                 == 0)
         let script = """
@@ -73,12 +73,12 @@ struct SQLiteExportTests {
         defer { dir.cleanup() }
         let scenario = Fixtures.path("scenarios/calendar-suggestion.ndjson")
         let quick = dir.file("quick")
-        #expect(try CLI.run(["ingest", "--store", dir.store, scenario]).status == 0)
-        #expect(try CLI.run(["ingest", "--store", quick, "--no-sync", scenario]).status == 0)
-        #expect(try CLI.run(["verify", "--store", quick]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, scenario]).status == 0)
+        #expect(CLI.call(["ingest", "--store", quick, "--no-sync", scenario]).status == 0)
+        #expect(CLI.call(["verify", "--store", quick]).status == 0)
         let (full, lean) = (dir.file("full.db"), dir.file("lean.db"))
-        #expect(try CLI.run(["export", "sqlite", "--store", dir.store, "--out", full]).status == 0)
-        let r = try CLI.run(["export", "sqlite", "--store", quick, "--no-sync", "--no-events", "--out", lean])
+        #expect(CLI.call(["export", "sqlite", "--store", dir.store, "--out", full]).status == 0)
+        let r = CLI.call(["export", "sqlite", "--store", quick, "--no-sync", "--no-events", "--out", lean])
         #expect(r.status == 0, "\(r.stderr)")
         let count =
             "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM decisions), (SELECT count(*) FROM states)"
@@ -88,7 +88,7 @@ struct SQLiteExportTests {
         #expect(Int(events[0])! > 0 && rest[0] == "0")
         #expect(events[1] == rest[1] && events[2] == rest[2] && Int(rest[1])! > 0, "\(counts)")
         // `--schema` prints, without a store, the tables of the database an export writes.
-        let printed = try CLI.run(["export", "sqlite", "--schema", "--store", dir.file("none")])
+        let printed = CLI.call(["export", "sqlite", "--schema", "--store", dir.file("none")])
         #expect(printed.status == 0, "\(printed.stderr)")
         let tables = try CLI.run(
             executable: "/usr/bin/sqlite3", [full, "SELECT sql || ';' FROM sqlite_master WHERE type = 'table'"]
@@ -96,7 +96,7 @@ struct SQLiteExportTests {
         #expect(
             printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 == tables.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(try CLI.run(["export", "sqlite", "--store", dir.store]).status == 64)
+        #expect(CLI.call(["export", "sqlite", "--store", dir.store]).status == 64)
     }
 
     @Test("a killed export leaves the file it would replace as it was")
@@ -104,7 +104,7 @@ struct SQLiteExportTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
+            CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/calendar-suggestion.ndjson")]).status
                 == 0)
         let db = dir.file("export.db")
         _ = try dir.write("export.db", "an earlier export")

@@ -15,7 +15,7 @@ struct SearchTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let input = try dir.write("w.ndjson", workload(4000, seed: 3))
-        #expect(try CLI.run(["ingest", "--store", dir.store, input]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, input]).status == 0)
         let ledger = try Ledger(path: dir.store)
         let api = StoreAPI(ledger: ledger, policy: Policy(), tool: "t")
         let device = try #require(try ledger.read { try $0.devices() }.sorted().first)

@@ -18,7 +18,7 @@ extension ServeTests {
             """
         let r = try python(script, [server.url])
         #expect(r.stdout.hasPrefix("400 ") && r.stdout.contains("1970-2200"), "\(r.stdout)\(r.stderr)")
-        let cli = try CLI.run(["state", "--store", dir.store, "--device", "phone", "--at", "9999-01-01T00:00:00Z"])
+        let cli = CLI.call(["state", "--store", dir.store, "--device", "phone", "--at", "9999-01-01T00:00:00Z"])
         #expect(cli.status == 64 && cli.stderr.contains("1970-2200"), "\(cli.stderr)")
     }
 }
@@ -33,10 +33,10 @@ struct SmallEdgeTests {
         let folder = dir.file("phone")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for zone in ["UTC+5", "GMT+0500", "Nowhere/City"] {
-            let r = try CLI.run(["import", "extraction", folder, "--time-zone", zone, "--store", dir.store])
+            let r = CLI.call(["import", "extraction", folder, "--time-zone", zone, "--store", dir.store])
             #expect(r.status == 64 && r.stderr.contains("not an IANA time zone name"), "\(zone): \(r.stderr)")
         }
-        let ok = try CLI.run(["import", "extraction", folder, "--time-zone", "Asia/Tokyo", "--store", dir.store])
+        let ok = CLI.call(["import", "extraction", folder, "--time-zone", "Asia/Tokyo", "--store", dir.store])
         #expect(ok.status == 0, "\(ok.stderr)")
     }
 
@@ -47,7 +47,7 @@ struct SmallEdgeTests {
         let path = dir.file("policy.json")
         try Data([0xEF, 0xBB, 0xBF] + Array(#"{"rotationCapPerWidgetPerDay": 3}"#.utf8)).write(
             to: URL(fileURLWithPath: path))
-        let r = try CLI.run(["policy", "--policy", path, "--json"])
+        let r = CLI.call(["policy", "--policy", path, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains(#""rotationCapPerWidgetPerDay":3"#), "\(r.stdout)")
     }
@@ -94,7 +94,7 @@ struct PassedOverTests {
         try FileManager.default.createDirectory(atPath: knowledge, withIntermediateDirectories: true)
         try Data(repeating: 7, count: 64).write(to: URL(fileURLWithPath: knowledge + "/knowledgeC.db-wal"))
         try Data("PK".utf8).write(to: URL(fileURLWithPath: root + "/private/var/mobile/backup.zip"))
-        let folder = try CLI.run(["import", "extraction", root, "--device", "phone", "--store", dir.store])
+        let folder = CLI.call(["import", "extraction", root, "--device", "phone", "--store", dir.store])
         #expect(folder.status == 0, "\(folder.stderr)")
         #expect(
             folder.stdout.contains(
@@ -111,7 +111,7 @@ struct PassedOverTests {
                 "import shutil, sys; shutil.make_archive(sys.argv[1][:-4], 'zip', sys.argv[2])", archive, root,
             ])
         try #require(zipped.status == 0, "\(zipped.stderr)")
-        let fromZip = try CLI.run(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
+        let fromZip = CLI.call(["import", "extraction", archive, "--device", "phone", "--store", dir.store])
         #expect(fromZip.status == 0, "\(fromZip.stderr)")
         #expect(fromZip.stdout.contains("whose database is not in the extraction"), "\(fromZip.stdout)")
         #expect(fromZip.stdout.contains("an archive inside the extraction"))
@@ -177,7 +177,7 @@ extension SmallEdgeTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: "").status == 0)
-        let r = try CLI.run(["rebuild", "--store", dir.store])
+        let r = CLI.call(["rebuild", "--store", dir.store])
         #expect(r.status == 0 && r.stderr.contains("the store holds no events yet"), "\(r.stderr)")
     }
 }
@@ -192,7 +192,7 @@ extension SmallEdgeTests {
         }
         #expect(
             try CLI.run(["ingest", "--store", dir.store, "-"], stdin: lines.joined(separator: "\n") + "\n").status == 0)
-        let r = try CLI.run(["state", "--store", dir.store, "--at", "2026-03-02T07:00:00Z"])
+        let r = CLI.call(["state", "--store", dir.store, "--at", "2026-03-02T07:00:00Z"])
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains("and 2 more (`stackledger stats` lists them)"), "\(r.stderr)")
         #expect(r.stderr.components(separatedBy: ", d").count == 10, "\(r.stderr)")

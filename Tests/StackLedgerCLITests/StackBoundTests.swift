@@ -21,12 +21,12 @@ struct StackBoundTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let input = try dir.write("many.ndjson", Self.created(0..<(Self.limit + 1)) + Self.created(0..<5, device: "d2"))
-        let r = try CLI.run(["ingest", "--store", dir.store, input])
+        let r = CLI.call(["ingest", "--store", dir.store, input])
         #expect(r.status == 65, "\(r.stderr)")
         #expect(r.stderr.contains("many.ndjson:10001"), "\(r.stderr)")
         #expect(r.stderr.contains("stack") && r.stderr.contains("at most 10000 stacks"), "\(r.stderr)")
         #expect(!r.stderr.contains("many.ndjson:10000:"), "\(r.stderr)")
-        let skipped = try CLI.run(["ingest", "--store", dir.store, "--skip-invalid", input])
+        let skipped = CLI.call(["ingest", "--store", dir.store, "--skip-invalid", input])
         #expect(skipped.status == 65)
         #expect(skipped.stdout.contains("stored \(Self.limit + 5)"), "\(skipped.stdout)")
     }
@@ -36,17 +36,17 @@ struct StackBoundTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, try dir.write("a.ndjson", Self.created(0..<Self.limit))])
+            CLI.call(["ingest", "--store", dir.store, try dir.write("a.ndjson", Self.created(0..<Self.limit))])
                 .status == 0)
         let again = try dir.write("b.ndjson", Self.created(0..<3).replacingOccurrences(of: "05:00", with: "06:00"))
-        #expect(try CLI.run(["ingest", "--store", dir.store, again]).status == 0)
-        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        #expect(CLI.call(["ingest", "--store", dir.store, again]).status == 0)
+        let before = CLI.call(["export", "events", "--store", dir.store]).stdout
         let one = try dir.write("c.ndjson", Self.created(Self.limit..<(Self.limit + 1)))
-        let r = try CLI.run(["ingest", "--store", dir.store, one])
+        let r = CLI.call(["ingest", "--store", dir.store, one])
         #expect(
             r.status == 65 && r.stderr.contains("c.ndjson:1") && r.stderr.contains("the store names 10000"),
             "\(r.stderr)")
-        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
+        #expect(CLI.call(["export", "events", "--store", dir.store]).stdout == before)
     }
 
     @Test("a store without the table of stack names (an earlier build's) has it rebuilt from the log")
@@ -54,7 +54,7 @@ struct StackBoundTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, try dir.write("a.ndjson", Self.created(0..<Self.limit))])
+            CLI.call(["ingest", "--store", dir.store, try dir.write("a.ndjson", Self.created(0..<Self.limit))])
                 .status == 0)
         do {
             let ledger = try Ledger(path: dir.store)
@@ -63,7 +63,7 @@ struct StackBoundTests {
                 try w.setMark("stackNames", 0)
             }
         }
-        let r = try CLI.run([
+        let r = CLI.call([
             "ingest", "--store", dir.store, try dir.write("c.ndjson", Self.created(Self.limit..<(Self.limit + 1))),
         ])
         #expect(r.status == 65 && r.stderr.contains("at most 10000 stacks"), "\(r.stderr)")
@@ -74,7 +74,7 @@ struct StackBoundTests {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
         let input = try dir.write("a.ndjson", Self.created(0..<Self.limit, device: "phone"))
-        #expect(try CLI.run(["ingest", "--store", dir.store, input]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, input]).status == 0)
         let plist = IconStateWriter.encode(pages: [
             [
                 .stack(
@@ -87,15 +87,15 @@ struct StackBoundTests {
         ])
         let path = dir.file("IconState.plist")
         try Data(plist).write(to: URL(fileURLWithPath: path))
-        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
-        let r = try CLI.run([
+        let before = CLI.call(["export", "events", "--store", dir.store]).stdout
+        let r = CLI.call([
             "import", "iconstate", path, "--device", "phone", "--layout-time", "2026-05-04T06:00:00Z", "--store",
             dir.store,
         ])
         #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
         #expect((r.stdout + r.stderr).contains("at most 10000 stacks"), "\(r.stdout)\(r.stderr)")
         #expect((r.stdout + r.stderr).contains("NEW-STACK"), "\(r.stdout)\(r.stderr)")
-        #expect(try CLI.run(["export", "events", "--store", dir.store]).stdout == before)
+        #expect(CLI.call(["export", "events", "--store", dir.store]).stdout == before)
         // A layout of stacks the device already has fits.
         let known = IconStateWriter.encode(pages: [
             [
@@ -108,7 +108,7 @@ struct StackBoundTests {
             ]
         ])
         try Data(known).write(to: URL(fileURLWithPath: path))
-        let ok = try CLI.run([
+        let ok = CLI.call([
             "import", "iconstate", path, "--device", "phone", "--layout-time", "2026-05-04T06:00:00Z", "--store",
             dir.store,
         ])

@@ -15,7 +15,7 @@ struct TimelineExportTests {
     func store(_ dir: WorkDirectory) throws {
         let root = try DeviceLayoutTests().extraction(dir)
         try DuetExpertStoreTests().writeStore(into: root)
-        let imported = try CLI.run([
+        let imported = CLI.call([
             "import", "extraction", root, "--device", "phone", "--layout-time", "2021-12-16T12:00:00Z", "--store",
             dir.store,
         ])
@@ -26,7 +26,7 @@ struct TimelineExportTests {
         w.string(Self.hostile)
         lines += #"{"type":"app.foreground","time":"2026-03-02T09:10:00+01:00","app":\#(w.text),"duration":30}"# + "\n"
         let events = try dir.write("scenario.ndjson", lines)
-        #expect(try CLI.run(["ingest", "--store", dir.store, events]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, events]).status == 0)
     }
 
     @Test("Timesketch's validators read every line of the JSONL and the CSV, with the same times and strings")
@@ -36,8 +36,8 @@ struct TimelineExportTests {
         try store(dir)
         let jsonl = dir.file("t.jsonl")
         let csv = dir.file("t.csv")
-        let a = try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", jsonl])
-        let b = try CLI.run(["export", "timeline", "--store", dir.store, "--format", "timesketch-csv", "--out", csv])
+        let a = CLI.call(["export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", jsonl])
+        let b = CLI.call(["export", "timeline", "--store", dir.store, "--format", "timesketch-csv", "--out", csv])
         #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
         let lineCount = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n").count
         let script = """
@@ -82,7 +82,7 @@ struct TimelineExportTests {
         defer { dir.cleanup() }
         try store(dir)
         let out = dir.file("d.jsonl")
-        let r = try CLI.run([
+        let r = CLI.call([
             "export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", out, "--include",
             "decisions", "--from", "2026-03-02T09:00:00Z", "--to", "2026-03-02T11:00:00Z",
         ])
@@ -90,7 +90,7 @@ struct TimelineExportTests {
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""row_type":"decision""#) }, "\(lines)")
         #expect(lines.first?.contains(#""decision_action":"suggest""#) == true)
-        let bad = try CLI.run([
+        let bad = CLI.call([
             "export", "timeline", "--store", dir.store, "--format", "timesketch", "--out", out, "--include", "rumours",
         ])
         #expect(bad.status == 64 && bad.stderr.contains("--include rumours"))

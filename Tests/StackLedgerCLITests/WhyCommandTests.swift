@@ -7,7 +7,7 @@ struct WhyCommandTests {
     func ingested(_ scenario: String) throws -> WorkDirectory {
         let dir = WorkDirectory()
         #expect(
-            try CLI.run(["ingest", "--store", dir.store, Fixtures.path("scenarios/\(scenario).ndjson")]).status == 0)
+            CLI.call(["ingest", "--store", dir.store, Fixtures.path("scenarios/\(scenario).ndjson")]).status == 0)
         return dir
     }
 
@@ -25,7 +25,7 @@ struct WhyCommandTests {
         let dir = try ingested("cards-day")
         defer { dir.cleanup() }
         let doc = try json(
-            try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json"]))
+            CLI.call(["why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1", "--json"]))
         #expect((doc["top"] as? [String: Any])?["kind"] as? String == "CardRecentPurchasesWidget")
         let decision = try #require(doc["decision"] as? [String: Any])
         let reason = try #require((decision["reasons"] as? [[String: Any]])?.first)
@@ -34,13 +34,13 @@ struct WhyCommandTests {
         #expect(
             (doc["policy"] as? [String: Any])?["name"] as? String == "smartstack-1" && doc["verified"] as? Bool == true)
         let later = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", dir.store, "--at", "2026-03-02T10:20:00Z", "--stack", "home-1",
                 "--widget", "CardRecentPurchasesWidget", "--json",
             ]))
         #expect(codes(later).contains("KEPT"))
         #expect((later["widget"] as? [String: Any])?["onTop"] as? Bool == true)
-        let text = try CLI.run(["why", "--store", dir.store, "--at", "2026-03-02T10:20:00Z", "--stack", "home-1"])
+        let text = CLI.call(["why", "--store", dir.store, "--at", "2026-03-02T10:20:00Z", "--stack", "home-1"])
         #expect(
             text.stdout.contains("KEPT") && text.stdout.contains("Events cited:")
                 && text.stdout.contains("not Apple's algorithm"))
@@ -51,7 +51,7 @@ struct WhyCommandTests {
         let dir = try ingested("cards-day")
         defer { dir.cleanup() }
         let without = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", dir.store, "--at", "2026-03-02T09:45:00Z", "--stack", "home-1",
                 "--widget", "CardRecentPurchasesWidget", "--without", "6", "--json",
             ]))
@@ -62,15 +62,15 @@ struct WhyCommandTests {
             #"{"type":"widget.timeline","time":"2026-03-02T09:00:00Z","app":"com.example.weather","kind":"WeatherWidget","entries":[{"date":"2026-03-02T09:00:00Z","relevance":{"score":10,"duration":3600}}]}"#
                 + "\n")
         let with = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", dir.store, "--at", "2026-03-02T09:20:00Z", "--stack", "home-1", "--with", file,
                 "--json",
             ]))
         #expect((with["top"] as? [String: Any])?["kind"] as? String == "WeatherWidget")
-        let before = try CLI.run(["export", "events", "--store", dir.store]).stdout
+        let before = CLI.call(["export", "events", "--store", dir.store]).stdout
         #expect(before.split(separator: "\n").count == 6)
         let bad = try dir.write("bad.ndjson", #"{"type":"widget.timeline","time":"nope"}"# + "\n")
-        let r = try CLI.run([
+        let r = CLI.call([
             "why", "--store", dir.store, "--at", "2026-03-02T09:20:00Z", "--stack", "home-1", "--with", bad,
         ])
         #expect(r.status == 65 && r.stderr.contains("bad.ndjson:1"))
@@ -86,7 +86,7 @@ struct WhyCommandTests {
             #"{"type":"widget.timeline","time":"2026-03-02T09:00:00Z","app":"com.example.weather","kind":"WeatherWidget","id":"t1","entries":[{"date":"2026-03-02T09:00:00Z","relevance":{"score":10,"duration":3600}}]}"#
         let text =
             try String(contentsOfFile: Fixtures.path("scenarios/cards-day.ndjson"), encoding: .utf8) + stored + "\n"
-        #expect(try CLI.run(["ingest", "--store", dir.store, try dir.write("in.ndjson", text)]).status == 0)
+        #expect(CLI.call(["ingest", "--store", dir.store, try dir.write("in.ndjson", text)]).status == 0)
         let base = ["why", "--store", dir.store, "--at", "2026-03-02T09:20:00Z", "--stack", "home-1", "--json"]
         let other = stored.replacingOccurrences(of: #""score":10"#, with: #""score":11"#)
         let cases: [(String, String)] = [
@@ -98,12 +98,12 @@ struct WhyCommandTests {
             (other, "stored as sequence number 7 with other content"),
         ]
         for (lines, message) in cases {
-            let r = try CLI.run(base + ["--with", try dir.write("w.ndjson", lines + "\n")])
+            let r = CLI.call(base + ["--with", try dir.write("w.ndjson", lines + "\n")])
             #expect(r.status == 65 && r.stderr.contains(message), "\(r.stderr)")
         }
         // The same id and content as a stored event is that event: not counted twice.
-        let same = try json(try CLI.run(base + ["--with", try dir.write("same.ndjson", stored + "\n")]))
-        let plain = try json(try CLI.run(base))
+        let same = try json(CLI.call(base + ["--with", try dir.write("same.ndjson", stored + "\n")]))
+        let plain = try json(CLI.call(base))
         #expect(
             (same["decision"] as? [String: Any])?["reasons"] as? NSArray == (plain["decision"] as? [String: Any])?[
                 "reasons"] as? NSArray)
@@ -116,14 +116,14 @@ struct WhyCommandTests {
                     "'\(CLI.executable)' why --store '\(dir.store)' --at 2026-03-02T09:20:00Z --stack home-1 --with <(cat '\(dir.file("same.ndjson"))')",
                 ]
             ).status == 0)
-        #expect(try CLI.run(base + ["--with", "/dev/null"]).status == 0)
+        #expect(CLI.call(base + ["--with", "/dev/null"]).status == 0)
         // --without: stored sequence numbers only; a long list is parsed at once.
-        #expect(try CLI.run(base + ["--without", "0"]).status == 64)
-        let missing = try CLI.run(base + ["--without", "999"])
+        #expect(CLI.call(base + ["--without", "0"]).status == 64)
+        let missing = CLI.call(base + ["--without", "999"])
         #expect(missing.status == 64 && missing.stderr.contains("no event with that sequence number"))
         let long = try CLI.run(base + ["--without"] + (0..<40_000).map { _ in "7" } + ["6"], timeout: 60)
         #expect(long.status == 0, "\(long.stderr)")
-        #expect(try CLI.run(base + ["--without", "6,7"]).status == 0)
+        #expect(CLI.call(base + ["--without", "6,7"]).status == 0)
     }
 
     @Test(
@@ -140,7 +140,7 @@ struct WhyCommandTests {
         let cal = dir.path + "/cal"
         #expect(try CLI.run(["ingest", "--store", cal, "-"], stdin: calendar).status == 0)
         let c = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", cal, "--at", "2026-03-02T09:35:00Z", "--stack", "home-1", "--widget",
                 "CalendarWidget", "--json",
             ]))
@@ -152,27 +152,27 @@ struct WhyCommandTests {
             of: "accessoryRectangular", with: "systemSmall")
         #expect(try CLI.run(["ingest", "--store", ios, "-"], stdin: iosText).status == 0)
         let i = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", ios, "--at", "2026-03-02T18:10:00Z", "--stack", "watch", "--widget", "PaceWidget",
                 "--json",
             ]))
         #expect(codes(i).first == "PLATFORM_IGNORES_SIGNAL")
 
         let w = dir.path + "/watch"
-        #expect(try CLI.run(["ingest", "--store", w, Fixtures.path("scenarios/watch-workout.ndjson")]).status == 0)
+        #expect(CLI.call(["ingest", "--store", w, Fixtures.path("scenarios/watch-workout.ndjson")]).status == 0)
         let p = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "watch", "--widget", "PaceWidget",
                 "--without", "4", "--json",
             ]))
         #expect(codes(p).first == "PERMISSION_MISSING")
         let u = try json(
-            try CLI.run([
+            CLI.call([
                 "why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "watch", "--widget", "NoSuchWidget",
                 "--json",
             ]))
         #expect(codes(u) == ["UNKNOWN_WIDGET"])
-        let missing = try CLI.run(["why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "nope"])
+        let missing = CLI.call(["why", "--store", w, "--at", "2026-03-02T18:10:00Z", "--stack", "nope"])
         #expect(missing.status == 64)
     }
 }
@@ -191,14 +191,14 @@ struct GroundTruthTests {
             #"{"type":"stack.observed","time":"2026-03-02T09:55:00Z","stack":"home-1","app":"com.example.weather","kind":"WeatherWidget","onScreen":true}"#
             + "\n"
         #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: log).status == 0)
-        let r = try CLI.run([
+        let r = CLI.call([
             "why", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--stack", "home-1", "--json",
         ])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let observed = try #require(doc["observed"] as? [[String: Any]])
         #expect(observed.map { $0["event"] as? Int } == [7, 8])
         #expect(observed.map { $0["agrees"] as? Bool } == [true, false])
-        let replay = try CLI.run([
+        let replay = CLI.call([
             "replay", "--store", dir.store, "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-02T23:59:59Z",
             "--disagreements", "--json",
         ])
@@ -224,7 +224,7 @@ struct GroundTruthTests {
             #"{"type":"stack.observed","time":"2026-03-02T09:45:00Z","stack":"home-1","app":"com.example.weather","kind":"WeatherWidget","onScreen":true,"duration":1800}"#
             + "\n"
         #expect(try CLI.run(["ingest", "--store", dir.store, "-"], stdin: log).status == 0)
-        let r = try CLI.run([
+        let r = CLI.call([
             "why", "--store", dir.store, "--at", "2026-03-02T10:00:00Z", "--stack", "home-1", "--json",
         ])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
