@@ -150,7 +150,8 @@ extension Explainer {
         let window = Self.rotationAgreementMicros
         // The engine at the record and the model's decisions around it, from one fold.
         let (decisions, engine) = try projector.decisions(
-            device: device, from: instant - window, to: instant + window, engineAt: instant, query: query)
+            device: device, from: instant - window, to: instant + window, engineAt: instant, query: query,
+            start: forwardStart(justBefore: instant - window, query: query))
         let stacks = engine.snapshot(at: e.envelope.time).stacks.filter {
             rotated.stack == nil || $0.stack == rotated.stack
         }
@@ -242,7 +243,7 @@ extension Explainer {
         let time = event.envelope.time
         // The observed widget, found among the model's widgets at the record's instant by
         // the documented rule (docs/events.md, "Matching the device's names to widgets").
-        let engine = try projector.engine(device: device, at: instant, query: query)
+        let engine = try engine(at: instant, query: query)
         let atInstant = engine.snapshot(at: time).stacks.filter { observed.stack == nil || $0.stack == observed.stack }
         let shown = atInstant.flatMap { stack in stack.widgets.map { (stack.stack, $0) } }
         let name = RecordedWidgetName(
@@ -359,7 +360,7 @@ extension Explainer {
         var total: Int64 = 0
         var since: Int64?
         try projector.walkChanges(
-            device: device, from: from, to: to, query: query,
+            device: device, from: from, to: to, query: query, start: forwardStart(justBefore: from, query: query),
             visit: { t, engine in
                 let now = holds(engine.snapshot(at: Timestamp(microseconds: t)).stacks.first { $0.stack == stack })
                 if let start = since, !now {

@@ -7,11 +7,31 @@ package import SmartStack
 package struct Explainer {
     package let projector: Projector
     package let device: String
+    /// A fold carried forward, for records judged in time order (calibration); nil: every
+    /// question folds from the projector's checkpoints.
+    package var forward: ForwardFold?
 
     /// Explains what the engine decided on `device`, folding through `projector`.
     package init(projector: Projector, device: String) {
         self.projector = projector
         self.device = device
+    }
+
+    /// Judges records through `forward`, a fold carried forward through time.
+    package init(forward: ForwardFold) {
+        self.projector = forward.projector
+        self.device = forward.device
+        self.forward = forward
+    }
+
+    /// The engine at `t` for the query's view: from the forward fold when it can answer.
+    func engine(at t: Int64, query: ProjectionQuery) throws -> DeviceEngine {
+        try forward?.engine(at: t, query: query) ?? projector.engine(device: device, at: t, query: query)
+    }
+
+    /// The engine just before `t`, when the forward fold can give it.
+    func forwardStart(justBefore t: Int64, query: ProjectionQuery) throws -> DeviceEngine? {
+        try forward?.engine(justBefore: t, query: query)
     }
 
     /// A record of the device (`stack.observed`) compared with the model.
@@ -75,7 +95,7 @@ package struct Explainer {
     package func explain(stack id: String, at t: Timestamp, widget: String?, query: ProjectionQuery) throws
         -> Explanation?
     {
-        let engine = try projector.engine(device: device, at: t.microseconds, query: query)
+        let engine = try engine(at: t.microseconds, query: query)
         let local = Timestamp(microseconds: t.microseconds, offsetMinutes: engine.localOffset(at: t.microseconds))
         guard let snapshot = engine.snapshot(at: local).stacks.first(where: { $0.stack == id }) else { return nil }
         let candidates = engine.candidates(stack: id)

@@ -178,7 +178,7 @@ extension Explainer.Explanation {
             }
         }
         out +=
-            "\n(\(Policy.name) v\(Policy.version) \(policy.digest): StackLedger's model of the Smart Stack, not Apple's algorithm; "
+            "\n(\(policy.name) v\(Policy.version) \(policy.digest): StackLedger's model of the Smart Stack, not Apple's algorithm; "
         out += "\"Apple\" marks a documented rule, \"policy\" one of the model's parameters.)\n"
         return out
     }

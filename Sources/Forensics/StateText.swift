@@ -6,7 +6,7 @@ package enum StateText {
     /// `state`'s text: each stack, its members in order, the top and why it is there.
     package static func text(_ s: DeviceSnapshot, verified: Bool, policy: Policy) -> String {
         var out =
-            "\(s.device.shown) at \(LocalTime.display(s.at))  (policy \(Policy.name) v\(Policy.version) \(policy.digest))\n"
+            "\(s.device.shown) at \(LocalTime.display(s.at))  (policy \(policy.name) v\(Policy.version) \(policy.digest))\n"
         if !verified { out += "UNVERIFIED: the store failed its quick check; answered because of --force\n" }
         if s.stacks.isEmpty { out += "  no stacks\n" }
         for stack in s.stacks {

@@ -8,7 +8,7 @@ public enum ProjectionJSON {
         w.key("policy")
         w.beginObject()
         w.key("name")
-        w.string(Policy.name)
+        w.string(policy.name)
         w.key("version")
         w.integer(Policy.version)
         w.key("digest")

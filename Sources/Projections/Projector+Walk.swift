@@ -25,16 +25,17 @@ extension Projector {
     /// at `from` and at every later instant up to `to` where its state can change (an event
     /// applies or a transition it scheduled runs), and `decision` with every decision in
     /// `[from, to]`, all in time order. Between two visits nothing changes, so spans built
-    /// from the visits are exact.
+    /// from the visits are exact. `start`: the engine just before `from`, when the caller
+    /// has it (`ForwardFold`).
     public func walkChanges(
-        device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery(),
+        device: String, from: Int64, to: Int64, query: ProjectionQuery = ProjectionQuery(), start: DeviceEngine? = nil,
         visit: (Int64, inout DeviceEngine) throws -> Void, decision: (Decision) throws -> Void
     ) throws {
         guard from <= to else { return }
         let stored = try ledger.read { try $0.timedSeqs(device: device, fromMicros: from + 1, toMicros: to + 1) }
         let added = query.with.filter { $0.envelope.device == device }.map(\.envelope.time.microseconds)
         let instants = Array(Set(stored.map(\.time) + added.filter { $0 > from && $0 <= to })).sorted()
-        var engine = try engine(device: device, justBefore: from, query: query)
+        var engine = try start ?? engine(device: device, justBefore: from, query: query)
         var t = from
         var nextInstant = 0
         while true {

@@ -102,11 +102,13 @@ public final class Projector {
     /// The decisions made on `device` with times in `[from, to]`, in the engine's order, and
     /// the engine at `instant` (in `[from, to]`) as `engine(device:at:query:)` gives it:
     /// both from one fold.
+    /// `start`: the engine just before `from`, when the caller has it (`ForwardFold`).
     public func decisions(
-        device: String, from: Int64, to: Int64, engineAt instant: Int64, query: ProjectionQuery = ProjectionQuery()
+        device: String, from: Int64, to: Int64, engineAt instant: Int64, query: ProjectionQuery = ProjectionQuery(),
+        start: DeviceEngine? = nil
     ) throws -> (decisions: [Decision], engine: DeviceEngine) {
         precondition(from <= instant && instant <= to)
-        var engine = try engine(device: device, justBefore: from, query: query)
+        var engine = try start ?? engine(device: device, justBefore: from, query: query)
         var out = [Decision]()
         try step(&engine, to: instant, query: query) { out.append($0) }
         let atInstant = engine

@@ -76,7 +76,7 @@ struct ExportSQLite: ParsableCommand {
     func metadata(session: QuerySession, head: String?, from: Int64, to: Int64) -> [(String, String)] {
         let policy = session.projector.policy
         return [
-            ("tool", StackLedgerCommand.toolVersion), ("policy_name", Policy.name),
+            ("tool", StackLedgerCommand.toolVersion), ("policy_name", policy.name),
             ("policy_version", String(Policy.version)), ("policy_digest", policy.digest),
             ("chain_head", head ?? ""),
             ("exported_at", Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)).rfc3339),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forensics
 import Projections
 import SmartStack
 
@@ -23,12 +24,35 @@ struct PolicyCommand: ParsableCommand {
         let policy = try loadPolicy(policyFile)
         var out = StandardOutput()
         if json {
-            out.write("{\"name\":\"\(Policy.name)\",\"version\":\(Policy.version),\"digest\":\"\(policy.digest)\",")
-            out.write(
-                "\"parameters\":\(policy.parametersJSON(pretty: false)),\"tool\":\"\(StackLedgerCommand.toolVersion)\"}\n"
-            )
+            var w = CanonicalWriter()
+            w.beginObject()
+            w.key("name")
+            w.string(policy.name)
+            w.key("version")
+            w.integer(Policy.version)
+            w.key("digest")
+            w.string(policy.digest)
+            w.key("parameters")
+            w.raw(policy.parametersJSON(pretty: false))
+            // What `calibrate` may fit, and the values it tries: documented rules have none.
+            w.key("ranges")
+            w.beginObject()
+            for range in PolicyParameters.calibrationRanges {
+                w.key(range.name)
+                CalibrationReport.writeRange(&w, range)
+            }
+            w.endObject()
+            w.key("calibratedByDefault")
+            w.beginArray()
+            for name in PolicyParameters.calibratedByDefault { w.string(name) }
+            w.endArray()
+            w.key("tool")
+            w.string(StackLedgerCommand.toolVersion)
+            w.endObject()
+            w.bytes.append(0x0A)
+            out.write(w.bytes)
         } else {
-            out.write("\(Policy.name) version \(Policy.version), digest \(policy.digest)\n")
+            out.write("\(policy.name) version \(Policy.version), digest \(policy.digest)\n")
             out.write("StackLedger's model of the Smart Stack (not Apple's algorithm); undocumented choices:\n")
             out.write(policy.parametersJSON(pretty: true) + "\n")
         }

@@ -101,7 +101,7 @@ struct Rebuild: ParsableCommand {
         } else {
             let rate = seconds > 0 ? Int(Double(folded) / seconds) : folded
             out.write(
-                "rebuilt the checkpoints of \(devices) device\(devices == 1 ? "" : "s") (policy \(Policy.name) v\(Policy.version) \(policy.digest)): "
+                "rebuilt the checkpoints of \(devices) device\(devices == 1 ? "" : "s") (policy \(policy.name) v\(Policy.version) \(policy.digest)): "
                     + "\(folded) events in \(String(format: "%.1f", seconds)) s (\(rate) events/s); "
                     + "\(footprint.count) checkpoints, \(footprint.bytes) bytes\n")
         }

@@ -21,7 +21,7 @@ public struct StackLedgerCommand: ParsableCommand {
         version: StackLedgerCommand.toolVersion,
         subcommands: [
             Ingest.self, Import.self, Log.self, Export.self, Verify.self, Stats.self, State.self, Replay.self, Why.self,
-            Report.self, Serve.self, Rebuild.self, PolicyCommand.self,
+            Report.self, Serve.self, Rebuild.self, PolicyCommand.self, Calibrate.self,
         ]
     )
 

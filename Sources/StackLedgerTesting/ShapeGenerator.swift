@@ -41,20 +41,23 @@ public struct ShapeGenerator {
     let events: Int
     var rng: SplitMix64
     var lines = EventLines()
+    /// How many devices the events spread over: the shape's own number unless set.
+    public var devices: Int
 
     /// A generator of `events` events of `shape`, seeded.
     public init(shape: Shape, events: Int, seed: UInt64 = 1) {
         self.shape = shape
         self.events = events
         self.rng = SplitMix64(seed: seed)
+        self.devices = shape.devices
     }
 
     /// Writes the log as canonical NDJSON, handing `emit` chunks of about a megabyte.
     public mutating func writeNDJSON(_ emit: ([UInt8]) throws -> Void) throws {
         var buffer = [UInt8]()
         var written = 0
-        for d in 0..<shape.devices {
-            let quota = events / shape.devices + (d < events % shape.devices ? 1 : 0)
+        for d in 0..<devices {
+            let quota = events / devices + (d < events % devices ? 1 : 0)
             var device = DeviceDays(name: "\(shape.device(d).rawValue)-\(d)", shape: shape.device(d), index: d)
             var made = 0
             var day: Int64 = 0

@@ -22,7 +22,7 @@ struct EventLog: ParsableCommand {
         abstract: "Write a realistic synthetic event log (NDJSON, canonical form) to standard output.")
 
     @Option(help: "How many events.") var events = 100_000
-    @Option(help: "How many devices.") var devices = 4
+    @Option(help: "How many devices (default: 4, or the shape's own number).") var devices: Int?
     @Option(help: "Apps per device.") var apps = 8
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Percent of events delivered late.") var latePercent = 2
@@ -44,12 +44,13 @@ struct EventLog: ParsableCommand {
     func run() throws {
         if let named = ShapeGenerator.Shape(rawValue: shape) {
             var generator = ShapeGenerator(shape: named, events: events, seed: seed)
+            if let devices { generator.devices = devices }
             try generator.writeNDJSON { writeToStandardOutput($0) }
             return
         }
         var config = WorkloadGenerator.Configuration()
         config.events = events
-        config.devices = devices
+        config.devices = devices ?? 4
         config.appsPerDevice = apps
         config.seed = seed
         config.latePercent = latePercent

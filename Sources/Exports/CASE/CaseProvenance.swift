@@ -31,8 +31,8 @@ package struct CaseProvenance {
             w.string("Event-sourced storage and replay of the signals that drive Apple's Smart Stacks")
         }
         let entries: [(String, String)] = [
-            ("policy", Policy.name), ("policyVersion", String(Policy.version)), ("policyDigest", policy.digest),
-            ("model", "\(Policy.name) is StackLedger's model of the Smart Stack, not Apple's algorithm"),
+            ("policy", policy.name), ("policyVersion", String(Policy.version)), ("policyDigest", policy.digest),
+            ("model", "\(policy.name) is StackLedger's model of the Smart Stack, not Apple's algorithm"),
         ]
         let identity = "\(version) \(policy.digest)"
         let entryIRIs = entries.map { CaseGraphWriter.iri("ConfigurationEntry", identity + " " + $0.0) }
@@ -52,7 +52,7 @@ package struct CaseProvenance {
         let configured = CaseGraphWriter.iri("ConfiguredTool", identity)
         try graph.node(configured, "uco-tool:ConfiguredTool") { w in
             w.key("uco-core:name")
-            w.string("StackLedger with the \(Policy.name) policy")
+            w.string("StackLedger with the \(policy.name) policy")
             w.reference("uco-configuration:isConfigurationOf", tool)
             w.reference("uco-configuration:usesConfiguration", configuration)
         }

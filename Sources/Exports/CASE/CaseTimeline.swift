@@ -55,7 +55,7 @@ package enum CaseTimeline {
         try bundle.writeAction(
             action, name: "StackLedger timeline: \(question)",
             description:
-                "The decisions of StackLedger's \(Policy.name) model and their disagreements with the device's own records, replayed from the stored events",
+                "The decisions of StackLedger's \(policy.name) model and their disagreements with the device's own records, replayed from the stored events",
             instrument: instrument, results: results + [chain] + bundle.provenanceIRIs)
         try bundle.graph.finish()
         return counts

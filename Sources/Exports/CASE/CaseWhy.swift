@@ -27,7 +27,7 @@ package enum CaseWhy {
                 iri, statement: statement, tags: tags, objects: bundle.objects(citing: cites, fallback: action))
             results.append(iri)
         }
-        var conclusion = "\(Policy.name) model, at \(explanation.at.rfc3339), stack \(stack.stack): "
+        var conclusion = "\(policy.name) model, at \(explanation.at.rfc3339), stack \(stack.stack): "
         if let top = stack.top {
             conclusion += "\(top.widget.kind) (\(top.widget.instance)) is on top"
             if let decision = stack.decision { conclusion += ". " + ReasonText.sentence(for: decision) }
@@ -47,7 +47,7 @@ package enum CaseWhy {
         for reason in topReasons { try annotate("reason", line(reason), tags: tags(reason), cites: reason.events) }
         if let verdict = explanation.verdict {
             let answer =
-                "\(Policy.name) model: \(verdict.query) is \(verdict.onTop ? "" : "not ")on top"
+                "\(policy.name) model: \(verdict.query) is \(verdict.onTop ? "" : "not ")on top"
                 + (verdict.suggested ? " and is suggested" : "")
             try annotate("verdict", answer, tags: ["widget"], cites: verdict.reasons.flatMap(\.events))
             for reason in verdict.reasons {
@@ -71,7 +71,7 @@ package enum CaseWhy {
         try bundle.writeAction(
             action, name: "StackLedger why: \(question)",
             description:
-                "Why stack \(stack.stack) showed what it did at \(explanation.at.rfc3339), answered by StackLedger's \(Policy.name) model from the stored events",
+                "Why stack \(stack.stack) showed what it did at \(explanation.at.rfc3339), answered by StackLedger's \(policy.name) model from the stored events",
             instrument: instrument, results: results + bundle.provenanceIRIs)
         try bundle.graph.finish()
     }

@@ -154,7 +154,7 @@ package struct SQLiteExport {
             [
                 .text(d.time.rfc3339), .integer(d.time.microseconds), .text(d.device), .text(d.stack),
                 .text(d.action.rawValue), .text(d.widget.instance), .text(d.widget.app), .text(d.widget.kind),
-                .text(d.from?.instance), .text(TimelineExport.row(decision: d).message),
+                .text(d.from?.instance), .text(TimelineExport.row(decision: d, model: projector.policy.name).message),
             ])
         counts.rows["decisions", default: 0] += 1
         for (position, reason) in d.reasons.enumerated() {

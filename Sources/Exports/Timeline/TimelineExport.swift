@@ -40,7 +40,7 @@ package struct TimelineExport {
             if include.contains(.decision) {
                 try projector.walk(
                     device: device, from: from, to: to, every: max(1, to - from + 1), query: query,
-                    sample: { _, _ in }, decision: { try emit(Self.row(decision: $0)) })
+                    sample: { _, _ in }, decision: { try emit(Self.row(decision: $0, model: projector.policy.name)) })
             }
             guard include.contains(.observation) || include.contains(.disagreement) else { continue }
             let observations = try Explainer(projector: projector, device: device).observations(
@@ -52,10 +52,11 @@ package struct TimelineExport {
                         try r.withRecord(observation.event) { try Event(record: $0) }
                     })
                 else { continue }
-                let row = Self.row(observation: observation, event: event, device: device)
+                let row = Self.row(
+                    observation: observation, event: event, device: device, model: projector.policy.name)
                 if include.contains(.observation) { try emit(row) }
                 if observation.disagrees {
-                    disagreements.append(Self.disagreement(row, observation))
+                    disagreements.append(Self.disagreement(row, observation, model: projector.policy.name))
                 }
             }
             if include.contains(.disagreement) { for row in disagreements { try emit(row) } }
@@ -93,10 +94,10 @@ package struct TimelineExport {
         }
     }
 
-    /// The line of a decision of the model; its message starts with the policy's name.
-    package static func row(decision d: Decision) -> TimelineRow {
+    /// The line of a decision of the model; its message starts with the policy's name, `model`.
+    package static func row(decision d: Decision, model: String) -> TimelineRow {
         let widget = "\(d.widget.kind) (\(d.widget.instance))"
-        var message = "\(Policy.name) model: "
+        var message = "\(model) model: "
         switch d.action {
         case .rotate: message += "Smart Rotate would put \(widget) on top of stack \(d.stack)"
         case .scroll: message += "the person's scroll puts \(widget) on top of stack \(d.stack)"
@@ -113,7 +114,9 @@ package struct TimelineExport {
     }
 
     /// The line of a record of the device's own, with how it compares with the model.
-    static func row(observation o: Explainer.Observation, event: Event, device: String) -> TimelineRow {
+    static func row(observation o: Explainer.Observation, event: Event, device: String, model: String)
+        -> TimelineRow
+    {
         let judgement = o.judgement
         var names = EventNames(event)
         names.stack = o.stack ?? names.stack
@@ -123,9 +126,9 @@ package struct TimelineExport {
         if o.unjudged != nil {
             verdict = "; not judged against the model"
         } else if o.scope == .stack {
-            verdict = "; the \(Policy.name) model's layout is \(o.agrees ? "consistent with it" : "different")"
+            verdict = "; the \(model) model's layout is \(o.agrees ? "consistent with it" : "different")"
         } else {
-            verdict = "; the \(Policy.name) model \(o.agrees ? "agrees" : "disagrees")"
+            verdict = "; the \(model) model \(o.agrees ? "agrees" : "disagrees")"
         }
         return TimelineRow(
             kind: .observation, message: "Device record: " + o.detail + verdict, time: o.time,
@@ -135,12 +138,12 @@ package struct TimelineExport {
     }
 
     /// The line of a disagreement between a record of the device's and the model.
-    static func disagreement(_ observed: TimelineRow, _ o: Explainer.Observation) -> TimelineRow {
+    static func disagreement(_ observed: TimelineRow, _ o: Explainer.Observation, model: String) -> TimelineRow {
         var row = observed
         row.kind = .disagreement
         row.origin = .model
         row.timeMeaning = "Disagreement"
-        row.message = "\(Policy.name) model disagrees with the device's record (event \(o.event)): \(o.detail)"
+        row.message = "\(model) model disagrees with the device's record (event \(o.event)): \(o.detail)"
         return row
     }
 }

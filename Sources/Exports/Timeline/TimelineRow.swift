@@ -50,7 +50,7 @@ package struct TimelineContext: Sendable {
     package var chainHead: String?
 
     package init(policy: Policy, chainHead: String?) {
-        self.policy = "\(Policy.name) v\(Policy.version) \(policy.digest)"
+        self.policy = "\(policy.name) v\(Policy.version) \(policy.digest)"
         self.chainHead = chainHead
     }
 }

@@ -7,15 +7,23 @@ import Foundation
 /// undocumented is a parameter here, with a stated default. `smartstack-1` is this
 /// project's model, not Apple's algorithm.
 public struct Policy: Sendable, Hashable {
-    /// The policy's name.
-    public static let name = "smartstack-1"
+    /// The model's name: the defaults' policy is named so.
+    public static let baseName = "smartstack-1"
+    /// The name of a policy fitted to a device's records (`stackledger calibrate`).
+    public static let fittedName = baseName + "-fit"
     /// The policy's version: it changes whenever the engine's behaviour for the same
     /// parameters changes.
     public static let version = 2
 
+    /// The policy's name: `baseName`, or `fittedName` for parameters fitted to a device's
+    /// records. Answers cite it, so that a fitted policy is never taken for the defaults.
+    public var name: String {
+        didSet { digest = Policy.digest(of: parameters, name: name) }
+    }
+
     /// The parameters in force.
     public var parameters: PolicyParameters {
-        didSet { digest = Policy.digest(of: parameters) }
+        didSet { digest = Policy.digest(of: parameters, name: name) }
     }
 
     /// A short digest of the name, version and parameters: it changes with any override.
@@ -24,13 +32,14 @@ public struct Policy: Sendable, Hashable {
     public private(set) var digest: String
 
     /// The default policy.
-    public init(parameters: PolicyParameters = PolicyParameters()) {
+    public init(parameters: PolicyParameters = PolicyParameters(), name: String = Policy.baseName) {
+        self.name = name
         self.parameters = parameters
-        self.digest = Policy.digest(of: parameters)
+        self.digest = Policy.digest(of: parameters, name: name)
     }
 
-    private static func digest(of parameters: PolicyParameters) -> String {
-        var text = "\(Policy.name)\n\(Policy.version)\n"
+    private static func digest(of parameters: PolicyParameters, name: String) -> String {
+        var text = "\(name)\n\(Policy.version)\n"
         text += parametersJSON(parameters, pretty: false)
         let hash = SHA256.hash(data: Array(text.utf8))
         return "sha256:" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
@@ -72,14 +81,16 @@ public struct Policy: Sendable, Hashable {
         guard var dict = object as? [String: Any] else {
             throw PolicyError("\(path): the policy must be a JSON object")
         }
-        if let name = dict["name"] as? String, name != Policy.name {
+        let name = dict["name"] as? String ?? Policy.baseName
+        guard name == Policy.baseName || name == Policy.fittedName else {
             throw PolicyError(
-                "\(path): policy \"\(name)\" is not \(Policy.name); this engine implements only \(Policy.name)")
+                "\(path): policy \"\(name)\" is not \(Policy.baseName) (or \(Policy.fittedName), its parameters fitted by `stackledger calibrate`); this engine implements only \(Policy.baseName)"
+            )
         }
         if let inner = dict["parameters"] as? [String: Any] {
             dict = inner
         } else {
-            for key in ["name", "version", "digest", "tool"] { dict.removeValue(forKey: key) }
+            for key in ["name", "version", "digest", "tool", "calibration"] { dict.removeValue(forKey: key) }
         }
         let known = Set(PolicyParameters.CodingKeys.allCases.map(\.rawValue))
         for key in dict.keys.sorted() where !known.contains(key) {
@@ -98,7 +109,7 @@ public struct Policy: Sendable, Hashable {
             let params = try JSONDecoder().decode(
                 PolicyParameters.self, from: JSONSerialization.data(withJSONObject: merged))
             try params.validate()
-            return Policy(parameters: params)
+            return Policy(parameters: params, name: name)
         } catch let policyError as PolicyError {
             throw PolicyError("\(path): \(policyError.message)")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {

@@ -1,5 +1,5 @@
 /// A small, fast, seedable random number generator (SplitMix64), so that generated
-/// workloads and property tests are reproducible.
+/// workloads, property tests and the order of a calibration's search are reproducible.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
