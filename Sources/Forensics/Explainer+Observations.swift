@@ -84,13 +84,16 @@ extension Explainer {
                 }
             }
         }
+        // The records, in time order, judged from one fold carried forward (unless the
+        // caller brought one): each from the last, not each from a checkpoint of its own.
+        let judge = forward == nil ? Explainer(forward: ForwardFold(projector: projector, device: device)) : self
         return try found.suffix(limit).flatMap { seq, e in
             if case .layoutObserved(let layout) = e.body {
                 return try layout.stacks.filter { Self.namesTop($0) && (id == nil || $0.stack == id) }.map {
-                    try compareSelection(e, $0, seq: seq, query: query)
+                    try judge.compareSelection(e, $0, seq: seq, query: query)
                 }
             }
-            return try compare(e, seq: seq, stack: id, query: query).map { [$0] } ?? []
+            return try judge.compare(e, seq: seq, stack: id, query: query).map { [$0] } ?? []
         }
     }
 

@@ -4,9 +4,9 @@ public import SmartStack
 /// mostly in time order (judging each record of a device in turn, as calibration does): a
 /// question at a later instant folds only the events since the last, and one a little
 /// earlier starts from a state kept on the way. Each answer is the engine a `Projector`
-/// gives for the same instant, without a checkpoint read or written: the policy's
-/// checkpoints need not exist. A question about another view of the log (a what-if, a
-/// `--known-at`), or too far back, gets nil, for the projector to answer.
+/// gives for the same instant; only the first question reads a checkpoint (none, for a
+/// projector that does not use them). A question about another view of the log (a
+/// what-if, a `--known-at`), or too far back, gets nil, for the projector to answer.
 public final class ForwardFold {
     /// The projector whose log and policy the fold follows.
     public let projector: Projector
@@ -28,7 +28,6 @@ public final class ForwardFold {
     public init(projector: Projector, device: String, concurrent: Bool = false) {
         self.projector = projector
         self.device = device
-        projector.useCheckpoints = false
         if concurrent { projector.privateStrings = true }
     }
 

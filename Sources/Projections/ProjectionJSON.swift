@@ -3,7 +3,7 @@ public import SmartStack
 
 /// Writes the JSON shapes of queries.md.
 public enum ProjectionJSON {
-    /// `"policy": {"name", "version", "digest"}` and `"tool"`.
+    /// `"policy": {"name", "version", "digest"}` (with `"fitted"` for a fitted policy) and `"tool"`.
     public static func writeHeader(_ w: inout CanonicalWriter, policy: Policy, tool: String) {
         w.key("policy")
         w.beginObject()
@@ -13,9 +13,38 @@ public enum ProjectionJSON {
         w.integer(Policy.version)
         w.key("digest")
         w.string(policy.digest)
+        if let fit = policy.calibration { writeFitted(&w, fit) }
         w.endObject()
         w.key("tool")
         w.string(tool)
+    }
+
+    /// `"fitted": {"device", "fromDigest", "parameters", "converged", "heldOut": {"agrees", "judged"} or null}`.
+    static func writeFitted(_ w: inout CanonicalWriter, _ fit: PolicyCalibration) {
+        w.key("fitted")
+        w.beginObject()
+        w.key("device")
+        w.string(fit.device)
+        w.key("fromDigest")
+        w.string(fit.fromDigest)
+        w.key("parameters")
+        w.beginArray()
+        for name in fit.fitted { w.string(name) }
+        w.endArray()
+        w.key("converged")
+        w.bool(fit.converged)
+        w.key("heldOut")
+        if let held = fit.heldOut {
+            w.beginObject()
+            w.key("agrees")
+            w.integer(held.agrees)
+            w.key("judged")
+            w.integer(held.judged)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.endObject()
     }
 
     /// `{"instance", "kind", "app"}` or null.

@@ -155,7 +155,10 @@ enum PageAssets {
           if (generation !== loads) return;
           report = JSON.parse(reportText);
           disagreements = replayText.split("\n").filter(l => l).map(l => JSON.parse(l));
-          $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm.";
+          const fit = report.policy.fitted;
+          $("policy").textContent = "Policy " + report.policy.name + " v" + report.policy.version + " (" + report.policy.digest + "): StackLedger's model of the Smart Stack, not Apple's algorithm." +
+            (fit ? " Its parameters " + fit.parameters.join(", ") + " were fitted to the records of " + fit.device +
+              (fit.heldOut && fit.heldOut.judged ? "; it agrees with " + fit.heldOut.agrees + " of " + fit.heldOut.judged + " records held out of the fit (" + Math.round(100 * fit.heldOut.agrees / fit.heldOut.judged) + " %)." : "; no record was held out to measure it.") : "");
           gone = []; added = new Set();
           if (without.size) {
             // What-if: the decisions that change against the log as recorded.

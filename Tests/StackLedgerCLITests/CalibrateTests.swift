@@ -104,7 +104,24 @@ struct CalibrateTests {
             "state", "--store", store, "--at", "2025-04-10T12:00:00Z", "--json", "--policy", dir.file("fit.json"),
         ])
         #expect(state.status == 0)
-        #expect(state.stdout.contains(#""name":"smartstack-1-fit""#))
+        let header = try #require(
+            (try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any])?["policy"]
+                as? [String: Any])
+        #expect(header["name"] as? String == "smartstack-1-fit")
+        let fitted = try #require(header["fitted"] as? [String: Any])
+        #expect(fitted["device"] as? String == "phone-timelines-0")
+        #expect((fitted["heldOut"] as? [String: Any])?["judged"] as? Int ?? 0 > 0)
+        // export sqlite gains one calibration row per parameter fitted, read by the sqlite3 shell.
+        let db = dir.file("fit.db")
+        #expect(
+            CLI.call(["export", "sqlite", "--store", store, "--out", db, "--policy", dir.file("fit.json")]).status == 0)
+        let rows = try CLI.run(
+            executable: "/usr/bin/sqlite3",
+            [db, "SELECT parameter, value, converged FROM calibration ORDER BY parameter"])
+        #expect(
+            rows.stdout
+                == "rotationCapPerWidgetPerDay|\(cap["fitted"] as? Double == 2 ? "2" : "?")|1\nscrollHoldMinutes|60|1\nusagePatternMinimum|3|1\n"
+        )
         // The disagreements left are the garbled records: replay under the fitted policy lists the same number.
         let disagreements = try #require(report["disagreements"] as? [[String: Any]])
         let replayed = CLI.call([

@@ -29,7 +29,7 @@ struct SQLiteExportTests {
         #expect(shell.status == 0, "\(shell.stderr)")
         #expect(
             shell.stdout
-                == "ok\nassumptions\ndecisions\ndisagreements\nevents\nmeta\nobservations\nreason_events\nreasons\nstates\n10\n",
+                == "ok\nassumptions\ncalibration\ndecisions\ndisagreements\nevents\nmeta\nobservations\nreason_events\nreasons\nstates\n10\n",
             "\(shell.stdout)")
         let timeline = dir.file("t.jsonl")
         #expect(

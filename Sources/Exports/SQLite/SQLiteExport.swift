@@ -20,6 +20,7 @@ package struct SQLiteExport {
         CREATE TABLE disagreements (seq INTEGER NOT NULL, time TEXT NOT NULL, time_us INTEGER NOT NULL, device TEXT NOT NULL, stack TEXT, detail TEXT NOT NULL);
         CREATE TABLE states (time TEXT NOT NULL, time_us INTEGER NOT NULL, device TEXT NOT NULL, stack TEXT NOT NULL, instance TEXT NOT NULL, app TEXT NOT NULL, kind TEXT NOT NULL, position INTEGER NOT NULL, on_top INTEGER NOT NULL, suggested INTEGER NOT NULL, score REAL, normalized REAL);
         CREATE TABLE assumptions (id INTEGER PRIMARY KEY, decision_id INTEGER REFERENCES decisions(id), state_time_us INTEGER, device TEXT NOT NULL, stack TEXT NOT NULL, code TEXT NOT NULL, instance TEXT, events TEXT NOT NULL, detail TEXT NOT NULL);
+        CREATE TABLE calibration (parameter TEXT NOT NULL, value TEXT NOT NULL, device TEXT NOT NULL, from_digest TEXT NOT NULL, converged INTEGER NOT NULL, held_out_agrees INTEGER, held_out_judged INTEGER);
         """
 
     /// The indices, made after the rows are in.
@@ -70,6 +71,7 @@ package struct SQLiteExport {
         for (key, value) in meta {
             try db.run("INSERT INTO meta VALUES (?, ?)", [.text(key), .text(value)])
         }
+        try writeCalibration(db, counts: &counts)
         if includeEvents { try writeEvents(db, devices: Set(devices), from: from, to: to, counts: &counts) }
         for device in devices {
             try writeModel(db, device: device, from: from, to: to, query: query, counts: &counts)
@@ -78,6 +80,25 @@ package struct SQLiteExport {
         try db.execute(Self.indices)
         try db.execute("COMMIT")
         return counts
+    }
+
+    /// One row per parameter fitted, when the policy in force was fitted to a device's
+    /// records (`calibrate`); none otherwise.
+    private func writeCalibration(_ db: SQLiteConnection, counts: inout Counts) throws {
+        let policy = projector.policy
+        guard let fit = policy.calibration else { return }
+        for name in fit.fitted {
+            guard let range = PolicyParameters.calibrationRanges.first(where: { $0.name == name }) else { continue }
+            try db.run(
+                "INSERT INTO calibration VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(name), .text(range.value(in: policy.parameters).description), .text(fit.device),
+                    .text(fit.fromDigest), .integer(fit.converged ? 1 : 0),
+                    fit.heldOut.map { .integer(Int64($0.agrees)) } ?? .null,
+                    fit.heldOut.map { .integer(Int64($0.judged)) } ?? .null,
+                ])
+            counts.rows["calibration", default: 0] += 1
+        }
     }
 
     private func writeEvents(

@@ -1,7 +1,9 @@
+import Dispatch
 package import Ledger
 import Projections
 import RecordFormat
 package import SmartStack
+import Synchronization
 
 /// Fits the policy's undocumented parameters to a device's own records: searches each
 /// parameter's declared values (`PolicyParameters.calibrationRanges`) for those under
@@ -53,12 +55,38 @@ package struct Calibrator {
         self.options = options
     }
 
-    /// The device's records in `[from, to]` judged under `parameters`.
-    func judge(_ parameters: PolicyParameters, from: Int64, to: Int64) throws -> [Explainer.Observation] {
+    /// The device's records in `[from, to]` judged under `parameters`. `concurrent`: other
+    /// judgements run on other threads at the same time.
+    func judge(_ parameters: PolicyParameters, from: Int64, to: Int64, concurrent: Bool = false) throws
+        -> [Explainer.Observation]
+    {
         let projector = Projector(ledger: ledger, policy: Policy(parameters: parameters))
-        let forward = ForwardFold(projector: projector, device: options.device)
+        // A candidate policy's checkpoints are neither read nor made: one fold serves.
+        projector.useCheckpoints = false
+        let forward = ForwardFold(projector: projector, device: options.device, concurrent: concurrent)
         return try Explainer(forward: forward).observations(
             stack: nil, from: from, to: to, query: ProjectionQuery())
+    }
+
+    /// The agreement on the fitted part of the interval under each of `candidates`, judged
+    /// on every core at once; nil for those not begun by `deadline`.
+    func agreements(_ candidates: [PolicyParameters], deadline: ContinuousClock.Instant) throws -> [AgreementRate?] {
+        let results = Mutex<[AgreementRate?]>(Array(repeating: nil, count: candidates.count))
+        let failure = Mutex<(any Error)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: candidates.count) { k in
+            guard ContinuousClock().now < deadline, failure.withLock({ $0 == nil }) else { return }
+            do {
+                let judged = try judge(candidates[k], from: options.from, to: options.cut, concurrent: true)
+                let rate = AgreementRate(
+                    agrees: judged.filter { $0.judgedOnTop && $0.agrees }.count,
+                    judged: judged.filter(\.judgedOnTop).count)
+                results.withLock { $0[k] = rate }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return results.withLock { $0 }
     }
 
     /// Runs the search and judges every record of the interval before and after it.
@@ -110,15 +138,23 @@ struct Search {
 
     /// The agreement on the fitted part of the interval under `parameters`, measured once.
     mutating func agreement(_ parameters: PolicyParameters) throws -> AgreementRate {
-        if let known = measured[parameters] { return known }
-        let options = calibrator.options
-        let judged = try calibrator.judge(parameters, from: options.from, to: options.cut)
-        let rate = AgreementRate(
-            agrees: judged.filter { $0.judgedOnTop && $0.agrees }.count,
-            judged: judged.filter(\.judgedOnTop).count)
-        measured[parameters] = rate
-        evaluations += 1
-        return rate
+        try measure([parameters], until: .now.advanced(by: .seconds(86_400 * 365)))
+        return measured[parameters]!
+    }
+
+    /// Measures those of `candidates` not yet measured, on every core; throws `BudgetSpent`
+    /// when the deadline leaves some unmeasured.
+    mutating func measure(_ candidates: [PolicyParameters], until deadline: ContinuousClock.Instant) throws {
+        var missing = [PolicyParameters]()
+        for c in candidates where measured[c] == nil && !missing.contains(c) { missing.append(c) }
+        guard !missing.isEmpty else { return }
+        let rates = try calibrator.agreements(missing, deadline: deadline)
+        for (parameters, rate) in zip(missing, rates) {
+            guard let rate else { continue }
+            measured[parameters] = rate
+            evaluations += 1
+        }
+        if rates.contains(where: { $0 == nil }) { throw BudgetSpent() }
     }
 
     /// The values of `range` that tied for the most agreements the last time it was
@@ -148,12 +184,9 @@ struct Search {
 
     /// Moves `range`'s parameter to its best value with the others fixed; whether it moved.
     mutating func improve(_ range: CalibrationRange) throws -> Bool {
-        var scores = [Int]()
-        for value in range.values {
-            let candidate = range.setting(value, in: current)
-            if measured[candidate] == nil && ContinuousClock().now >= deadline { throw BudgetSpent() }
-            scores.append(try agreement(candidate).agrees)
-        }
+        let candidates = range.values.map { range.setting($0, in: current) }
+        try measure(candidates, until: deadline)
+        let scores = candidates.map { measured[$0]!.agrees }
         lastScores[range.name] = scores
         let best = scores.max() ?? 0
         let now = range.value(in: current)

@@ -21,6 +21,10 @@ public struct Policy: Sendable, Hashable {
         didSet { digest = Policy.digest(of: parameters, name: name) }
     }
 
+    /// What a fitted policy was fitted on (its file's `calibration`); nil for any other.
+    /// Not part of the digest: the name and parameters are.
+    public var calibration: PolicyCalibration?
+
     /// The parameters in force.
     public var parameters: PolicyParameters {
         didSet { digest = Policy.digest(of: parameters, name: name) }
@@ -87,6 +91,7 @@ public struct Policy: Sendable, Hashable {
                 "\(path): policy \"\(name)\" is not \(Policy.baseName) (or \(Policy.fittedName), its parameters fitted by `stackledger calibrate`); this engine implements only \(Policy.baseName)"
             )
         }
+        let calibration = (dict["calibration"] as? [String: Any]).flatMap(PolicyCalibration.init(json:))
         if let inner = dict["parameters"] as? [String: Any] {
             dict = inner
         } else {
@@ -109,7 +114,9 @@ public struct Policy: Sendable, Hashable {
             let params = try JSONDecoder().decode(
                 PolicyParameters.self, from: JSONSerialization.data(withJSONObject: merged))
             try params.validate()
-            return Policy(parameters: params, name: name)
+            var policy = Policy(parameters: params, name: name)
+            policy.calibration = name == Policy.fittedName ? calibration : nil
+            return policy
         } catch let policyError as PolicyError {
             throw PolicyError("\(path): \(policyError.message)")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
