@@ -147,6 +147,17 @@ struct CalibrateTests {
         let agreement = try #require(report["agreement"] as? [String: Any])
         let heldOut = try #require(agreement["afterHeldOut"] as? [String: Any])
         #expect((heldOut["share"] as? Double ?? 0) >= 0.95)
+        // A budget too short for the search: it stops, says so, and still writes a policy.
+        let short = CLI.call([
+            "calibrate", "--store", store, "--budget", "1", "--out", dir.file("short.json"), "--json",
+        ])
+        #expect(short.status == 0, "\(short.stderr)")
+        let search = try #require(
+            (try JSONSerialization.jsonObject(with: Data(short.stdout.utf8)) as? [String: Any])?["search"]
+                as? [String: Any])
+        #expect(search["converged"] as? Bool == false)
+        #expect((search["seconds"] as? Double ?? 99) < 10)
+        #expect(FileManager.default.fileExists(atPath: dir.file("short.json")))
     }
 
     @Test("calibrate refuses a documented rule, a bad holdout and a what-if view, with exit 64")
