@@ -88,6 +88,12 @@ def main(arguments: list[str] | None = None) -> int:
             frame = result[table]
             frame.write.mode("overwrite").parquet(f"{staging}/{table}")
             counts[table] = spark.read.parquet(f"{staging}/{table}").count()
+        # A fitted policy's parameters, once for the fleet (the schema is the binary's).
+        calibration = tables.calibration_rows(options.policy)
+        schema = tables.read_schema(locate_binary(options.binary))
+        spark.createDataFrame(calibration, tables.calibration_ddl(schema)).write.mode("overwrite").parquet(
+            f"{staging}/{tables.CALIBRATION}")
+        counts[tables.CALIBRATION] = len(calibration)
         error_devices = [row.device for row in spark.read.parquet(f"{staging}/errors").select("device").collect()]
         content = manifest.manifest(
             binary=locate_binary(options.binary), policy=options.policy, input_path=options.input,
@@ -105,7 +111,7 @@ def main(arguments: list[str] | None = None) -> int:
             return IO_ERROR
         result.unpersist()
         seconds = time.monotonic() - started
-        summary = ", ".join(f"{counts[t]} {t}" for t in tables.TABLES)
+        summary = ", ".join(f"{counts[t]} {t}" for t in (*tables.TABLES, tables.CALIBRATION))
         print(f"stackledger_spark: wrote {options.output} in {seconds:.1f} s: {summary}", file=sys.stderr)
         print(f"stackledger_spark: manifest {options.output.rstrip('/')}/{manifest.MANIFEST_NAME}", file=sys.stderr)
         errors = spark.read.parquet(f"{options.output}/errors").orderBy("device")

@@ -11,8 +11,10 @@ per device whose log could not be replayed.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
+from typing import Any
 
 import pyarrow as pa
 
@@ -23,6 +25,10 @@ TABLES = (
 
 #: The tables read from a device's SQLite export (all but `errors`).
 EXPORTED = [name for name in TABLES if name != "errors"]
+
+#: The fleet-wide table a fitted policy adds (`stackledger calibrate`): one row per parameter
+#: fitted, written by the driver from the policy file, never per device.
+CALIBRATION = "calibration"
 
 #: Columns holding one cited sequence number, and those holding a JSON array of them.
 SEQ_COLUMNS = {"reason_events": "seq", "observations": "seq", "disagreements": "seq"}
@@ -61,6 +67,8 @@ def schema_of(sql: str) -> Schema:
                 columns.insert(0, ("device", "TEXT"))
             schema[table] = columns
         schema["errors"] = [("device", "TEXT"), ("message", "TEXT")]
+        rows = connection.execute(f'PRAGMA table_info("{CALIBRATION}")').fetchall()
+        schema[CALIBRATION] = [(str(row[1]), str(row[2]).upper()) for row in rows]
         return schema
     finally:
         connection.close()
@@ -103,3 +111,29 @@ def batch(schema: Schema, table: str, columns: list[pa.Array]) -> pa.RecordBatch
         else:
             arrays.append(pa.nulls(rows, struct_type(schema, name)))
     return pa.RecordBatch.from_arrays(arrays, schema=output_schema(schema))
+
+
+def calibration_ddl(schema: Schema) -> str:
+    """The `calibration` table's columns as a Spark DDL string."""
+    return ", ".join(f"`{name}` {_SPARK[kind]}" for name, kind in schema[CALIBRATION])
+
+
+def calibration_rows(policy_path: str | None) -> list[tuple[Any, ...]]:
+    """The `calibration` rows of the policy file at `policy_path`, as `export sqlite` writes
+    them: one per parameter fitted when `calibrate` fitted it, none for any other policy."""
+    if policy_path is None:
+        return []
+    with open(policy_path, encoding="utf-8") as stream:
+        document = json.load(stream)
+    if not isinstance(document, dict) or document.get("name") != "smartstack-1-fit":
+        return []
+    fit = document.get("calibration")
+    parameters = document.get("parameters")
+    if not isinstance(fit, dict) or not isinstance(parameters, dict):
+        return []
+    held = (fit.get("agreement") or {}).get("afterHeldOut") or {}
+    return [
+        (name, json.dumps(parameters.get(name)), fit.get("device"), fit.get("fromDigest"),
+         1 if fit.get("converged") else 0, held.get("agrees"), held.get("judged"))
+        for name in fit.get("fitted", [])
+    ]

@@ -148,7 +148,7 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     environment = dict(os.environ, PYSPARK_PYTHON=sys.executable)
     first = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert first.returncode == 0, first.stderr[-3000:]
-    assert sorted(os.listdir(output)) == sorted([*TABLES, "_MANIFEST.json"])
+    assert sorted(os.listdir(output)) == sorted([*TABLES, "calibration", "_MANIFEST.json"])
     assert f"manifest {output}/_MANIFEST.json" in first.stderr
     connection = duckdb.connect()
     decisions = connection.execute(f"SELECT count(*) FROM '{output}/decisions/*.parquet'").fetchone()[0]
@@ -159,9 +159,10 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     # seq is the event's position in the files, in the order of their names.
     assert f"seq {fleet.invalid_seq}:" in errors[0][1]
     written = json.loads((output / "_MANIFEST.json").read_text())
-    for table in TABLES:
+    for table in [*TABLES, "calibration"]:
         rows = connection.execute(f"SELECT count(*) FROM '{output}/{table}/*.parquet'").fetchone()[0]
         assert written["tables"][table] == rows, table
+    assert written["tables"]["calibration"] == 0
     assert written["errors"] == [fleet.invalid_device]
     assert [(f["path"], f["bytes"], f["sha256"]) for f in written["input"]] == [
         (str(source / name), (source / name).stat().st_size,
@@ -175,11 +176,26 @@ def test_the_command_line_writes_parquet_tables(tmp_path, fleet, fleet_binary):
     quarterly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
     again = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert again.returncode == 64 and "--overwrite" in again.stderr
+    # A policy `calibrate` fitted: its fitted parameters become the calibration table.
+    fitted = tmp_path / "fit.json"
+    fitted.write_text(json.dumps({
+        "name": "smartstack-1-fit", "parameters": {"rotationCapPerWidgetPerDay": 2, "scrollHoldMinutes": 60},
+        "calibration": {"device": "phone", "fromDigest": policy["digest"], "converged": True,
+                        "fitted": ["rotationCapPerWidgetPerDay", "scrollHoldMinutes"],
+                        "agreement": {"afterHeldOut": {"agrees": 9, "judged": 10}}}}))
     replaced = subprocess.run(
-        [*command, "--overwrite", "--every", "1h"], env=environment, capture_output=True, text=True, check=False)
+        [*command, "--overwrite", "--every", "1h", "--policy", str(fitted)], env=environment, capture_output=True,
+        text=True, check=False)
     assert replaced.returncode == 0, replaced.stderr[-3000:]
     hourly = connection.execute(f"SELECT count(*) FROM '{output}/states/*.parquet'").fetchone()[0]
     assert 0 < hourly < quarterly
+    calibration = connection.execute(
+        f"SELECT parameter, value, device, converged, held_out_agrees, held_out_judged "
+        f"FROM '{output}/calibration/*.parquet' ORDER BY parameter").fetchall()
+    assert calibration == [("rotationCapPerWidgetPerDay", "2", "phone", 1, 9, 10),
+                           ("scrollHoldMinutes", "60", "phone", 1, 9, 10)]
+    manifest_policy = json.loads((output / "_MANIFEST.json").read_text())["policy"]
+    assert manifest_policy["name"] == "smartstack-1-fit"
 
 
 def test_read_events_numbers_ndjson_lines_in_file_order(spark, tmp_path):
