@@ -318,6 +318,38 @@ struct ServeTests {
     }
 
     @Test(
+        "served with a policy calibrate fitted, the page names it and says what it was fitted on and how well it agrees"
+    )
+    func fittedPolicy() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try store(dir)
+        let fit = try dir.write(
+            "fit.json",
+            #"{"name":"smartstack-1-fit","parameters":{"rotationCapPerWidgetPerDay":2},"calibration":{"device":"phone","fromDigest":"sha256:19846c0f619048bc","converged":true,"fitted":["rotationCapPerWidgetPerDay"],"agreement":{"afterHeldOut":{"agrees":9,"judged":10}}}}"#
+        )
+        let server = try Running(["--store", dir.store, "--policy", fit])
+        let script = """
+            import sys
+            from playwright.sync_api import sync_playwright
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+                page = browser.new_page()
+                page.goto(sys.argv[1])
+                page.wait_for_selector("body[data-ready=yes]", timeout=30000)
+                page.locator("#policy", has_text="fitted").wait_for(timeout=30000)
+                print(page.inner_text("#policy"))
+                browser.close()
+            """
+        let r = try python(script, [server.url])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Policy smartstack-1-fit v2"), "\(r.stdout)")
+        #expect(r.stdout.contains("rotationCapPerWidgetPerDay were fitted to the records of phone"), "\(r.stdout)")
+        #expect(r.stdout.contains("agrees with 9 of 10 records held out of the fit (90 %)"), "\(r.stdout)")
+        #expect(r.stdout.contains("not Apple's algorithm"), "\(r.stdout)")
+    }
+
+    @Test(
         "the page renders in Chromium: labelled lanes and a legend, the state at the cursor, why on a decision, and a reproducing command"
     )
     func page() throws {
