@@ -162,9 +162,11 @@ struct ServeNavigationTests {
                 landed = []
                 for _ in range(min(3, len(overview["records"]))):
                     shown("n")
+                    # Read before the key: a jump that lands before the read would leave nothing to wait for.
+                    before = page.get_attribute("#evidence", "data-seq")
                     page.keyboard.press("n")
                     page.wait_for_function("(s) => document.getElementById('evidence').getAttribute('data-seq') !== s",
-                                           arg=page.get_attribute("#evidence", "data-seq"), timeout=30000)
+                                           arg=before, timeout=30000)
                     landed.append(int(page.get_attribute("#evidence", "data-seq")))
                 page.locator("#why", has_text="Why at").wait_for(timeout=30000)
                 print(landed == [r["seq"] for r in overview["records"][:len(landed)]], landed)
