@@ -19,6 +19,58 @@ public enum ProjectionJSON {
         w.string(tool)
     }
 
+    /// `policy --json`: the name, version, digest and parameters, the values calibration may
+    /// try for each undocumented parameter, those it fits by default, and the tool.
+    public static func writePolicyDocument(_ w: inout CanonicalWriter, policy: Policy, tool: String) {
+        w.beginObject()
+        w.key("name")
+        w.string(policy.name)
+        w.key("version")
+        w.integer(Policy.version)
+        w.key("digest")
+        w.string(policy.digest)
+        w.key("parameters")
+        w.raw(policy.parametersJSON(pretty: false))
+        // What `calibrate` may fit, and the values it tries: documented rules have none.
+        w.key("ranges")
+        w.beginObject()
+        for range in PolicyParameters.calibrationRanges {
+            w.key(range.name)
+            writeRange(&w, range)
+        }
+        w.endObject()
+        w.key("calibratedByDefault")
+        w.beginArray()
+        for name in PolicyParameters.calibratedByDefault { w.string(name) }
+        w.endArray()
+        w.key("tool")
+        w.string(tool)
+        w.endObject()
+    }
+
+    /// A calibration range: `{"values": [...], "step": S or null, "basis": B}`.
+    public static func writeRange(_ w: inout CanonicalWriter, _ range: CalibrationRange) {
+        w.beginObject()
+        w.key("values")
+        w.beginArray()
+        for v in range.values { write(&w, v) }
+        w.endArray()
+        w.key("step")
+        if let step = range.step { w.number(step) } else { w.null() }
+        w.key("basis")
+        w.string(range.basis)
+        w.endObject()
+    }
+
+    /// A parameter's value: a number, a switch, or null (no cap).
+    public static func write(_ w: inout CanonicalWriter, _ v: ParameterValue) {
+        switch v {
+        case .number(let d): w.number(d)
+        case .flag(let b): w.bool(b)
+        case .unlimited: w.null()
+        }
+    }
+
     /// `"fitted": {"device", "fromDigest", "parameters", "converged", "heldOut": {"agrees", "judged"} or null}`.
     static func writeFitted(_ w: inout CanonicalWriter, _ fit: PolicyCalibration) {
         w.key("fitted")

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Forensics
 import Projections
 import SmartStack
 
@@ -25,30 +24,7 @@ struct PolicyCommand: ParsableCommand {
         var out = StandardOutput()
         if json {
             var w = CanonicalWriter()
-            w.beginObject()
-            w.key("name")
-            w.string(policy.name)
-            w.key("version")
-            w.integer(Policy.version)
-            w.key("digest")
-            w.string(policy.digest)
-            w.key("parameters")
-            w.raw(policy.parametersJSON(pretty: false))
-            // What `calibrate` may fit, and the values it tries: documented rules have none.
-            w.key("ranges")
-            w.beginObject()
-            for range in PolicyParameters.calibrationRanges {
-                w.key(range.name)
-                CalibrationReport.writeRange(&w, range)
-            }
-            w.endObject()
-            w.key("calibratedByDefault")
-            w.beginArray()
-            for name in PolicyParameters.calibratedByDefault { w.string(name) }
-            w.endArray()
-            w.key("tool")
-            w.string(StackLedgerCommand.toolVersion)
-            w.endObject()
+            ProjectionJSON.writePolicyDocument(&w, policy: policy, tool: StackLedgerCommand.toolVersion)
             w.bytes.append(0x0A)
             out.write(w.bytes)
         } else {

@@ -174,6 +174,14 @@ struct CalibrateTests {
             #expect(r.status == 64, "\(bad)")
             #expect(!FileManager.default.fileExists(atPath: out), "\(bad)")
         }
+        // policy --json declares the values calibration may try, and none for a documented rule.
+        let policy = try #require(
+            try JSONSerialization.jsonObject(with: Data(CLI.call(["policy", "--json"]).stdout.utf8)) as? [String: Any])
+        let ranges = try #require(policy["ranges"] as? [String: [String: Any]])
+        #expect(ranges["rotationCapPerWidgetPerDay"]?["values"] as? [Any?] != nil)
+        #expect(ranges["maxWidgetsPerStack"] == nil && ranges["reloadBudgetPerDay"] == nil)
+        #expect((ranges["scrollHoldMinutes"]?["values"] as? [Double])?.first == 0)
+        #expect(policy["calibratedByDefault"] as? [String] != nil)
         // A log without records of the device's own: nothing is fitted, and the report says why.
         let r = CLI.call(["calibrate", "--store", dir.store, "--out", out])
         #expect(r.status == 0, "\(r.stderr)")

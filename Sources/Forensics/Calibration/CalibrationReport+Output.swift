@@ -1,4 +1,5 @@
 import Foundation
+import Projections
 import RecordFormat
 package import SmartStack
 
@@ -103,42 +104,20 @@ extension CalibrationReport {
         w.key("basis")
         w.string(p.range.basis)
         w.key("range")
-        Self.writeRange(&w, p.range)
+        ProjectionJSON.writeRange(&w, p.range)
         w.key("start")
-        Self.write(&w, p.start)
+        ProjectionJSON.write(&w, p.start)
         w.key("fitted")
-        Self.write(&w, p.fitted)
+        ProjectionJSON.write(&w, p.fitted)
         w.key("identified")
         w.bool(p.identified)
         w.key("best")
         w.beginArray()
-        for v in p.best { Self.write(&w, v) }
+        for v in p.best { ProjectionJSON.write(&w, v) }
         w.endArray()
         w.key("sensitivity")
         Self.write(&w, p.sensitivity)
         w.endObject()
-    }
-
-    /// A range as `policy --json` and the report give it: its values, lowest to highest.
-    package static func writeRange(_ w: inout CanonicalWriter, _ range: CalibrationRange) {
-        w.beginObject()
-        w.key("values")
-        w.beginArray()
-        for v in range.values { write(&w, v) }
-        w.endArray()
-        w.key("step")
-        if let step = range.step { w.number(step) } else { w.null() }
-        w.key("basis")
-        w.string(range.basis)
-        w.endObject()
-    }
-
-    static func write(_ w: inout CanonicalWriter, _ v: ParameterValue) {
-        switch v {
-        case .number(let d): w.number(d)
-        case .flag(let b): w.bool(b)
-        case .unlimited: w.null()
-        }
     }
 
     /// The command that explains a record's instant under the fitted policy.
