@@ -1,10 +1,14 @@
 /// A value of a policy parameter as calibration tries it: a number, a switch, or none
 /// (an unlimited cap).
 public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
+    /// A count, a duration or a rank.
     case number(Double)
+    /// A switch.
     case flag(Bool)
+    /// No cap (a cap's `null`).
     case unlimited
 
+    /// The value as the policy's JSON writes it: `2`, `0.8`, `true`, `null`.
     public var description: String {
         switch self {
         case .number(let d): return d == d.rounded() ? String(Int(d)) : String(d)
