@@ -3,16 +3,21 @@ public import SmartStack
 
 /// Writes the JSON shapes of queries.md.
 public enum ProjectionJSON {
-    /// `"policy": {"name", "version", "digest"}` (with `"fitted"` for a fitted policy) and `"tool"`.
-    public static func writeHeader(_ w: inout CanonicalWriter, policy: Policy, tool: String) {
-        w.key("policy")
-        w.beginObject()
+    /// `"name"`, `"version"` and `"digest"` of `policy`, as members of the object being written.
+    public static func writePolicyMembers(_ w: inout CanonicalWriter, _ policy: Policy) {
         w.key("name")
         w.string(policy.name)
         w.key("version")
         w.integer(Policy.version)
         w.key("digest")
         w.string(policy.digest)
+    }
+
+    /// `"policy": {"name", "version", "digest"}` (with `"fitted"` for a fitted policy) and `"tool"`.
+    public static func writeHeader(_ w: inout CanonicalWriter, policy: Policy, tool: String) {
+        w.key("policy")
+        w.beginObject()
+        writePolicyMembers(&w, policy)
         if let fit = policy.calibration { writeFitted(&w, fit) }
         w.endObject()
         w.key("tool")
@@ -23,12 +28,7 @@ public enum ProjectionJSON {
     /// try for each undocumented parameter, those it fits by default, and the tool.
     public static func writePolicyDocument(_ w: inout CanonicalWriter, policy: Policy, tool: String) {
         w.beginObject()
-        w.key("name")
-        w.string(policy.name)
-        w.key("version")
-        w.integer(Policy.version)
-        w.key("digest")
-        w.string(policy.digest)
+        writePolicyMembers(&w, policy)
         w.key("parameters")
         w.raw(policy.parametersJSON(pretty: false))
         // What `calibrate` may fit, and the values it tries: documented rules have none.

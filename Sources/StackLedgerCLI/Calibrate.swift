@@ -77,9 +77,11 @@ struct Calibrate: ParsableCommand {
         calibration.seed = seed
         calibration.budget = .milliseconds(Int64((budget * 1000).rounded()))
         let file = try OutputFile(path: out)
-        let report = try withLedgerErrors {
-            try Calibrator(ledger: session.ledger, start: session.projector.policy, options: calibration).run()
-        }
+        var calibrator = Calibrator(ledger: session.ledger, start: session.projector.policy, options: calibration)
+        let terminal = stderrIsTerminal
+        if terminal { calibrator.onProgress = { printProgress("calibrate: " + $0) } }
+        let report = try withLedgerErrors { try calibrator.run() }
+        if terminal { printProgress("") }
         try file.write(report.policyJSON(tool: StackLedgerCommand.toolVersion))
         try file.commit()
         var stdout = StandardOutput()

@@ -80,12 +80,7 @@ package struct CalibrationReport {
     package func policyJSON(tool: String) -> String {
         var w = CanonicalWriter()
         w.beginObject()
-        w.key("name")
-        w.string(policy.name)
-        w.key("version")
-        w.integer(Policy.version)
-        w.key("digest")
-        w.string(policy.digest)
+        ProjectionJSON.writePolicyMembers(&w, policy)
         w.key("parameters")
         w.raw(policy.parametersJSON(pretty: false))
         w.key("calibration")

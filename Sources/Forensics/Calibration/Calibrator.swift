@@ -48,6 +48,9 @@ package struct Calibrator {
     /// The policy the search starts from (the defaults, or a file's).
     package let start: Policy
     package let options: Options
+    /// Told after each parameter's values are measured, with what the search has done so
+    /// far: for a progress line.
+    package var onProgress: (@Sendable (String) -> Void)?
 
     package init(ledger: Ledger, start: Policy, options: Options) {
         self.ledger = ledger
@@ -107,8 +110,7 @@ package struct Calibrator {
                     range: range, start: range.value(in: start.parameters), fitted: range.value(in: fitted),
                     sensitivity: try search.agreement(alone), best: search.bestValues(range)))
         }
-        var policy = Policy(parameters: fitted, name: Policy.fittedName)
-        policy.parameters = fitted
+        let policy = Policy(parameters: fitted, name: Policy.fittedName)
         return CalibrationReport(
             options: options, startPolicy: start, policy: policy, before: before, after: after, families: families,
             parameters: parameters, evaluations: search.evaluations, converged: converged,
@@ -188,6 +190,7 @@ struct Search {
         try measure(candidates, until: deadline)
         let scores = candidates.map { measured[$0]!.agrees }
         lastScores[range.name] = scores
+        calibrator.onProgress?("\(evaluations) evaluations; searched \(range.name)")
         let best = scores.max() ?? 0
         let now = range.value(in: current)
         if let k = range.values.firstIndex(of: now), scores[k] == best { return false }
