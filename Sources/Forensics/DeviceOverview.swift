@@ -5,8 +5,8 @@ package import SmartStack
 /// The whole of one device's log at a glance, for the page's overview: how many events and
 /// device records fall in each day (each hour when the log spans three days or less), every
 /// device record with its time, and the day the evidence is densest, where the page opens.
-/// Read from the log's device-time index and the record headers alone, except for the few
-/// device records, which are read whole.
+/// Made from an `OverviewTally` of the log's record headers, except for the few device
+/// records, which are read whole.
 package struct DeviceOverview: Sendable {
     /// One bucket of time: its start and what falls in it.
     package struct Bucket: Sendable, Equatable {
@@ -52,55 +52,26 @@ package struct DeviceOverview: Sendable {
             || type == EventType.relevanceObserved.rawValue || type == EventType.widgetTapped.rawValue
     }
 
-    /// The overview of `device`'s whole log.
+    /// The overview of `device`'s whole log (`OverviewTally` keeps it up to date commit by commit).
     package static func collect(ledger: Ledger, device: String) throws -> DeviceOverview {
-        var overview = DeviceOverview(device: device)
         try ledger.read { r in
-            guard let span = try r.eventSpan(device: device) else { return }
-            overview.events = span.count
-            overview.first = span.first
-            overview.last = span.last
-            if span.last - span.first <= 3 * 86_400_000_000 { overview.bucketMicros = 3_600_000_000 }
-            // The walk is in time order: each bucket is complete when the next one starts.
-            var candidates = [UInt64]()
-            var offset: Int16 = 0
-            var layouts = LayoutAssumptions()
-            try r.forEachRecord(device: device, after: nil, throughMicros: .max, identities: false) { view in
-                let time = view.envelope.time
-                let bucket = overview.bucketStart(time.microseconds)
-                if overview.buckets.last?.start == bucket {
-                    overview.buckets[overview.buckets.count - 1].events += 1
-                } else {
-                    overview.buckets.append(Bucket(start: bucket, events: 1, records: 0))
-                }
-                if Self.mayBeRecord(view.envelope.type) { candidates.append(view.seq) }
-                if view.envelope.type == EventType.stackCreated.rawValue,
-                    case .stackCreated(let created) = try Event(record: view).body
-                {
-                    layouts.created(created.stack, at: (time.microseconds, view.seq))
-                }
-                offset = time.offsetMinutes
-                return true
-            }
-            overview.offsetMinutes = Int(offset)
-            // Records are read in the walk's (time, sequence) order, so each finds its bucket
-            // at or after the previous one's.
-            var index = 0
-            for seq in candidates {
-                guard let record = try r.withRecord(seq, { try Self.record($0, layouts: &layouts) }), let record
-                else { continue }
-                let bucket = overview.bucketStart(record.time)
-                while overview.buckets[index].start < bucket { index += 1 }
-                overview.buckets[index].records += 1
-                if overview.records.count < recordLimit {
-                    overview.records.append(record)
-                } else {
-                    overview.recordsLeftOut += 1
-                }
-            }
+            var tally = OverviewTally()
+            try tally.extend(r, through: try r.lastSeq())
+            return try tally.overview(device: device, reader: r)
         }
-        overview.open = overview.openingDay()
-        return overview
+    }
+
+    /// Counts a device record in its bucket, at or after bucket `index` (records come in
+    /// time order), and lists it unless `recordLimit` are listed.
+    mutating func count(_ record: Record, from index: inout Int) {
+        let bucket = bucketStart(record.time)
+        while buckets[index].start < bucket { index += 1 }
+        buckets[index].records += 1
+        if records.count < Self.recordLimit {
+            records.append(record)
+        } else {
+            recordsLeftOut += 1
+        }
     }
 
     func bucketStart(_ t: Int64) -> Int64 { Self.start(of: t, every: bucketMicros) }

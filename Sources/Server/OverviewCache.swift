@@ -1,11 +1,17 @@
+import Forensics
 import Foundation
+import Ledger
 import Synchronization
 
 /// Each device's overview (`/api/overview`), made once for each state of the log and shared by
 /// every engine that answers: the overview reads only the log, so checkpoints landing do not
 /// make it again, and the first page opened after `serve` starts finds it made
-/// (`StackLedgerServer` makes every device's in the background as it starts).
+/// (`StackLedgerServer` makes every device's in the background as it starts). Overviews are
+/// made from one `OverviewTally` of the whole log, which a commit extends by the records it
+/// added: after a commit an overview reads the new records, not the whole log.
 final class OverviewCache: Sendable {
+    /// The tally of the log so far, shared by every device's overview.
+    private let tally = Mutex(OverviewTally())
     /// The overview of each device, with the last sequence number of the log it was made of.
     private let kept = Mutex<[String: (lastSeq: UInt64, answer: StoreAPI.Answer)]>([:])
     /// The lock each device's overview is made under.
@@ -15,6 +21,17 @@ final class OverviewCache: Sendable {
 
     /// How many overviews were made since the cache was created.
     var made: Int { madeCount.withLock { $0 } }
+
+    /// The overview of `device` for the newest log, the tally extended to it first: the
+    /// read begins under the tally's lock, so its log is never older than the tally.
+    func overview(device: String, ledger: Ledger) throws -> DeviceOverview {
+        try tally.withLock { tally in
+            try ledger.read { r in
+                try tally.extend(r, through: try r.lastSeq())
+                return try tally.overview(device: device, reader: r)
+            }
+        }
+    }
 
     /// The overview of `device` for the log ending at `lastSeq`: the one kept, or `make`'s,
     /// then kept.

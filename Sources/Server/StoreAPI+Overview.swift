@@ -14,7 +14,7 @@ extension StoreAPI {
         let lastSeq = try ledger.read { try $0.lastSeq() }
         return try overviews.answer(device: device, lastSeq: lastSeq) {
             var w = CanonicalWriter()
-            try DeviceOverview.collect(ledger: ledger, device: device).writeJSON(&w)
+            try overviews.overview(device: device, ledger: ledger).writeJSON(&w)
             return Answer.json(w)
         }
     }

@@ -4,6 +4,7 @@ import SmartStack
 import StackLedgerTesting
 import Testing
 
+@testable import Forensics
 @testable import Server
 
 /// `serve` makes a device's overview once for each state of its log, shared by its engines.
@@ -53,5 +54,44 @@ struct OverviewCacheTests {
         _ = cache.answer(device: "d", lastSeq: 5) { older }
         #expect(cache.answer(device: "d", lastSeq: 9) { older }.body == newer.body)
         #expect(cache.made == 2)
+    }
+
+    @Test(
+        "a tally extended commit by commit, events arriving out of time order, gives each device's overview as one made of the whole log"
+    )
+    func extendedByCommits() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        var generator = ShapeGenerator(shape: .mixed, events: 9_000, seed: 4)
+        generator.devices = 3
+        var text = ""
+        try generator.writeNDJSON { text += String(decoding: $0, as: UTF8.self) }
+        let lines = text.split(separator: "\n")
+        let ledger = try Ledger(path: dir.store)
+        var tally = OverviewTally()
+        // Each commit holds every third line: each adds events earlier than the last one's.
+        for part in 0..<3 {
+            let chunk = lines.indices.filter { $0 % 3 == part }.map { lines[$0] + "\n" }.joined()
+            let input = try dir.write("part\(part).ndjson", chunk)
+            #expect(CLI.call(["ingest", "--store", dir.store, input]).status == 0)
+            let devices = try ledger.read { try $0.devices() }.sorted()
+            #expect(devices.count == 3)
+            var records = 0
+            for device in devices {
+                let extended = try ledger.read { r in
+                    try tally.extend(r, through: try r.lastSeq())
+                    return try tally.overview(device: device, reader: r)
+                }
+                let whole = try DeviceOverview.collect(ledger: ledger, device: device)
+                var (a, b) = (CanonicalWriter(), CanonicalWriter())
+                extended.writeJSON(&a)
+                whole.writeJSON(&b)
+                #expect(a.bytes == b.bytes, "\(device) after commit \(part + 1)")
+                #expect(extended.buckets.reduce(0) { $0 + $1.events } == extended.events)
+                #expect(extended.buckets.reduce(0) { $0 + $1.records } == extended.records.count)
+                records += extended.records.count
+            }
+            #expect(records > 0, "the many-stacks device's records are listed")
+        }
     }
 }

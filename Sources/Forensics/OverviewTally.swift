@@ -1,0 +1,144 @@
+package import Ledger
+import RecordFormat
+import SmartStack
+
+/// What every device's overview is made of, taken from the log in sequence order and
+/// extended by the records each commit adds, so that an overview after a commit reads the
+/// new records only: each device's events per UTC hour, its latest event's offset, and
+/// the sequence numbers of the events an overview reads whole (the device records and the
+/// stacks' creations).
+package struct OverviewTally: Sendable {
+    /// One device's part.
+    struct DeviceTally: Sendable {
+        /// Events per UTC hour start, but for the run being counted.
+        var hours: [Int64: Int] = [:]
+        /// The hour whose events are being counted, and how many so far: a device's events
+        /// come in time order, mostly, so most events only add to the run.
+        var runHour: Int64 = .min
+        var runCount = 0
+        /// The latest event in (time, seq) order, and its offset from UTC in minutes.
+        var latest: (time: Int64, seq: UInt64) = (.min, 0)
+        var latestOffset: Int16 = 0
+        /// Events that may be device records, as (time, seq).
+        var candidates: [(time: Int64, seq: UInt64)] = []
+        /// `stack.created` events, as (stack, time, seq).
+        var creations: [(stack: String, time: Int64, seq: UInt64)] = []
+
+        mutating func count(hour: Int64) {
+            if hour == runHour {
+                runCount += 1
+                return
+            }
+            closeRun()
+            (runHour, runCount) = (hour, 1)
+        }
+
+        mutating func closeRun() {
+            if runCount > 0 { hours[runHour, default: 0] += runCount }
+            (runHour, runCount) = (.min, 0)
+        }
+
+        /// Events per bucket of `length` microseconds (a whole number of hours), ascending.
+        func buckets(every length: Int64) -> [DeviceOverview.Bucket] {
+            var perBucket = [Int64: Int]()
+            for (hour, n) in hours { perBucket[DeviceOverview.start(of: hour, every: length), default: 0] += n }
+            if runCount > 0 { perBucket[DeviceOverview.start(of: runHour, every: length), default: 0] += runCount }
+            return perBucket.sorted { $0.key < $1.key }.map {
+                DeviceOverview.Bucket(start: $0.key, events: $0.value, records: 0)
+            }
+        }
+    }
+
+    /// The last sequence number taken in.
+    package private(set) var throughSeq: UInt64 = 0
+    private var tallies: [DeviceTally] = []
+    private var deviceIndex: [String: Int] = [:]
+
+    package init() {}
+
+    private static let hourMicros: Int64 = 3_600_000_000
+
+    /// Takes in the records after `throughSeq` up to `lastSeq`.
+    package mutating func extend(_ r: LedgerReader, through lastSeq: UInt64) throws {
+        guard lastSeq > throughSeq else { return }
+        var device = ""
+        var index = -1
+        // The type names come from the store's string table: a name seen before is the
+        // same string, so the type is told apart from the last one seen by a quick compare.
+        var lastType = ""
+        var lastKind = Kind.other
+        try r.scan((throughSeq + 1)...lastSeq, identities: false) { view in
+            let env = view.envelope
+            if index < 0 || env.device != device {
+                device = env.device
+                if let known = deviceIndex[device] {
+                    index = known
+                } else {
+                    index = tallies.count
+                    deviceIndex[device] = index
+                    tallies.append(DeviceTally())
+                }
+            }
+            let time = env.time.microseconds
+            tallies[index].count(hour: DeviceOverview.start(of: time, every: Self.hourMicros))
+            if (time, view.seq) > tallies[index].latest {
+                tallies[index].latest = (time, view.seq)
+                tallies[index].latestOffset = env.time.offsetMinutes
+            }
+            if env.type != lastType {
+                lastType = env.type
+                lastKind = Kind(lastType)
+            }
+            switch lastKind {
+            case .other: break
+            case .candidate: tallies[index].candidates.append((time, view.seq))
+            case .created:
+                if case .stackCreated(let created) = try Event(record: view).body {
+                    tallies[index].creations.append((created.stack, time, view.seq))
+                }
+            }
+            return true
+        }
+        throughSeq = lastSeq
+    }
+
+    private enum Kind {
+        case other, candidate, created
+
+        init(_ type: String) {
+            if DeviceOverview.mayBeRecord(type) {
+                self = .candidate
+            } else if type == EventType.stackCreated.rawValue {
+                self = .created
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    /// The overview of `device` as of `throughSeq`, reading its device records whole.
+    package func overview(device: String, reader r: LedgerReader) throws -> DeviceOverview {
+        var overview = DeviceOverview(device: device)
+        guard let index = deviceIndex[device], let span = try r.eventSpan(device: device) else { return overview }
+        let tally = tallies[index]
+        overview.events = span.count
+        overview.first = span.first
+        overview.last = span.last
+        if span.last - span.first <= 3 * 86_400_000_000 { overview.bucketMicros = Self.hourMicros }
+        overview.buckets = tally.buckets(every: overview.bucketMicros)
+        overview.offsetMinutes = Int(tally.latestOffset)
+        var layouts = LayoutAssumptions()
+        for created in tally.creations { layouts.created(created.stack, at: (created.time, created.seq)) }
+        // Records are read in (time, sequence) order, so each finds its bucket at or
+        // after the previous one's.
+        var bucket = 0
+        for candidate in tally.candidates.sorted(by: { ($0.time, $0.seq) < ($1.time, $1.seq) }) {
+            guard let record = try r.withRecord(candidate.seq, { try DeviceOverview.record($0, layouts: &layouts) }),
+                let record
+            else { continue }
+            overview.count(record, from: &bucket)
+        }
+        overview.open = overview.openingDay()
+        return overview
+    }
+}
