@@ -15,11 +15,15 @@ struct ExportSQLite: ParsableCommand {
             Tables: events, decisions, reasons, reason_events, observations, disagreements, states \
             (sampled every --every), assumptions and meta (docs/queries.md, "Tables"), with indices on \
             time and device. Written to a temporary file and renamed, so a killed export never leaves \
-            half a database.
+            half a database. With --format ndjson, --out is a directory that gets the same tables \
+            as one NDJSON file each (TABLE.ndjson, meta.ndjson), for Arrow's and DuckDB's JSON readers.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The database file to write (replaced when it exists).") var out: String?
+    @Option(help: "The database file to write (replaced when it exists); with --format ndjson, the directory.")
+    var out: String?
+    @Option(help: "sqlite (one database) or ndjson (one NDJSON file per table in the directory --out).")
+    var format: TablesFormat = .sqlite
     @Flag(help: "Print the tables' schema (SQL) and exit, without a store: what the fleet reads its columns from.")
     var schema = false
     @Option(help: "The interval's start (RFC 3339; default: the first event).", transform: TimeArgument.parse)
@@ -40,7 +44,7 @@ struct ExportSQLite: ParsableCommand {
         if schema { return }
         guard let out else { throw ValidationError("Missing expected argument '--out <out>'") }
         if out == "-" {
-            throw ValidationError("--out -: a SQLite database is a file that SQLite opens; give its path")
+            throw ValidationError("--out -: the tables are files that their readers open; give a path")
         }
         _ = try ExportProjection.duration(every)
     }
@@ -54,21 +58,40 @@ struct ExportSQLite: ParsableCommand {
         let session = try QuerySession(store: storeOptions, options: options, allDevices: true)
         let (a, b) = try withLedgerErrors { try exportInterval(session, from: from, to: to) }
         let head = try withLedgerErrors { try session.ledger.read { try $0.chainHead() } }
-        let file = try OutputFile(path: out)
+        var export = SQLiteExport(projector: session.projector, every: try ExportProjection.duration(every))
+        export.includeEvents = !noEvents
+        let meta = metadata(session: session, head: head?.description, from: a, to: b)
         let counts: SQLiteExport.Counts
-        do {
-            let db = try SQLiteExport.database(at: file.temporaryPath)
-            var export = SQLiteExport(projector: session.projector, every: try ExportProjection.duration(every))
-            export.includeEvents = !noEvents
-            counts = try withLedgerErrors {
-                try export.write(
-                    into: db, devices: session.devices, from: a, to: b, query: try options.query(),
-                    meta: metadata(session: session, head: head?.description, from: a, to: b))
+        switch format {
+        case .sqlite:
+            let file = try OutputFile(path: out)
+            do {
+                let db = try SQLiteExport.database(at: file.temporaryPath)
+                counts = try withLedgerErrors {
+                    try export.write(
+                        into: db, devices: session.devices, from: a, to: b, query: try options.query(), meta: meta)
+                }
+            } catch let error as SQLiteError {
+                throw fail("--out \(out): \(error)", code: ExitCodes.ioError)
             }
-        } catch let error as SQLiteError {
-            throw fail("--out \(out): \(error)", code: ExitCodes.ioError)
+            try file.commit()
+        case .ndjson:
+            let directory = try OutputDirectory(path: out) { file in
+                ExportTable.all.contains { $0.name + ".ndjson" == file }
+            }
+            do {
+                var sink = try NDJSONTableSink(directory: directory.temporaryPath)
+                counts = try withLedgerErrors {
+                    try export.write(
+                        into: &sink, devices: session.devices, from: a, to: b, query: try options.query(),
+                        meta: meta)
+                }
+                try sink.finish()
+            } catch let error as TableFileError {
+                throw fail("--out \(out): \(error)", code: ExitCodes.ioError)
+            }
+            try directory.commit()
         }
-        try file.commit()
         let summary = counts.rows.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         printError("wrote \(out): \(summary.isEmpty ? "no rows" : summary)")
     }
@@ -86,4 +109,9 @@ struct ExportSQLite: ParsableCommand {
             ("arguments", SQLiteExport.jsonArray(Array(CommandLine.arguments.dropFirst()))),
         ]
     }
+}
+
+/// The form `export sqlite` writes its tables in.
+enum TablesFormat: String, ExpressibleByArgument, CaseIterable {
+    case sqlite, ndjson
 }

@@ -67,6 +67,66 @@ struct SQLiteExportTests {
         #expect(out[6] == "smartstack-1 True ['default', 'phone']", "\(out[6])")
     }
 
+    @Test(
+        "--format ndjson writes every table's rows as the database holds them, which Arrow's JSON reader reads with the schema's types; an earlier export is replaced, other directories refused"
+    )
+    func ndjsonTables() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        try TimelineExportTests().store(dir)
+        let (db, tables) = (dir.file("export.db"), dir.file("tables"))
+        #expect(CLI.call(["export", "sqlite", "--store", dir.store, "--out", db, "--every", "1h"]).status == 0)
+        for _ in 0..<2 {
+            let r = CLI.call(
+                ["export", "sqlite", "--store", dir.store, "--out", tables, "--every", "1h", "--format", "ndjson"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let script = """
+            import json, os, sqlite3, sys
+            import pyarrow as pa, pyarrow.json as pj
+            db = sqlite3.connect(sys.argv[1])
+            types = {"TEXT": pa.string(), "INTEGER": pa.int64(), "REAL": pa.float64()}
+            names = sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            print(sorted(os.listdir(sys.argv[2])) == [n + ".ndjson" for n in names])
+            for table in names:
+                info = db.execute(f'PRAGMA table_info("{table}")').fetchall()
+                rows = [tuple(r) for r in db.execute(f'SELECT * FROM "{table}" ORDER BY rowid')]
+                path = os.path.join(sys.argv[2], table + ".ndjson")
+                lines = [json.loads(l) for l in open(path)]
+                keys = all(list(o) == [c[1] for c in info] for o in lines)
+                read = []
+                if lines:
+                    schema = pa.schema([(c[1], types[c[2]]) for c in info])
+                    t = pj.read_json(path, parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"))
+                    read = list(zip(*[t.column(c[1]).to_pylist() for c in info]))
+                if table == "meta":
+                    rows = [r for r in rows if r[0] not in ("exported_at", "arguments")]
+                    read = [r for r in read if r[0] not in ("exported_at", "arguments")]
+                print(table, len(rows), keys and read == rows)
+            """
+        let py = try CLI.run(executable: ExportProjectionTests.python, ["-c", script, db, tables])
+        #expect(py.status == 0, "\(py.stderr)")
+        let out = py.stdout.split(separator: "\n").map(String.init)
+        #expect(out.first == "True", "\(py.stdout)")
+        #expect(out.count == 11, "\(py.stdout)")
+        for line in out.dropFirst() { #expect(line.hasSuffix(" True"), "\(line)") }
+        // The store's answers hold observations, disagreements and assumptions: every table is read.
+        for table in ["observations", "disagreements", "assumptions", "states", "reason_events"] {
+            #expect(out.contains { $0.hasPrefix(table + " ") && !$0.hasPrefix(table + " 0 ") }, "\(table)")
+        }
+
+        let other = dir.file("other")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        _ = try dir.write("other/notes.txt", "kept\n")
+        let refused = CLI.call(["export", "sqlite", "--store", dir.store, "--out", other, "--format", "ndjson"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("holds notes.txt"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: dir.file("other/notes.txt"), encoding: .utf8) == "kept\n")
+        let file = CLI.call(["export", "sqlite", "--store", dir.store, "--out", db, "--format", "ndjson"])
+        #expect(file.status == 64)
+        #expect(file.stderr.contains("is not a directory"), "\(file.stderr)")
+    }
+
     @Test("a temporary store: --no-sync ingests and exports the same rows, --no-events leaves the events table empty")
     func temporaryStore() throws {
         let dir = WorkDirectory()

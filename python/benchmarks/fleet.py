@@ -6,7 +6,9 @@ the sequential CLI loop over the same devices, in the same run.
 
 The loop runs, for each device, `stackledger ingest` of the device's NDJSON file into a new
 store and `stackledger export sqlite` of it, with the options the fleet gives them (`--no-sync`
-for a temporary store, `--no-events`): what a user with one machine would script. Spark
+for a temporary store, `--no-events`, `--format ndjson`): what a user with one machine would
+script. The loop is timed a second time writing one SQLite database a device instead, for the
+cost of each form. Spark
 runs `replay_fleet` over the same events read from Parquet and counts every table (so every
 device is replayed and its tables read into Arrow). Both use the same binary. Spark's start-up
 (the JVM and the session) is timed apart from the replay. Medians of --runs runs.
@@ -40,8 +42,11 @@ def main() -> None:
     try:
         devices, events = generate(options, folder)
         print(f"fleet: {len(devices)} devices, {events} events", file=sys.stderr)
-        loop = [timed(lambda: cli_loop(options.binary, devices, folder)) for _ in range(options.runs)]
+        loop = [timed(lambda: cli_loop(options.binary, devices, folder, "ndjson")) for _ in range(options.runs)]
         report("cli loop (sequential)", statistics.median(loop), None, len(devices), events, loop)
+        sqlite = [timed(lambda: cli_loop(options.binary, devices, folder, "sqlite")) for _ in range(options.runs)]
+        report("cli loop (sequential), SQLite tables", statistics.median(sqlite), None, len(devices), events, sqlite,
+               baseline=statistics.median(loop))
         for cores in (1, 2):
             startups, replays = [], []
             for _ in range(options.runs):
@@ -76,14 +81,14 @@ def generate(options, folder: str) -> tuple[list[str], int]:
     return sorted(files), len(lines)
 
 
-def cli_loop(binary: str, devices: list[str], folder: str) -> None:
+def cli_loop(binary: str, devices: list[str], folder: str, form: str) -> None:
     for device in devices:
         work = tempfile.mkdtemp(dir=folder)
         store = os.path.join(work, "store")
         events = os.path.join(folder, "devices", device + ".ndjson")
         subprocess.run([binary, "ingest", "--store", store, "--no-sync", events], check=True, capture_output=True)
-        subprocess.run([binary, "export", "sqlite", "--store", store, "--no-sync", "--no-events",
-                        "--out", os.path.join(work, "tables.db")], check=True, capture_output=True)
+        subprocess.run([binary, "export", "sqlite", "--store", store, "--no-sync", "--no-events", "--format", form,
+                        "--out", os.path.join(work, "tables")], check=True, capture_output=True)
         shutil.rmtree(work)
 
 

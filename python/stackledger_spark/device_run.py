@@ -2,9 +2,10 @@
 
 Its events arrive in order, a slice of an Arrow batch at a time, and go straight into the
 `stackledger ingest -` of a temporary store: Python holds one batch of lines and the device's
-`seq` column (8 bytes an event), never the device's log. Then `stackledger export sqlite` writes
-the tables, they are read back as Arrow batches with every cited event named by the input's
-`seq`, and the store is deleted.
+`seq` column (8 bytes an event), never the device's log. Then `stackledger export sqlite
+--format ndjson` writes the tables as one NDJSON file each, Arrow's JSON reader reads them in C++
+with the schema the binary gave, every cited event is named by the input's `seq` (a vectorised
+take), and the store is deleted.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import contextlib
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import tempfile
 from array import array
@@ -23,10 +23,11 @@ from typing import IO, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.json as pajson
 
 from . import tables
 
-#: Rows read from SQLite per output batch.
+#: Rows per output batch.
 _BATCH_ROWS = 8192
 
 
@@ -167,10 +168,11 @@ class DeviceRun:
         return f"ingest exited {code}: " + ("; ".join(named) or str(error.get("message", "")))
 
     def _export(self) -> str:
-        database = os.path.join(self.directory, "tables.db")
+        directory = os.path.join(self.directory, "tables")
         # The input holds the events: the export leaves its events table empty.
         command = [
-            self.binary, "export", "sqlite", "--store", self.store, "--no-sync", "--no-events", "--out", database,
+            self.binary, "export", "sqlite", "--format", "ndjson", "--store", self.store, "--no-sync", "--no-events",
+            "--out", directory,
         ]
         command += self.options.export_arguments(self.policy_path)
         result = subprocess.run(
@@ -179,7 +181,7 @@ class DeviceRun:
         if result.returncode != 0:
             message = result.stderr.decode("utf-8", "replace").strip().replace("stackledger: ", "")
             raise DeviceFailed(f"export sqlite exited {result.returncode}: {message}")
-        return database
+        return directory
 
     def _store_log(self) -> Iterator[tuple[int, str | None]]:
         """(seq, id) of every stored event, in order, from `log --json`."""
@@ -217,40 +219,42 @@ class DeviceRun:
                     pending = next(log, None)
         return SeqMap(stored, first)
 
-    def _read_tables(self, database: str, summary: dict[str, Any]) -> Iterator[pa.RecordBatch]:
+    def _read_tables(self, directory: str, summary: dict[str, Any]) -> Iterator[pa.RecordBatch]:
         seq_map = self._seq_map(summary)
-        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-        try:
-            devices = json.loads(connection.execute("SELECT value FROM meta WHERE key = 'devices'").fetchone()[0])
-            if devices not in ([self.device], ["default"]):
-                named = ", ".join(devices)
-                raise DeviceFailed(
-                    f"the lines name the device(s) {named}, not {self.device}: a line's `device` must be its row's"
-                )
-            for table in tables.EXPORTED:
-                yield from self._read_table(connection, table, seq_map)
-        finally:
-            connection.close()
+        with open(os.path.join(directory, "meta.ndjson"), encoding="utf-8") as lines:
+            meta = {row["key"]: row["value"] for row in map(json.loads, lines)}
+        devices = json.loads(meta["devices"])
+        if devices not in ([self.device], ["default"]):
+            named = ", ".join(devices)
+            raise DeviceFailed(
+                f"the lines name the device(s) {named}, not {self.device}: a line's `device` must be its row's"
+            )
+        for table in tables.EXPORTED:
+            yield from self._read_table(os.path.join(directory, f"{table}.ndjson"), table, seq_map)
 
-    def _read_table(self, connection: sqlite3.Connection, table: str, seq_map: SeqMap) -> Iterator[pa.RecordBatch]:
+    def _read_table(self, path: str, table: str, seq_map: SeqMap) -> Iterator[pa.RecordBatch]:
+        if os.path.getsize(path) == 0:
+            return
         columns = [(name, tables.arrow_type(kind)) for name, kind in self.options.schema[table]]
-        selected = ", ".join("?" if name == "device" else f'"{name}"' for name, _ in columns)
-        cursor = connection.execute(f'SELECT {selected} FROM "{table}" ORDER BY rowid', (self.device,))
+        # `device` is the row's (the fleet's own column where the table has none).
+        in_file = [pa.field(name, kind) for name, kind in columns if name != "device"]
+        read = pajson.read_json(
+            path, parse_options=pajson.ParseOptions(explicit_schema=pa.schema(in_file), unexpected_field_behavior="ignore"),
+        )
         seq_column = tables.SEQ_COLUMNS.get(table)
         array_column = tables.SEQ_ARRAY_COLUMNS.get(table)
-        while True:
-            rows = cursor.fetchmany(_BATCH_ROWS)
-            if not rows:
-                return
-            values = list(zip(*rows))
+        for chunk in read.to_batches(max_chunksize=_BATCH_ROWS):
             arrays = []
-            for position, (name, kind) in enumerate(columns):
-                column: Sequence[Any] = values[position]
+            for name, kind in columns:
+                if name == "device":
+                    arrays.append(pa.repeat(pa.scalar(self.device, kind), len(chunk)))
+                    continue
+                column = chunk.column(name)
                 if name == seq_column:
-                    column = [seq_map.input_seq(s) for s in column]
+                    column = seq_map.input_seq_column(column)
                 elif name == array_column:
-                    column = [seq_map.input_seq_array(text) for text in column]
-                arrays.append(pa.array(column, kind))
+                    column = pa.array([seq_map.input_seq_array(text) for text in column.to_pylist()], kind)
+                arrays.append(column)
             yield tables.batch(self.options.schema, table, arrays)
 
     def _error(self, message: str) -> pa.RecordBatch:
@@ -265,6 +269,18 @@ class SeqMap:
     def __init__(self, input_seqs: array[int], first: int):
         self.input_seqs = input_seqs
         self.first = first
+        self._column: pa.Array | None = None
+
+    def input_seq_column(self, store_seqs: pa.Array) -> pa.Array:
+        """A column of stored sequence numbers (no nulls) as the input's `seq`s."""
+        if len(store_seqs) == 0:
+            return store_seqs
+        if self._column is None:
+            self._column = pa.array(self.input_seqs, pa.int64())
+        bounds = pc.min_max(store_seqs).as_py()
+        for bound in (bounds["min"], bounds["max"]):
+            self.input_seq(bound)
+        return pc.take(self._column, pc.subtract(store_seqs, self.first))
 
     def input_seq(self, store_seq: int | None) -> int | None:
         if store_seq is None:

@@ -65,32 +65,42 @@ package struct SQLiteExport {
         into db: SQLiteConnection, devices: [String], from: Int64, to: Int64, query: ProjectionQuery,
         meta: [(String, String)]
     ) throws -> Counts {
-        var counts = Counts()
         try db.execute("BEGIN")
         try db.execute(Self.schema)
-        for (key, value) in meta {
-            try db.run("INSERT INTO meta VALUES (?, ?)", [.text(key), .text(value)])
-        }
-        try writeCalibration(db, counts: &counts)
-        if includeEvents { try writeEvents(db, devices: Set(devices), from: from, to: to, counts: &counts) }
-        for device in devices {
-            try writeModel(db, device: device, from: from, to: to, query: query, counts: &counts)
-            try writeObservations(db, device: device, from: from, to: to, query: query, counts: &counts)
-        }
+        var sink = SQLiteTableSink(db)
+        let counts = try write(into: &sink, devices: devices, from: from, to: to, query: query, meta: meta)
         try db.execute(Self.indices)
         try db.execute("COMMIT")
         return counts
     }
 
+    /// Writes every table's rows for `devices` in `[from, to]`, and `meta`, into `sink`.
+    package func write(
+        into sink: inout some TableSink, devices: [String], from: Int64, to: Int64, query: ProjectionQuery,
+        meta: [(String, String)]
+    ) throws -> Counts {
+        var counts = Counts()
+        for (key, value) in meta {
+            try sink.insert(.meta, [.text(key), .text(value)])
+        }
+        try writeCalibration(&sink, counts: &counts)
+        if includeEvents { try writeEvents(&sink, devices: Set(devices), from: from, to: to, counts: &counts) }
+        for device in devices {
+            try writeModel(&sink, device: device, from: from, to: to, query: query, counts: &counts)
+            try writeObservations(&sink, device: device, from: from, to: to, query: query, counts: &counts)
+        }
+        return counts
+    }
+
     /// One row per parameter fitted, when the policy in force was fitted to a device's
     /// records (`calibrate`); none otherwise.
-    private func writeCalibration(_ db: SQLiteConnection, counts: inout Counts) throws {
+    private func writeCalibration(_ sink: inout some TableSink, counts: inout Counts) throws {
         let policy = projector.policy
         guard let fit = policy.calibration else { return }
         for name in fit.fitted {
             guard let range = PolicyParameters.calibrationRanges.first(where: { $0.name == name }) else { continue }
-            try db.run(
-                "INSERT INTO calibration VALUES (?, ?, ?, ?, ?, ?, ?)",
+            try sink.insert(
+                .calibration,
                 [
                     .text(name), .text(range.value(in: policy.parameters).description), .text(fit.device),
                     .text(fit.fromDigest), .integer(fit.converged ? 1 : 0),
@@ -102,7 +112,7 @@ package struct SQLiteExport {
     }
 
     private func writeEvents(
-        _ db: SQLiteConnection, devices: Set<String>, from: Int64, to: Int64, counts: inout Counts
+        _ sink: inout some TableSink, devices: Set<String>, from: Int64, to: Int64, counts: inout Counts
     ) throws {
         var w = CanonicalWriter(capacity: 1 << 12)
         try projector.ledger.read { reader in
@@ -116,8 +126,8 @@ package struct SQLiteExport {
                 w.bytes.removeAll(keepingCapacity: true)
                 event.writeCanonical(&w)
                 let source = env.source
-                try db.run(
-                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                try sink.insert(
+                    .events,
                     [
                         .integer(Int64(view.seq)), .text(env.time.rfc3339), .integer(env.time.microseconds),
                         .text(env.device), .text(event.body.typeName), .text(names.app), .text(names.extensionBundle),
@@ -133,25 +143,26 @@ package struct SQLiteExport {
 
     /// The decisions and the sampled states of one device, from one walk.
     private func writeModel(
-        _ db: SQLiteConnection, device: String, from: Int64, to: Int64, query: ProjectionQuery, counts: inout Counts
+        _ sink: inout some TableSink, device: String, from: Int64, to: Int64, query: ProjectionQuery,
+        counts: inout Counts
     ) throws {
         try projector.walk(
             device: device, from: from, to: to, every: every, query: query,
             sample: { t, engine in
                 let at = Timestamp(microseconds: t, offsetMinutes: engine.localOffset(at: t))
                 let snapshot = engine.snapshot(at: at)
-                try writeState(db, snapshot, at: at, device: device, counts: &counts)
+                try writeState(&sink, snapshot, at: at, device: device, counts: &counts)
             },
-            decision: { decision in try writeDecision(db, decision, counts: &counts) })
+            decision: { decision in try writeDecision(&sink, decision, counts: &counts) })
     }
 
     private func writeState(
-        _ db: SQLiteConnection, _ snapshot: DeviceSnapshot, at: Timestamp, device: String, counts: inout Counts
+        _ sink: inout some TableSink, _ snapshot: DeviceSnapshot, at: Timestamp, device: String, counts: inout Counts
     ) throws {
         for stack in snapshot.stacks {
             for widget in stack.widgets {
-                try db.run(
-                    "INSERT INTO states VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                try sink.insert(
+                    .states,
                     [
                         .text(at.rfc3339), .integer(at.microseconds), .text(device), .text(stack.stack),
                         .text(widget.widget.instance), .text(widget.widget.app), .text(widget.widget.kind),
@@ -163,15 +174,15 @@ package struct SQLiteExport {
                 counts.rows["states", default: 0] += 1
             }
             for assumption in stack.assumptions {
-                try writeAssumption(db, assumption, decision: nil, stateTime: at.microseconds, device: device)
+                try writeAssumption(&sink, assumption, decision: nil, stateTime: at.microseconds, device: device)
                 counts.rows["assumptions", default: 0] += 1
             }
         }
     }
 
-    private func writeDecision(_ db: SQLiteConnection, _ d: Decision, counts: inout Counts) throws {
-        let id = try db.run(
-            "INSERT INTO decisions (time, time_us, device, stack, action, instance, app, kind, from_instance, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    private func writeDecision(_ sink: inout some TableSink, _ d: Decision, counts: inout Counts) throws {
+        let id = try sink.insert(
+            .decisions,
             [
                 .text(d.time.rfc3339), .integer(d.time.microseconds), .text(d.device), .text(d.stack),
                 .text(d.action.rawValue), .text(d.widget.instance), .text(d.widget.app), .text(d.widget.kind),
@@ -179,8 +190,8 @@ package struct SQLiteExport {
             ])
         counts.rows["decisions", default: 0] += 1
         for (position, reason) in d.reasons.enumerated() {
-            let reasonID = try db.run(
-                "INSERT INTO reasons (decision_id, position, code, basis, rule, parameters, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            let reasonID = try sink.insert(
+                .reasons,
                 [
                     .integer(id), .integer(Int64(position)), .text(reason.code), .text(reason.basis.rawValue),
                     .text(reason.rule), .text(Self.jsonArray(reason.parameters)), .text(reason.detail),
@@ -188,23 +199,22 @@ package struct SQLiteExport {
             counts.rows["reasons", default: 0] += 1
             for seq in reason.events {
                 let eventID = try projector.ledger.read { r in try r.withRecord(seq) { $0.envelope.id } } ?? nil
-                try db.run(
-                    "INSERT INTO reason_events VALUES (?, ?, ?)",
-                    [.integer(reasonID), .integer(Int64(seq)), .text(eventID)])
+                try sink.insert(
+                    .reasonEvents, [.integer(reasonID), .integer(Int64(seq)), .text(eventID)])
                 counts.rows["reason_events", default: 0] += 1
             }
         }
         for assumption in d.assumptions {
-            try writeAssumption(db, assumption, decision: id, stateTime: nil, device: d.device)
+            try writeAssumption(&sink, assumption, decision: id, stateTime: nil, device: d.device)
             counts.rows["assumptions", default: 0] += 1
         }
     }
 
     private func writeAssumption(
-        _ db: SQLiteConnection, _ a: Assumption, decision: Int64?, stateTime: Int64?, device: String
+        _ sink: inout some TableSink, _ a: Assumption, decision: Int64?, stateTime: Int64?, device: String
     ) throws {
-        try db.run(
-            "INSERT INTO assumptions (decision_id, state_time_us, device, stack, code, instance, events, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        try sink.insert(
+            .assumptions,
             [
                 decision.map { .integer($0) } ?? .null, stateTime.map { .integer($0) } ?? .null, .text(device),
                 .text(a.stack), .text(a.code), .text(a.instance), .text(Self.jsonArray(a.events)),
@@ -213,7 +223,8 @@ package struct SQLiteExport {
     }
 
     private func writeObservations(
-        _ db: SQLiteConnection, device: String, from: Int64, to: Int64, query: ProjectionQuery, counts: inout Counts
+        _ sink: inout some TableSink, device: String, from: Int64, to: Int64, query: ProjectionQuery,
+        counts: inout Counts
     ) throws {
         let observations = try Explainer(projector: projector, device: device).observations(
             stack: nil, from: from, to: to, query: query)
@@ -224,12 +235,12 @@ package struct SQLiteExport {
                 .integer(Int64(o.event)), .text(o.time.rfc3339), .integer(o.time.microseconds), .text(device),
                 .text(o.stack),
             ]
-            try db.run(
-                "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            try sink.insert(
+                .observations,
                 common + [.text(type), .text(judgement), .text(o.matchedBy?.rawValue), .text(o.detail)])
             counts.rows["observations", default: 0] += 1
             if o.disagrees {
-                try db.run("INSERT INTO disagreements VALUES (?, ?, ?, ?, ?, ?)", common + [.text(o.detail)])
+                try sink.insert(.disagreements, common + [.text(o.detail)])
                 counts.rows["disagreements", default: 0] += 1
             }
         }
