@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import tempfile
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -238,9 +238,8 @@ class DeviceRun:
         columns = [(name, tables.arrow_type(kind)) for name, kind in self.options.schema[table]]
         # `device` is the row's (the fleet's own column where the table has none).
         in_file = [pa.field(name, kind) for name, kind in columns if name != "device"]
-        read = pajson.read_json(
-            path, parse_options=pajson.ParseOptions(explicit_schema=pa.schema(in_file), unexpected_field_behavior="ignore"),
-        )
+        parse = pajson.ParseOptions(explicit_schema=pa.schema(in_file), unexpected_field_behavior="ignore")
+        read = pajson.read_json(path, parse_options=parse)
         seq_column = tables.SEQ_COLUMNS.get(table)
         array_column = tables.SEQ_ARRAY_COLUMNS.get(table)
         for chunk in read.to_batches(max_chunksize=_BATCH_ROWS):
