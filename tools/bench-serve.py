@@ -174,8 +174,9 @@ def first_renders(server, devices, runs=7, seed=1):
 
 
 def overview_times(server, devices):
-    """Seconds for each device's first `/api/overview` (a walk of its whole log), then the
-    same question again (kept for the commit by the engine that answered it)."""
+    """Seconds for each device's first `/api/overview` since the log last grew (the tally of
+    the whole log when the server has just started, of the new records after a commit), then
+    the same question again (kept for the commit)."""
     first, again = [], []
     for device, _, _ in devices:
         for out in (first, again):
@@ -202,6 +203,9 @@ def main():
                    for d in listed]
         events = sum(d["events"] for d in listed)
         print(f"store: {events:,} events, {len(devices)} devices; server {server.url}")
+        # The overview as the first page opened on a new server asks for it.
+        overview_start, _ = overview_times(server, devices)
+        print(f"/api/overview per device right after the server started, s: {[round(t, 3) for t in overview_start]}")
         wrk(server, devices, "mixed", 5, args.work, seed=99)  # warm: the page cache and both engines
         figures = {}
         for kind in ("state", "why"):
@@ -225,7 +229,7 @@ def main():
               f"{during['rate']:,.0f} requests/s, p50 {during['p50']:.2f} ms, p99 {during['p99']:.2f} ms")
 
         overview_first, overview_again = overview_times(server, devices)
-        print(f"/api/overview per device, first / again, s: {[round(t, 3) for t in overview_first]} / "
+        print(f"/api/overview per device after the commit, first / again, s: {[round(t, 3) for t in overview_first]} / "
               f"{[round(t, 4) for t in overview_again]}")
         renders, redraws = first_renders(server, devices)
         print(f"first render of a device-day in Chromium, ms from navigation start: {renders}; "
@@ -260,8 +264,10 @@ def main():
     print(f"| first render of a device-day, median of {len(renders)} (the browser's first page; the slowest) | "
           f"{statistics.median(renders):.0f} ({renders[0]}; {max(renders)}) ms | < 1,000 ms: "
           f"median {verdict(statistics.median(renders) < 1000)}, slowest {verdict(max(renders) < 1000)} |")
-    print(f"| the overview of a device's whole log, first / again, slowest device | {max(overview_first):.3f} / "
-          f"{max(overview_again):.4f} s | first < 1 s: {verdict(max(overview_first) < 1)} |")
+    first = max(max(overview_start), max(overview_first))
+    print(f"| the overview of a device's whole log, slowest device: on a new server / after a commit / again | "
+          f"{max(overview_start):.3f} / {max(overview_first):.3f} / {max(overview_again):.4f} s | "
+          f"first < 1 s: {verdict(first < 1)} |")
     print(f"| a redraw of a device-day (a zoom or pan), median of {len(redraws)} | {statistics.median(redraws):.1f} ms | "
           f"≤ 16 ms: {verdict(statistics.median(redraws) <= 16)} |")
     print(f"| anonymous memory, 100,000 vs 10,000 requests | {at_100k:.1f} vs {at_10k:.1f} MB: "

@@ -54,11 +54,9 @@ package struct DeviceOverview: Sendable {
 
     /// The overview of `device`'s whole log (`OverviewTally` keeps it up to date commit by commit).
     package static func collect(ledger: Ledger, device: String) throws -> DeviceOverview {
-        try ledger.read { r in
-            var tally = OverviewTally()
-            try tally.extend(r, through: try r.lastSeq())
-            return try tally.overview(device: device, reader: r)
-        }
+        var tally = OverviewTally()
+        try tally.extend(ledger, through: try ledger.read { try $0.lastSeq() })
+        return try ledger.read { try tally.overview(device: device, reader: $0) }
     }
 
     /// Counts a device record in its bucket, at or after bucket `index` (records come in

@@ -1,6 +1,8 @@
+import Dispatch
 package import Ledger
 import RecordFormat
 import SmartStack
+import Synchronization
 
 /// What every device's overview is made of, taken from the log in sequence order and
 /// extended by the records each commit adds, so that an overview after a commit reads the
@@ -21,8 +23,8 @@ package struct OverviewTally: Sendable {
         var latestOffset: Int16 = 0
         /// Events that may be device records, as (time, seq).
         var candidates: [(time: Int64, seq: UInt64)] = []
-        /// `stack.created` events, as (stack, time, seq).
-        var creations: [(stack: String, time: Int64, seq: UInt64)] = []
+        /// `stack.created` events, as (time, seq): read whole when an overview is made.
+        var creations: [(time: Int64, seq: UInt64)] = []
 
         mutating func count(hour: Int64) {
             if hour == runHour {
@@ -36,6 +38,15 @@ package struct OverviewTally: Sendable {
         mutating func closeRun() {
             if runCount > 0 { hours[runHour, default: 0] += runCount }
             (runHour, runCount) = (.min, 0)
+        }
+
+        mutating func merge(_ other: DeviceTally) {
+            closeRun()
+            for (hour, n) in other.hours { hours[hour, default: 0] += n }
+            if other.runCount > 0 { hours[other.runHour, default: 0] += other.runCount }
+            if other.latest > latest { (latest, latestOffset) = (other.latest, other.latestOffset) }
+            candidates += other.candidates
+            creations += other.creations
         }
 
         /// Events per bucket of `length` microseconds (a whole number of hours), ascending.
@@ -58,7 +69,48 @@ package struct OverviewTally: Sendable {
 
     private static let hourMicros: Int64 = 3_600_000_000
 
-    /// Takes in the records after `throughSeq` up to `lastSeq`.
+    /// Takes in the records after `throughSeq` up to `lastSeq`; a stretch longer than
+    /// `splitAbove` records in `threads` parts at once, each read in its own transaction and
+    /// merged in order.
+    package mutating func extend(
+        _ ledger: Ledger, through lastSeq: UInt64, threads: Int = 2, splitAbove: UInt64 = 200_000
+    ) throws {
+        guard lastSeq > throughSeq else { return }
+        let gap = lastSeq - throughSeq
+        let count = gap <= splitAbove ? 1 : UInt64(max(1, threads))
+        let start = throughSeq
+        let parts = Mutex<[Int: Result<OverviewTally, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: Int(count)) { k in
+            var part = OverviewTally()
+            part.throughSeq = start + gap * UInt64(k) / count
+            let result = Result {
+                try ledger.read(privateStrings: true) {
+                    try part.extend($0, through: start + gap * UInt64(k + 1) / count)
+                }
+                return part
+            }
+            parts.withLock { $0[k] = result }
+        }
+        for k in 0..<Int(count) { merge(try parts.withLock { $0[k]! }.get()) }
+    }
+
+    /// Adds `other`, a tally of the records right after this one's.
+    mutating func merge(_ other: OverviewTally) {
+        for (device, j) in other.deviceIndex {
+            let i: Int
+            if let known = deviceIndex[device] {
+                i = known
+            } else {
+                i = tallies.count
+                deviceIndex[device] = i
+                tallies.append(DeviceTally())
+            }
+            tallies[i].merge(other.tallies[j])
+        }
+        throughSeq = max(throughSeq, other.throughSeq)
+    }
+
+    /// Takes in the records after `throughSeq` up to `lastSeq`, read by `r`.
     package mutating func extend(_ r: LedgerReader, through lastSeq: UInt64) throws {
         guard lastSeq > throughSeq else { return }
         var device = ""
@@ -67,10 +119,9 @@ package struct OverviewTally: Sendable {
         // same string, so the type is told apart from the last one seen by a quick compare.
         var lastType = ""
         var lastKind = Kind.other
-        try r.scan((throughSeq + 1)...lastSeq, identities: false) { view in
-            let env = view.envelope
-            if index < 0 || env.device != device {
-                device = env.device
+        try r.scanStamps((throughSeq + 1)...lastSeq) { stamp in
+            if index < 0 || stamp.device != device {
+                device = stamp.device
                 if let known = deviceIndex[device] {
                     index = known
                 } else {
@@ -79,23 +130,20 @@ package struct OverviewTally: Sendable {
                     tallies.append(DeviceTally())
                 }
             }
-            let time = env.time.microseconds
+            let time = stamp.micros
             tallies[index].count(hour: DeviceOverview.start(of: time, every: Self.hourMicros))
-            if (time, view.seq) > tallies[index].latest {
-                tallies[index].latest = (time, view.seq)
-                tallies[index].latestOffset = env.time.offsetMinutes
+            if (time, stamp.seq) > tallies[index].latest {
+                tallies[index].latest = (time, stamp.seq)
+                tallies[index].latestOffset = stamp.offsetMinutes
             }
-            if env.type != lastType {
-                lastType = env.type
+            if stamp.type != lastType {
+                lastType = stamp.type
                 lastKind = Kind(lastType)
             }
             switch lastKind {
             case .other: break
-            case .candidate: tallies[index].candidates.append((time, view.seq))
-            case .created:
-                if case .stackCreated(let created) = try Event(record: view).body {
-                    tallies[index].creations.append((created.stack, time, view.seq))
-                }
+            case .candidate: tallies[index].candidates.append((time, stamp.seq))
+            case .created: tallies[index].creations.append((time, stamp.seq))
             }
             return true
         }
@@ -128,7 +176,17 @@ package struct OverviewTally: Sendable {
         overview.buckets = tally.buckets(every: overview.bucketMicros)
         overview.offsetMinutes = Int(tally.latestOffset)
         var layouts = LayoutAssumptions()
-        for created in tally.creations { layouts.created(created.stack, at: (created.time, created.seq)) }
+        for created in tally.creations {
+            guard
+                let stack = try r.withRecord(
+                    created.seq,
+                    { view -> String? in
+                        guard case .stackCreated(let made) = try Event(record: view).body else { return nil }
+                        return made.stack
+                    }), let stack
+            else { continue }
+            layouts.created(stack, at: (created.time, created.seq))
+        }
         // Records are read in (time, sequence) order, so each finds its bucket at or
         // after the previous one's.
         var bucket = 0

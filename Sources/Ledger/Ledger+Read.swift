@@ -73,11 +73,9 @@ public final class LedgerReader {
     }
 
     /// Calls `body` for records with sequence numbers in `range`, in order, until it
-    /// returns false. With `identities` false, the envelopes' ids and sources are left out.
+    /// returns false.
     /// - Throws: `LedgerError.damaged` for a record that fails its CRC or cannot be decoded.
-    public func scan(
-        _ range: ClosedRange<UInt64> = 1...UInt64.max, identities: Bool = true, _ body: (RecordView) throws -> Bool
-    ) throws {
+    public func scan(_ range: ClosedRange<UInt64> = 1...UInt64.max, _ body: (RecordView) throws -> Bool) throws {
         let c = try txn.cursor(dbs.log)
         var key = StoreKeys.seq(range.lowerBound)
         var entry = try withUnsafeBytes(of: &key) { try c.seek(atOrAfter: $0) }
@@ -106,7 +104,7 @@ public final class LedgerReader {
                 }
                 (batchLast, recorded) = (batch?.lastSeq, batch?.recordedMicros ?? 0)
             }
-            let view = try makeView(seq: seq, bytes: e.value, recordedMicros: recorded, identities: identities)
+            let view = try makeView(seq: seq, bytes: e.value, recordedMicros: recorded)
             guard try body(view) else { return }
             passed.include(e.value)
             txn.releasePages(&passed, atLeast: LedgerReader.releaseStride)

@@ -22,14 +22,13 @@ final class OverviewCache: Sendable {
     /// How many overviews were made since the cache was created.
     var made: Int { madeCount.withLock { $0 } }
 
-    /// The overview of `device` for the newest log, the tally extended to it first: the
-    /// read begins under the tally's lock, so its log is never older than the tally.
+    /// The overview of `device` for the newest log, the tally extended to it first (a long
+    /// stretch on both cores): the reads begin under the tally's lock, so the log they see
+    /// is never older than the tally.
     func overview(device: String, ledger: Ledger) throws -> DeviceOverview {
         try tally.withLock { tally in
-            try ledger.read { r in
-                try tally.extend(r, through: try r.lastSeq())
-                return try tally.overview(device: device, reader: r)
-            }
+            try tally.extend(ledger, through: try ledger.read { try $0.lastSeq() })
+            return try ledger.read { try tally.overview(device: device, reader: $0) }
         }
     }
 

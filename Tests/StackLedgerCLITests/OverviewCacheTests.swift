@@ -57,7 +57,7 @@ struct OverviewCacheTests {
     }
 
     @Test(
-        "a tally extended commit by commit, events arriving out of time order, gives each device's overview as one made of the whole log"
+        "a tally extended commit by commit, events arriving out of time order, read in one part or in two merged, gives each device's overview as one made of the whole log"
     )
     func extendedByCommits() throws {
         let dir = WorkDirectory()
@@ -68,7 +68,7 @@ struct OverviewCacheTests {
         try generator.writeNDJSON { text += String(decoding: $0, as: UTF8.self) }
         let lines = text.split(separator: "\n")
         let ledger = try Ledger(path: dir.store)
-        var tally = OverviewTally()
+        var (tally, split) = (OverviewTally(), OverviewTally())
         // Each commit holds every third line: each adds events earlier than the last one's.
         for part in 0..<3 {
             let chunk = lines.indices.filter { $0 % 3 == part }.map { lines[$0] + "\n" }.joined()
@@ -83,10 +83,15 @@ struct OverviewCacheTests {
                     return try tally.overview(device: device, reader: r)
                 }
                 let whole = try DeviceOverview.collect(ledger: ledger, device: device)
-                var (a, b) = (CanonicalWriter(), CanonicalWriter())
+                // Read in parts on two threads, each of at least 500 records, merged.
+                try split.extend(ledger, through: try ledger.read { try $0.lastSeq() }, splitAbove: 500)
+                let merged = try ledger.read { try split.overview(device: device, reader: $0) }
+                var (a, b, c) = (CanonicalWriter(), CanonicalWriter(), CanonicalWriter())
                 extended.writeJSON(&a)
                 whole.writeJSON(&b)
+                merged.writeJSON(&c)
                 #expect(a.bytes == b.bytes, "\(device) after commit \(part + 1)")
+                #expect(c.bytes == b.bytes, "\(device) after commit \(part + 1), read in parts")
                 #expect(extended.buckets.reduce(0) { $0 + $1.events } == extended.events)
                 #expect(extended.buckets.reduce(0) { $0 + $1.records } == extended.records.count)
                 records += extended.records.count
