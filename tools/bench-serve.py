@@ -218,13 +218,15 @@ def main():
 
         # The same while another process ingests a new device's events into the store.
         ingest = subprocess.Popen(
-            f"{args.workload} --events 400000 --devices 1 --seed 7 | sed 's/\"device-0\"/\"device-live\"/' "
+            f"{args.workload} --events 400000 --devices 1 --seed 7 "
+            f"| sed 's/\"device-0\"/\"device-live\"/; s/\"id\":\"d0-/\"id\":\"live-/' "
             f"| {args.cli} ingest --store {args.store} -",
             shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
         during = wrk(server, devices, "state", args.seconds, args.work, seed=5)
         still = ingest.poll() is None
-        ingest.wait()
+        if ingest.wait() != 0:
+            raise SystemExit(f"the ingest beside the questions failed (exit {ingest.returncode}): nothing was measured")
         print(f"/api/state while ingesting (ingest {'still running' if still else 'finished'} at the end): "
               f"{during['rate']:,.0f} requests/s, p50 {during['p50']:.2f} ms, p99 {during['p99']:.2f} ms")
 

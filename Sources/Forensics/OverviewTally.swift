@@ -63,7 +63,10 @@ package struct OverviewTally: Sendable {
     /// The last sequence number taken in.
     package private(set) var throughSeq: UInt64 = 0
     private var tallies: [DeviceTally] = []
-    private var deviceIndex: [String: Int] = [:]
+    /// Each device's tally, by the device's string id.
+    private var deviceIndex: [UInt32: Int] = [:]
+    /// What each type is to an overview, by the type's string id (`.unknown`: not yet looked up).
+    private var kinds: [Kind] = []
 
     package init() {}
 
@@ -113,15 +116,11 @@ package struct OverviewTally: Sendable {
     /// Takes in the records after `throughSeq` up to `lastSeq`, read by `r`.
     package mutating func extend(_ r: LedgerReader, through lastSeq: UInt64) throws {
         guard lastSeq > throughSeq else { return }
-        var device = ""
+        var device = UInt32.max
         var index = -1
-        // The type names come from the store's string table: a name seen before is the
-        // same string, so the type is told apart from the last one seen by a quick compare.
-        var lastType = ""
-        var lastKind = Kind.other
         try r.scanStamps((throughSeq + 1)...lastSeq) { stamp in
-            if index < 0 || stamp.device != device {
-                device = stamp.device
+            if stamp.deviceID != device {
+                device = stamp.deviceID
                 if let known = deviceIndex[device] {
                     index = known
                 } else {
@@ -136,12 +135,8 @@ package struct OverviewTally: Sendable {
                 tallies[index].latest = (time, stamp.seq)
                 tallies[index].latestOffset = stamp.offsetMinutes
             }
-            if stamp.type != lastType {
-                lastType = stamp.type
-                lastKind = Kind(lastType)
-            }
-            switch lastKind {
-            case .other: break
+            switch kind(of: stamp.typeID, reader: r) {
+            case .other, .unknown: break
             case .candidate: tallies[index].candidates.append((time, stamp.seq))
             case .created: tallies[index].creations.append((time, stamp.seq))
             }
@@ -150,8 +145,17 @@ package struct OverviewTally: Sendable {
         throughSeq = lastSeq
     }
 
+    /// What type `id` is to an overview, looked up once.
+    private mutating func kind(of id: UInt32, reader r: LedgerReader) -> Kind {
+        let i = Int(id)
+        if i < kinds.count, kinds[i] != .unknown { return kinds[i] }
+        if i >= kinds.count { kinds += Array(repeating: .unknown, count: i + 1 - kinds.count) }
+        kinds[i] = r.string(id: id).map(Kind.init) ?? .other
+        return kinds[i]
+    }
+
     private enum Kind {
-        case other, candidate, created
+        case unknown, other, candidate, created
 
         init(_ type: String) {
             if DeviceOverview.mayBeRecord(type) {
@@ -167,7 +171,8 @@ package struct OverviewTally: Sendable {
     /// The overview of `device` as of `throughSeq`, reading its device records whole.
     package func overview(device: String, reader r: LedgerReader) throws -> DeviceOverview {
         var overview = DeviceOverview(device: device)
-        guard let index = deviceIndex[device], let span = try r.eventSpan(device: device) else { return overview }
+        guard let id = r.stringID(of: device), let index = deviceIndex[id], let span = try r.eventSpan(device: device)
+        else { return overview }
         let tally = tallies[index]
         overview.events = span.count
         overview.first = span.first

@@ -7,10 +7,10 @@ package struct RecordStamp {
     package let seq: UInt64
     package let micros: Int64
     package let offsetMinutes: Int16
-    /// The device and the type, as the store's string table holds them (a name met
-    /// again is the same string).
-    package let device: String
-    package let type: String
+    /// The device's and the type's ids in the store's string table (the same in every
+    /// transaction of the store: strings are only ever added).
+    package let deviceID: UInt32
+    package let typeID: UInt32
 }
 
 extension LedgerReader {
@@ -45,7 +45,15 @@ extension LedgerReader {
             let deviceID = try? r.readVarint(), let typeID = try? r.readVarint()
         else { return nil }
         // The reader's strings are those committed when its transaction began: all its records name.
-        guard let device = strings.string(deviceID), let type = strings.string(typeID) else { return nil }
-        return RecordStamp(seq: seq, micros: micros, offsetMinutes: offset, device: device, type: type)
+        guard strings.string(deviceID) != nil, strings.string(typeID) != nil else { return nil }
+        return RecordStamp(
+            seq: seq, micros: micros, offsetMinutes: offset, deviceID: UInt32(truncatingIfNeeded: deviceID),
+            typeID: UInt32(truncatingIfNeeded: typeID))
     }
+
+    /// The string the store's table holds under `id`, if any.
+    package func string(id: UInt32) -> String? { strings.string(UInt64(id)) }
+
+    /// The id of `string` in the store's table, if it is there.
+    package func stringID(of string: String) -> UInt32? { strings.id(of: string) }
 }

@@ -74,9 +74,23 @@ extension PageAssets {
         function ox(t) { const [a, b] = overviewRange(); return LEFT + (W - LEFT) * (t - a) / (b - a); }
         function fromOx(px) { const [a, b] = overviewRange(); return a + (b - a) * (px - LEFT) / (W - LEFT); }
         // The whole log: events per day (or hour) as bars, device records as ticks, the view as a box.
+        // The bars and marks are drawn once for each overview, zone shown and set of
+        // judgements; a zoom or pan moves the box alone.
+        let overviewDrawn = null;
         function drawOverview() {
-          const svg = $("overview"); svg.textContent = "";
-          if (!overview || !overview.buckets.length) return;
+          const svg = $("overview");
+          if (!overview || !overview.buckets.length) { svg.textContent = ""; overviewDrawn = null; return; }
+          const drawnFor = [overview, zoneText(), judged];
+          if (!overviewDrawn || drawnFor.some((v, i) => v !== overviewDrawn[i])) {
+            drawOverviewMarks(svg);
+            overviewDrawn = drawnFor;
+          }
+          const [va, vb] = interval(), brush = svg.querySelector(".brush");
+          brush.setAttribute("x", ox(va));
+          brush.setAttribute("width", Math.max(3, ox(vb) - ox(va)));
+        }
+        function drawOverviewMarks(svg) {
+          svg.textContent = "";
           const [a, b] = overviewRange();
           label(svg, "whole log", { x: 2, y: 14 });
           label(svg, overview.events + " events", { x: 2, y: 28, "font-size": 10 });
@@ -115,8 +129,7 @@ extension PageAssets {
           }
           label(svg, clock(a).slice(0, 10), { x: LEFT, y: 66, "font-size": 10 });
           label(svg, clock(b).slice(0, 10), { x: W - 62, y: 66, "font-size": 10 });
-          const [va, vb] = interval();
-          el("rect", { x: ox(va), y: 1, width: Math.max(3, ox(vb) - ox(va)), height: 46, fill: "rgba(0,102,204,0.12)", stroke: "#06c", class: "brush" }, svg);
+          el("rect", { x: LEFT, y: 1, width: 3, height: 46, fill: "rgba(0,102,204,0.12)", stroke: "#06c", class: "brush" }, svg);
         }
         // Ticks at round steps of the zone shown, labelled with dates when the view crosses days.
         function drawAxis() {

@@ -204,12 +204,23 @@ enum PageAssets {
         // The stack a device record belongs to: the one it names, else the one the model
         // judged it against (a record that names no stack, such as PowerLog's).
         function recordStack(e) {
-          if (e.stack) return e.stack;
-          const judged = disagreements.find(d => d.event === e.seq);
-          if (judged) return judged.stack;
+          return stackLookup().of(e);
+        }
+        // The lookups `recordStack` makes, built once for each loaded view.
+        let lookup = null;
+        function stackLookup() {
+          if (lookup && lookup.report === report && lookup.disagreements === disagreements) return lookup;
+          const judgedStack = new Map(), holder = new Map();
+          for (const d of disagreements) if (!judgedStack.has(d.event)) judgedStack.set(d.event, d.stack);
           // A record that names the widget's instance belongs to the stack the model holds it in.
-          const holder = e.instance && report.stacks.find(s => s.lanes.some(l => l.instance === e.instance));
-          return holder ? holder.stack : null;
+          for (const s of report.stacks) for (const l of s.lanes) if (!holder.has(l.instance)) holder.set(l.instance, s.stack);
+          const of = e => {
+            if (e.stack) return e.stack;
+            if (judgedStack.has(e.seq)) return judgedStack.get(e.seq);
+            return (e.instance && holder.get(e.instance)) || null;
+          };
+          lookup = { report, disagreements, of };
+          return lookup;
         }
         function stackScope(e) {
           return e.scope === "stack";
