@@ -32,14 +32,7 @@ struct Stats: ParsableCommand {
         printOutput(
             "bytes on disk: \(s.fileBytes) (data file); \(s.usedBytes) in used pages: \(s.treeBytes) of the log, \(s.derivedBytes) of checkpoints"
         )
-        printOutput("bytes per event: \(String(format1: s.bytesPerEvent))")
+        printOutput("bytes per event: \(String(oneDecimal: s.bytesPerEvent))")
         if let h = s.head { printOutput("chain head: seq \(h.lastSeq) sha256:\(h.hashHex)") }
-    }
-}
-
-extension String {
-    init(format1 value: Double) {
-        let tenths = Int((value * 10).rounded())
-        self = "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -188,7 +188,7 @@ extension String {
     }
 
     /// `value` with one decimal.
-    init(oneDecimal value: Double) {
+    package init(oneDecimal value: Double) {
         let tenths = Int((value * 10).rounded())
         self = "\(tenths / 10).\(abs(tenths % 10))"
     }
