@@ -61,16 +61,18 @@ package struct OverviewTally: Sendable {
     }
 
     /// The last sequence number taken in.
-    package private(set) var throughSeq: UInt64 = 0
-    private var tallies: [DeviceTally] = []
+    package internal(set) var throughSeq: UInt64 = 0
+    var tallies: [DeviceTally] = []
     /// Each device's tally, by the device's string id.
-    private var deviceIndex: [UInt32: Int] = [:]
+    var deviceIndex: [UInt32: Int] = [:]
+    /// How many records this value's own reads took in (not those of a stored tally it was read from).
+    package private(set) var recordsRead: UInt64 = 0
     /// What each type is to an overview, by the type's string id (`.unknown`: not yet looked up).
     private var kinds: [Kind] = []
 
     package init() {}
 
-    private static let hourMicros: Int64 = 3_600_000_000
+    static let hourMicros: Int64 = 3_600_000_000
 
     /// Takes in the records after `throughSeq` up to `lastSeq`; a stretch longer than
     /// `splitAbove` records in `threads` parts at once, each read in its own transaction and
@@ -111,6 +113,7 @@ package struct OverviewTally: Sendable {
             tallies[i].merge(other.tallies[j])
         }
         throughSeq = max(throughSeq, other.throughSeq)
+        recordsRead += other.recordsRead
     }
 
     /// Takes in the records after `throughSeq` up to `lastSeq`, read by `r`.
@@ -140,6 +143,7 @@ package struct OverviewTally: Sendable {
             case .candidate: tallies[index].candidates.append((time, stamp.seq))
             case .created: tallies[index].creations.append((time, stamp.seq))
             }
+            recordsRead += 1
             return true
         }
         throughSeq = lastSeq

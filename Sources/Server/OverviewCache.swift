@@ -11,7 +11,26 @@ import Synchronization
 /// added: after a commit an overview reads the new records, not the whole log.
 final class OverviewCache: Sendable {
     /// The tally of the log so far, shared by every device's overview.
-    private let tally = Mutex(OverviewTally())
+    private let tally = Mutex(TallyState())
+    /// How many more records a tally must hold than the one the store keeps before it is kept
+    /// in its place.
+    let saveEvery: UInt64
+
+    /// A cache whose tally is kept in the store each time it holds `saveEvery` more records.
+    init(saveEvery: UInt64 = 1_000_000) {
+        self.saveEvery = saveEvery
+    }
+
+    /// How many records the tally read from the log (not from the tally the store keeps).
+    var recordsRead: UInt64 { tally.withLock { $0.tally.recordsRead } }
+
+    private struct TallyState {
+        var tally = OverviewTally()
+        /// Whether the tally the store keeps was looked for.
+        var lookedForStored = false
+        /// The last sequence number of the tally the store keeps.
+        var savedThrough: UInt64 = 0
+    }
     /// The overview of each device, with the last sequence number of the log it was made of.
     private let kept = Mutex<[String: (lastSeq: UInt64, answer: StoreAPI.Answer)]>([:])
     /// The lock each device's overview is made under.
@@ -26,9 +45,24 @@ final class OverviewCache: Sendable {
     /// stretch on both cores): the reads begin under the tally's lock, so the log they see
     /// is never older than the tally.
     func overview(device: String, ledger: Ledger) throws -> DeviceOverview {
-        try tally.withLock { tally in
-            try tally.extend(ledger, through: try ledger.read { try $0.lastSeq() })
-            return try ledger.read { try tally.overview(device: device, reader: $0) }
+        try tally.withLock { state in
+            let last = try ledger.read { try $0.lastSeq() }
+            if !state.lookedForStored {
+                // The tally `rebuild` or an earlier server kept, unless it is of a longer log.
+                state.lookedForStored = true
+                if let kept = try? OverviewTally.stored(in: ledger), kept.throughSeq <= last {
+                    state.tally = kept
+                    state.savedThrough = kept.throughSeq
+                }
+            }
+            try state.tally.extend(ledger, through: last)
+            if state.tally.throughSeq >= state.savedThrough + saveEvery, ledger.canWriteDerived {
+                // Kept on a thread of its own: the answer does not wait for the store's writer.
+                let kept = state.tally
+                state.savedThrough = kept.throughSeq
+                Thread.detachNewThread { try? kept.save(to: ledger) }
+            }
+            return try ledger.read { try state.tally.overview(device: device, reader: $0) }
         }
     }
 

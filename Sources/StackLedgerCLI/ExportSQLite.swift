@@ -44,7 +44,8 @@ struct ExportSQLite: ParsableCommand {
         if schema { return }
         guard let out else { throw ValidationError("Missing expected argument '--out <out>'") }
         if out == "-" {
-            throw ValidationError("--out -: the tables are files that their readers open; give a path")
+            throw ValidationError(
+                "--out -: a SQLite database, or the NDJSON tables' directory, is opened by its readers; give its path")
         }
         _ = try ExportProjection.duration(every)
     }

@@ -87,6 +87,14 @@ struct Rebuild: ParsableCommand {
                 progress: tell)
         }
         progress?.finish()
+        // The tally `serve`'s overviews are made from, kept beside the checkpoints.
+        try withLedgerErrors {
+            let last = try ledger.read { try $0.lastSeq() }
+            var tally = OverviewTally()
+            if let kept = try OverviewTally.stored(in: ledger), kept.throughSeq <= last { tally = kept }
+            try tally.extend(ledger, through: last)
+            try tally.save(to: ledger)
+        }
         let seconds = Date().timeIntervalSince(start)
         let footprint = try withLedgerErrors { try Projector(ledger: ledger, policy: policy).checkpointFootprint() }
         var out = StandardOutput()

@@ -99,4 +99,46 @@ struct OverviewCacheTests {
             #expect(records > 0, "the many-stacks device's records are listed")
         }
     }
+
+    @Test(
+        "rebuild keeps the tally in the store; a new server reads it and only the records after it, keeps a longer one, and a shorter one never replaces it"
+    )
+    func keptByTheStore() throws {
+        let dir = WorkDirectory()
+        defer { dir.cleanup() }
+        var generator = ShapeGenerator(shape: .mixed, events: 6_000, seed: 8)
+        generator.devices = 3
+        var text = ""
+        try generator.writeNDJSON { text += String(decoding: $0, as: UTF8.self) }
+        let lines = text.split(separator: "\n")
+        let first = try dir.write("first.ndjson", lines[..<4_000].map { $0 + "\n" }.joined())
+        let rest = try dir.write("rest.ndjson", lines[4_000...].map { $0 + "\n" }.joined())
+        #expect(CLI.call(["ingest", "--store", dir.store, first]).status == 0)
+        #expect(CLI.call(["rebuild", "--store", dir.store]).status == 0)
+        let ledger = try Ledger(path: dir.store)
+        let kept = try #require(try OverviewTally.stored(in: ledger))
+        #expect(kept.throughSeq == 4_000)
+        #expect(kept.recordsRead == 0)
+
+        #expect(CLI.call(["ingest", "--store", dir.store, rest]).status == 0)
+        let cache = OverviewCache(saveEvery: 1_000)
+        let devices = try ledger.read { try $0.devices() }.sorted()
+        for device in devices {
+            var (a, b) = (CanonicalWriter(), CanonicalWriter())
+            try cache.overview(device: device, ledger: ledger).writeJSON(&a)
+            try DeviceOverview.collect(ledger: ledger, device: device).writeJSON(&b)
+            #expect(a.bytes == b.bytes, "\(device)")
+        }
+        // Only the 2,000 records after the kept tally were read.
+        #expect(cache.recordsRead == 2_000)
+        // The longer tally is kept in its place, on a thread of its own.
+        var through: UInt64 = 0
+        for _ in 0..<200 where through < 6_000 {
+            through = try OverviewTally.stored(in: ledger)?.throughSeq ?? 0
+            if through < 6_000 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(through == 6_000)
+        try kept.save(to: ledger)
+        #expect(try OverviewTally.stored(in: ledger)?.throughSeq == 6_000)
+    }
 }
