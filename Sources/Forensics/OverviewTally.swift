@@ -102,18 +102,18 @@ package struct OverviewTally: Sendable {
     /// Adds `other`, a tally of the records right after this one's.
     mutating func merge(_ other: OverviewTally) {
         for (device, j) in other.deviceIndex {
-            let i: Int
-            if let known = deviceIndex[device] {
-                i = known
-            } else {
-                i = tallies.count
-                deviceIndex[device] = i
-                tallies.append(DeviceTally())
-            }
-            tallies[i].merge(other.tallies[j])
+            tallies[tallyIndex(of: device)].merge(other.tallies[j])
         }
         throughSeq = max(throughSeq, other.throughSeq)
         recordsRead += other.recordsRead
+    }
+
+    /// Where the tally of device `id` is, a new one made the first time.
+    private mutating func tallyIndex(of id: UInt32) -> Int {
+        if let known = deviceIndex[id] { return known }
+        deviceIndex[id] = tallies.count
+        tallies.append(DeviceTally())
+        return tallies.count - 1
     }
 
     /// Takes in the records after `throughSeq` up to `lastSeq`, read by `r`.
@@ -124,13 +124,7 @@ package struct OverviewTally: Sendable {
         try r.scanStamps((throughSeq + 1)...lastSeq) { stamp in
             if stamp.deviceID != device {
                 device = stamp.deviceID
-                if let known = deviceIndex[device] {
-                    index = known
-                } else {
-                    index = tallies.count
-                    deviceIndex[device] = index
-                    tallies.append(DeviceTally())
-                }
+                index = tallyIndex(of: device)
             }
             let time = stamp.micros
             tallies[index].count(hour: DeviceOverview.start(of: time, every: Self.hourMicros))

@@ -62,11 +62,7 @@ struct OverviewCacheTests {
     func extendedByCommits() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        var generator = ShapeGenerator(shape: .mixed, events: 9_000, seed: 4)
-        generator.devices = 3
-        var text = ""
-        try generator.writeNDJSON { text += String(decoding: $0, as: UTF8.self) }
-        let lines = text.split(separator: "\n")
+        let lines = try Self.mixedLines(events: 9_000, seed: 4)
         let ledger = try Ledger(path: dir.store)
         var (tally, split) = (OverviewTally(), OverviewTally())
         // Each commit holds every third line: each adds events earlier than the last one's.
@@ -106,11 +102,7 @@ struct OverviewCacheTests {
     func keptByTheStore() throws {
         let dir = WorkDirectory()
         defer { dir.cleanup() }
-        var generator = ShapeGenerator(shape: .mixed, events: 6_000, seed: 8)
-        generator.devices = 3
-        var text = ""
-        try generator.writeNDJSON { text += String(decoding: $0, as: UTF8.self) }
-        let lines = text.split(separator: "\n")
+        let lines = try Self.mixedLines(events: 6_000, seed: 8)
         let first = try dir.write("first.ndjson", lines[..<4_000].map { $0 + "\n" }.joined())
         let rest = try dir.write("rest.ndjson", lines[4_000...].map { $0 + "\n" }.joined())
         #expect(CLI.call(["ingest", "--store", dir.store, first]).status == 0)
@@ -140,5 +132,14 @@ struct OverviewCacheTests {
         #expect(through == 6_000)
         try kept.save(to: ledger)
         #expect(try OverviewTally.stored(in: ledger)?.throughSeq == 6_000)
+    }
+
+    /// `events` lines of the mixed shape over three devices (a phone, a watch, many stacks).
+    static func mixedLines(events: Int, seed: UInt64) throws -> [Substring] {
+        var generator = ShapeGenerator(shape: .mixed, events: events, seed: seed)
+        generator.devices = 3
+        var text = ""
+        try generator.writeNDJSON { text += String(decoding: $0, as: UTF8.self) }
+        return text.split(separator: "\n")
     }
 }

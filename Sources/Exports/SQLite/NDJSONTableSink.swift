@@ -1,3 +1,4 @@
+import Ledger
 package import SQLiteKit
 import SmartStack
 
@@ -71,16 +72,8 @@ package final class NDJSONTableSink: TableSink {
     }
 
     private func flush(_ t: Int) throws(TableFileError) {
-        var written = 0
-        while written < buffers[t].count {
-            let n = buffers[t].withUnsafeBytes {
-                write(descriptors[t], $0.baseAddress! + written, $0.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TableFileError(path: ExportTable.all[t].name + ".ndjson", operation: "write")
-            }
-            written += n
+        if let failed = buffers[t].withUnsafeBytes({ SystemIO.writeAll(descriptors[t], $0) }) {
+            throw TableFileError(path: ExportTable.all[t].name + ".ndjson", operation: "write", errno: failed)
         }
         buffers[t].removeAll(keepingCapacity: true)
     }
@@ -92,10 +85,10 @@ package struct TableFileError: Error, CustomStringConvertible {
     package let operation: String
     package let reason: String
 
-    init(path: String, operation: String) {
+    init(path: String, operation: String, errno code: Int32 = errno) {
         self.path = path
         self.operation = operation
-        self.reason = String(cString: strerror(errno))
+        self.reason = code == 0 ? "nothing was written" : String(cString: strerror(code))
     }
 
     package var description: String { "cannot \(operation) \(path): \(reason)" }
